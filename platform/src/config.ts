@@ -1,0 +1,39 @@
+import { z } from 'zod';
+
+const optionalString = z
+  .string()
+  .trim()
+  .transform((v) => (v === '' ? undefined : v))
+  .optional();
+
+/** Every setting the services read from the environment (DESIGN §7), parsed once at start-up. */
+export const ConfigSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().default('0.0.0.0'),
+  DATA_DIR: z.string().default('./.data'),
+  DATABASE_URL: optionalString,
+  EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
+  ADMIN_EMAIL: optionalString,
+  ADMIN_PASSWORD: optionalString,
+  JWT_SECRET: optionalString,
+  JWT_TTL: z.string().default('12h'),
+  SMTP_URL: optionalString,
+  STRIPE_SECRET_KEY: optionalString,
+  STRIPE_WEBHOOK_SECRET: optionalString,
+  EVENTSTORE_URL: optionalString,
+  KAFKA_BROKERS: optionalString,
+  PRODUCT_NAME: z.string().default('Merchant Risk Network'),
+  PUBLIC_URL: optionalString,
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  CONSISTENCY_TIMEOUT_MS: z.coerce.number().int().min(0).max(30_000).default(3000),
+});
+export type Config = z.infer<typeof ConfigSchema>;
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = ConfigSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`Invalid configuration: ${problems}`);
+  }
+  return parsed.data;
+}

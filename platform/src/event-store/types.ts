@@ -1,0 +1,74 @@
+/** Where an event sits in the global log; opaque to callers, comparable as a string (see position.ts). */
+export type Position = string;
+
+export type ExpectedRevision = 'no_stream' | 'any' | bigint;
+
+export interface EventMetadata {
+  actorUserId?: string | null;
+  actorAccountId?: string | null;
+  onBehalfOfAccountId?: string | null;
+  correlationId?: string | null;
+  causationId?: string | null;
+  source?: 'web' | 'api' | 'system' | 'stripe';
+  ip?: string | null;
+  userAgent?: string | null;
+}
+
+export interface NewEvent<Type extends string = string, Data = unknown> {
+  /** uuid; doubles as the idempotency key of the append. */
+  id: string;
+  type: Type;
+  data: Data;
+  metadata?: EventMetadata;
+}
+
+export interface RecordedEvent<Type extends string = string, Data = unknown> {
+  id: string;
+  streamId: string;
+  revision: bigint;
+  position: Position;
+  type: Type;
+  data: Data;
+  metadata: EventMetadata;
+  recordedAt: Date;
+}
+
+export interface AppendResult {
+  /** Revision of the last event now in the stream: pass it as the next expectedRevision. */
+  nextRevision: bigint;
+  position: Position;
+}
+
+export interface SubscribeOptions {
+  fromPosition: Position;
+  onBatch: (events: RecordedEvent[]) => Promise<void>;
+  signal: AbortSignal;
+  batchSize?: number;
+}
+
+export interface EventStore {
+  appendToStream(
+    streamId: string,
+    events: NewEvent[],
+    opts: { expectedRevision: ExpectedRevision },
+  ): Promise<AppendResult>;
+  readStream(streamId: string, opts?: { fromRevision?: bigint }): AsyncIterable<RecordedEvent>;
+  /** Events after `fromPosition` (exclusive) in global order, at most `maxCount`. */
+  readAll(opts: { fromPosition: Position; maxCount: number }): Promise<RecordedEvent[]>;
+  /** Catch-up from `fromPosition`, then live; resolves when `signal` aborts. */
+  subscribeToAll(opts: SubscribeOptions): Promise<void>;
+  /** The position of the newest event a subscriber can see now (START when empty). */
+  headPosition(): Promise<Position>;
+  close(): Promise<void>;
+}
+
+export class WrongExpectedRevisionError extends Error {
+  constructor(
+    readonly streamId: string,
+    readonly expected: ExpectedRevision,
+    readonly actual: bigint | 'no_stream',
+  ) {
+    super(`Wrong expected revision for ${streamId}: expected ${String(expected)}, actual ${String(actual)}`);
+    this.name = 'WrongExpectedRevisionError';
+  }
+}
