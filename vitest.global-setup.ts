@@ -1,5 +1,6 @@
 import type { TestProject } from 'vitest/node';
 import { startEmbeddedPostgres } from './platform/src/embedded-postgres.ts';
+import type {} from './platform/src/testing.ts';
 
 /**
  * One real PostgreSQL for the whole run: TEST_DATABASE_URL when given, otherwise the embedded
@@ -27,10 +28,4 @@ export default async function setup(project: TestProject) {
     shared.__mrnTestPgUsers = (shared.__mrnTestPgUsers ?? 1) - 1;
     if (shared.__mrnTestPgUsers === 0) await pg.stop();
   };
-}
-
-declare module 'vitest' {
-  export interface ProvidedContext {
-    pgAdminUrl: string;
-  }
 }

@@ -50,7 +50,7 @@ export async function startEmbeddedPostgres(opts: {
       'wal_compression=on',
     ],
     onLog: opts.onLog ?? (() => undefined),
-    onError: opts.onLog ?? (() => undefined),
+    onError: (error: unknown) => opts.onLog?.(String(error)),
   });
   if (!existsSync(resolve(databaseDir, 'PG_VERSION'))) await server.initialise();
   await server.start();

@@ -39,3 +39,10 @@ export function withDatabase(url: string, database: string): string {
   u.pathname = `/${database}`;
   return u.toString();
 }
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Connection string of the run's PostgreSQL server (vitest.global-setup.ts). */
+    pgAdminUrl: string;
+  }
+}

@@ -1,0 +1,51 @@
+import type { z } from 'zod';
+
+/**
+ * Who may call a route. `session` accepts a signed-in user whose MFA step is still pending (the
+ * MFA and terms screens need it); `member` and above need a completed sign-in.
+ */
+export type Access = 'anonymous' | 'session' | 'member' | 'account_admin' | 'platform_admin';
+export type Service = 'command' | 'query';
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+export interface RouteSpec {
+  method: Method;
+  /** Full HTTP path in Fastify syntax (`/api/merchants/:id`). */
+  path: string;
+  service: Service;
+  access: Access;
+  params?: z.ZodType;
+  query?: z.ZodType;
+  body?: z.ZodType;
+  response: z.ZodType;
+  /** Plan needed on top of `access`. */
+  plan?: 'PRO';
+  /** Read models a query waits for when the client sends X-Consistent-After (default: all). */
+  readModels?: readonly string[];
+  /** What the client says when the call fails without a server text (specs' error catalogue). */
+  action?: string;
+}
+
+export const route = <const R extends RouteSpec>(spec: R): R => spec;
+
+type Infer<T> = T extends z.ZodType ? z.infer<T> : undefined;
+type Input<T> = T extends z.ZodType ? z.input<T> : undefined;
+export type RouteParams<R extends RouteSpec> = Infer<R['params']>;
+export type RouteQuery<R extends RouteSpec> = Infer<R['query']>;
+export type RouteBody<R extends RouteSpec> = Infer<R['body']>;
+export type RouteResponse<R extends RouteSpec> = z.infer<R['response']>;
+/** What a client sends (before defaults and transforms are applied by the server). */
+export type RouteRequest<R extends RouteSpec> = {
+  params: Input<R['params']>;
+  query: Input<R['query']>;
+  body: Input<R['body']>;
+};
+
+/** Fills `:name` segments of a route path. */
+export function buildPath(path: string, params: Record<string, string | number> = {}): string {
+  return path.replace(/:([A-Za-z_]+)/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`Missing path parameter ${name} for ${path}`);
+    return encodeURIComponent(String(value));
+  });
+}

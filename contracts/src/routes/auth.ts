@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import { PLAN_LEVELS } from '../domain/plans.ts';
+import { EMAIL_MAX, LOGIN_PASSWORD_MAX } from '../domain/session.ts';
+import { dataEnvelope } from '../http/envelope.ts';
+import { email, optionalText, password } from '../http/fields.ts';
+import { route } from '../http/route.ts';
+
+/** The session user of core spec §3. */
+export const SessionUser = z.object({
+  resource_id: z.string(),
+  account_resource_id: z.string(),
+  email: z.string(),
+  first_name: z.string(),
+  last_name: z.string(),
+  account_name: z.string(),
+  is_admin: z.boolean(),
+  is_dm_admin: z.boolean(),
+  mfa_required: z.boolean(),
+  mfa_enabled: z.boolean(),
+  mfa_verified: z.boolean(),
+  active_membership: z.boolean(),
+  agreed_to_terms: z.string().nullable(),
+  plan_level: z.enum(PLAN_LEVELS),
+  account_merchant_subscription_enabled: z.boolean(),
+  account_merchant_subscription_notification_email: z.string().nullable(),
+  account_merchant_subscription_notification_webhook_url: z.string().nullable(),
+  account_total_ninety_days_contribution_percentage: z.number(),
+});
+export type SessionUser = z.infer<typeof SessionUser>;
+
+export const LoginBody = z.object({
+  auth: z.object(
+    {
+      email: email(EMAIL_MAX),
+      password: password(LOGIN_PASSWORD_MAX),
+      // Sent by the old client from a third-party look-up; the server uses what it sees (DESIGN §4).
+      ip: optionalText(64).optional(),
+      ua: optionalText(512).optional(),
+    },
+    { error: 'is required' },
+  ),
+});
+
+export const login = route({
+  method: 'POST',
+  path: '/api/auth/login',
+  service: 'command',
+  access: 'anonymous',
+  body: LoginBody,
+  response: dataEnvelope(z.object({ jwt: z.string(), user: SessionUser, bypass_mfa: z.boolean() })),
+  action: 'sign in',
+});
+
+export const autoLogin = route({
+  method: 'GET',
+  path: '/api/auth/auto_login',
+  service: 'command',
+  access: 'session',
+  response: dataEnvelope(z.object({ jwt: z.string(), user: SessionUser })),
+  action: 'sign in',
+});
+
+export const logout = route({
+  method: 'POST',
+  path: '/api/auth/logout',
+  service: 'command',
+  access: 'session',
+  response: dataEnvelope(z.object({ ok: z.literal(true) })),
+  action: 'sign out',
+});
