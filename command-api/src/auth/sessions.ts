@@ -1,0 +1,33 @@
+import type { Pool } from '@mrn/platform';
+
+export async function openSession(
+  pool: Pool,
+  s: {
+    id: string;
+    userId: string;
+    accountId: string;
+    ttlSeconds: number;
+    ip: string;
+    userAgent: string | null;
+  },
+): Promise<void> {
+  await pool.query(
+    `insert into auth_sessions (id, user_id, account_id, expires_at, ip, user_agent)
+     values ($1, $2, $3, now() + make_interval(secs => $4), $5, $6)`,
+    [s.id, s.userId, s.accountId, s.ttlSeconds, s.ip, s.userAgent],
+  );
+}
+
+export async function closeSession(pool: Pool, sessionId: string): Promise<void> {
+  await pool.query('update auth_sessions set revoked_at = now() where id = $1 and revoked_at is null', [
+    sessionId,
+  ]);
+}
+
+/** Ends every live session of a user except, optionally, the one making the change. */
+export async function closeUserSessions(pool: Pool, userId: string, except?: string): Promise<void> {
+  await pool.query(
+    'update auth_sessions set revoked_at = now() where user_id = $1 and revoked_at is null and id is distinct from $2',
+    [userId, except ?? null],
+  );
+}

@@ -1,0 +1,30 @@
+import type { RouteSpec } from '@mrn/contracts';
+import type { Config, EventMetadata, EventStore, HandlerRequest, Logger, Pool } from '@mrn/platform';
+import type { FastifyInstance } from 'fastify';
+
+/** What every command handler may use: its side effects all go through these. */
+export interface CommandDeps {
+  pool: Pool;
+  store: EventStore;
+  config: Config;
+  logger: Logger;
+  app: FastifyInstance;
+}
+
+/** Event metadata for a request: who did it, from where (DESIGN §3). */
+export function metadataFor(
+  req: HandlerRequest<RouteSpec>,
+  extra: Partial<EventMetadata> = {},
+): EventMetadata {
+  return {
+    actorUserId: req.actor?.userId ?? null,
+    actorAccountId: req.actor?.accountId ?? null,
+    correlationId: req.request.id,
+    source: 'web',
+    ip: req.ip,
+    userAgent: req.userAgent,
+    ...extra,
+  };
+}
+
+export const systemMetadata = (): EventMetadata => ({ source: 'system' });

@@ -1,0 +1,35 @@
+import { type Routes, streams } from '@mrn/contracts';
+import type { Handler } from '@mrn/platform';
+import { executeCommand } from '../command-handler.ts';
+import { type CommandDeps, metadataFor } from '../context.ts';
+import { appSettingsDecider } from '../domain/app-settings/app-settings.ts';
+
+export function appSettingsHandlers(deps: CommandDeps) {
+  const updateAppSettings: Handler<Routes['updateAppSettings']> = async (req) => {
+    const s = req.body.app_settings;
+    const result = await executeCommand(
+      deps,
+      appSettingsDecider,
+      streams.appSettings(),
+      {
+        type: 'ChangeAppSettings',
+        dashboardMessageEnabled: s.dashboard_message_enabled,
+        dashboardMessageSeverity: s.dashboard_message_severity,
+        dashboardMessageTitle: s.dashboard_message_title,
+        dashboardMessage: s.dashboard_message,
+      },
+      { now: new Date(), actor: req.actor },
+      metadataFor(req),
+    );
+    return {
+      data: {
+        dashboard_message_enabled: result.state.dashboardMessageEnabled,
+        dashboard_message_severity: result.state.dashboardMessageSeverity,
+        dashboard_message_title: result.state.dashboardMessageTitle,
+        dashboard_message: result.state.dashboardMessage,
+      },
+      position: result.position,
+    };
+  };
+  return { updateAppSettings };
+}

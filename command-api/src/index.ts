@@ -1,0 +1,6 @@
+export * from './auth/passwords.ts';
+export * from './command-handler.ts';
+export * from './context.ts';
+export * from './plugin.ts';
+export * from './services/accounts.ts';
+export * from './services/users.ts';

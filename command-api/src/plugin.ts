@@ -1,0 +1,22 @@
+import { type RoutesOf, routes } from '@mrn/contracts';
+import { type HandlersFor, loadMigrations, registerRoutes } from '@mrn/platform';
+import type { CommandDeps } from './context.ts';
+import { appSettingsHandlers } from './handlers/app-settings.ts';
+import { authHandlers } from './handlers/auth.ts';
+
+/** The command side's slice of the route table. */
+export const commandRoutes = Object.fromEntries(
+  Object.entries(routes).filter(([, r]) => r.service === 'command'),
+) as RoutesOf<'command'>;
+
+export function commandHandlers(deps: CommandDeps): HandlersFor<RoutesOf<'command'>> {
+  return { ...authHandlers(deps), ...appSettingsHandlers(deps) };
+}
+
+/** Mounts every command route on the app (JWT must already be registered on it). */
+export function registerCommandApi(deps: CommandDeps): void {
+  registerRoutes(deps.app, commandRoutes, commandHandlers(deps), { pool: deps.pool });
+}
+
+export const commandMigrations = () =>
+  loadMigrations('command-api', new URL('../migrations/', import.meta.url));

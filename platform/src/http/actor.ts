@@ -1,0 +1,25 @@
+import type { PlanLevel } from '@mrn/contracts';
+
+/** Who is calling, as established by authentication: the one input to every permission decision. */
+export interface Actor {
+  userId: string;
+  accountId: string;
+  sessionId: string;
+  sessionVersion: number;
+  isAdmin: boolean;
+  isDmAdmin: boolean;
+  planLevel: PlanLevel;
+  /** True while the user still owes the MFA step of sign-in. */
+  mfaPending: boolean;
+}
+
+/** The claims we put in a JWT (short names: the token travels on every request). */
+export interface TokenClaims {
+  sub: string;
+  acc: string;
+  sid: string;
+  sv: number;
+  adm: boolean;
+  dm: boolean;
+  mfa: 'pending' | 'ok';
+}

@@ -1,0 +1,72 @@
+import '@fastify/jwt';
+import type { Access, PlanLevel } from '@mrn/contracts';
+import { MESSAGES } from '@mrn/contracts';
+import type { FastifyRequest } from 'fastify';
+import type { Pool } from '../db.ts';
+import { DomainError, forbidden, unauthorized } from '../errors.ts';
+import type { Actor, TokenClaims } from './actor.ts';
+
+interface SessionRow {
+  revoked_at: Date | null;
+  expires_at: Date;
+  session_version: number | null;
+  archived_at: Date | null;
+  is_admin: boolean | null;
+  is_dm_admin: boolean | null;
+  plan_level: PlanLevel | null;
+  account_archived_at: Date | null;
+}
+
+/**
+ * Turns a bearer token into an Actor: the signature and expiry (JWT), then the server-side session
+ * (logout, revocation) and the user's session version (a bump ends every older token). Roles come
+ * from the read model, so a change of role applies to live tokens at once.
+ */
+export async function authenticate(pool: Pool, request: FastifyRequest): Promise<Actor> {
+  if (!request.headers.authorization) throw unauthorized(MESSAGES.sessionEnded);
+  let claims: TokenClaims;
+  try {
+    claims = await request.jwtVerify<TokenClaims>();
+  } catch {
+    throw unauthorized(MESSAGES.sessionEnded);
+  }
+  const { rows } = await pool.query<SessionRow>(
+    `select s.revoked_at, s.expires_at, u.session_version, u.archived_at, u.is_admin, u.is_dm_admin,
+            a.plan_level, a.archived_at as account_archived_at
+       from auth_sessions s
+       left join read.users u on u.id = s.user_id
+       left join read.accounts a on a.id = s.account_id
+      where s.id = $1 and s.user_id = $2`,
+    [claims.sid, claims.sub],
+  );
+  const row = rows[0];
+  const live =
+    row &&
+    row.revoked_at === null &&
+    row.expires_at > new Date() &&
+    (row.session_version ?? 0) === claims.sv &&
+    row.archived_at === null &&
+    row.account_archived_at === null;
+  if (!live) throw unauthorized(MESSAGES.sessionEnded);
+  return {
+    userId: claims.sub,
+    accountId: claims.acc,
+    sessionId: claims.sid,
+    sessionVersion: claims.sv,
+    isAdmin: row.is_admin ?? claims.adm,
+    isDmAdmin: row.is_dm_admin ?? claims.dm,
+    planLevel: row.plan_level ?? 'BASIC',
+    mfaPending: claims.mfa === 'pending',
+  };
+}
+
+/** The route table's `access` and `plan`, enforced in this one place. */
+export function authorise(actor: Actor, access: Access, plan?: 'PRO'): void {
+  if (access === 'anonymous' || access === 'session') return;
+  if (actor.mfaPending) throw new DomainError(401, 'Multi-factor authentication is required.');
+  if (access === 'account_admin' && !actor.isAdmin && !actor.isDmAdmin) throw forbidden(MESSAGES.notAllowed);
+  if (access === 'platform_admin' && !actor.isDmAdmin) throw forbidden(MESSAGES.notAllowed);
+  if (plan === 'PRO' && actor.planLevel !== 'PRO' && !actor.isDmAdmin) {
+    throw forbidden('This feature is only available to PRO members.');
+  }
+}

@@ -1,0 +1,67 @@
+import type { ErrorBody } from '@mrn/contracts';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { ZodError } from 'zod';
+import { DomainError } from '../errors.ts';
+import { WrongExpectedRevisionError } from '../event-store/types.ts';
+
+/** The location of a zod issue as a dotted field name: `auth.email`, `query.page`. */
+function fieldName(part: string, path: readonly PropertyKey[]): string {
+  const inner = path.map(String).join('.');
+  return part === 'body' ? inner || 'body' : inner ? `${inner}` : part;
+}
+
+export class RequestValidationError extends Error {
+  constructor(
+    readonly part: 'params' | 'query' | 'body',
+    readonly zod: ZodError,
+  ) {
+    super('Invalid request');
+  }
+}
+
+/**
+ * One error handler for both APIs: bad input → 400 naming each field and reason; domain refusals →
+ * their status and the spec's text; anything else → 500 with the request id, logged.
+ */
+export function installErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | Error, request, reply) => {
+    const send = (status: number, body: ErrorBody) =>
+      reply.code(status).send({ ...body, request_id: request.id });
+    if (error instanceof RequestValidationError || error instanceof ZodError) {
+      const zod = error instanceof RequestValidationError ? error.zod : error;
+      const part = error instanceof RequestValidationError ? error.part : 'body';
+      const fields = zod.issues.map((i) => ({ field: fieldName(part, i.path), message: i.message }));
+      return send(400, { errors: fields.map((f) => `${f.field}: ${f.message}`).join('; '), fields });
+    }
+    if (error instanceof DomainError) {
+      const retryAfter = error.details.retryAfterSeconds;
+      if (typeof retryAfter === 'number') reply.header('retry-after', String(retryAfter));
+      const resourceId =
+        typeof error.details.resource_id === 'string' ? error.details.resource_id : undefined;
+      return send(error.status, {
+        errors: error.message,
+        ...(resourceId ? { resource_id: resourceId } : {}),
+      });
+    }
+    if (error instanceof WrongExpectedRevisionError) {
+      return send(409, {
+        errors: 'This record was changed by someone else at the same time. Please try again.',
+      });
+    }
+    const fastifyError = error as FastifyError;
+    if (
+      fastifyError.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ||
+      (error instanceof SyntaxError && fastifyError.statusCode === 400)
+    ) {
+      return send(400, {
+        errors: 'body: is not valid JSON',
+        fields: [{ field: 'body', message: 'is not valid JSON' }],
+      });
+    }
+    if (fastifyError.statusCode && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
+      return send(fastifyError.statusCode, { errors: fastifyError.message });
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return send(500, { errors: `Something went wrong on our side (request ${request.id}).` });
+  });
+}

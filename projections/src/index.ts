@@ -1,0 +1,5 @@
+export * from './migrations.ts';
+export * from './projector.ts';
+export * from './read-models/index.ts';
+export * from './rebuild.ts';
+export * from './runner.ts';

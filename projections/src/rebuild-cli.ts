@@ -1,0 +1,41 @@
+import {
+  createLogger,
+  createPool,
+  loadConfig,
+  PostgresEventStore,
+  startEmbeddedPostgres,
+} from '@mrn/platform';
+import { allProjectors } from './read-models/index.ts';
+import { rebuildProjector } from './rebuild.ts';
+
+// `npm run rebuild -- <name|all>`: replays the log into one or every read model. Stop the server
+// first (or point DATABASE_URL at a database whose projections are stopped).
+const target = process.argv[2];
+const names = allProjectors.map((p) => p.name);
+if (!target || (target !== 'all' && !names.includes(target))) {
+  console.error(`usage: npm run rebuild -- <${[...names, 'all'].join('|')}>`);
+  process.exit(2);
+}
+const config = loadConfig();
+const logger = createLogger(config.LOG_LEVEL, 'rebuild');
+const embedded = config.DATABASE_URL
+  ? undefined
+  : await startEmbeddedPostgres({ dataDir: config.DATA_DIR, port: config.EMBEDDED_PG_PORT, database: 'mrn' });
+const url = config.DATABASE_URL ?? embedded!.url('mrn');
+const pool = createPool(url);
+const store = new PostgresEventStore(pool);
+try {
+  for (const p of allProjectors.filter((p) => target === 'all' || p.name === target)) {
+    const started = performance.now();
+    const count = await rebuildProjector({ pool, store }, p);
+    const seconds = (performance.now() - started) / 1000;
+    logger.info(
+      { projector: p.name, events: count, seconds, eventsPerSecond: Math.round(count / seconds) },
+      'rebuilt',
+    );
+  }
+} finally {
+  await store.close();
+  await pool.end();
+  await embedded?.stop();
+}

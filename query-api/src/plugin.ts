@@ -1,0 +1,31 @@
+import { CONSISTENT_AFTER_HEADER, type RoutesOf, routes } from '@mrn/contracts';
+import { type HandlersFor, invalid, isPosition, registerRoutes } from '@mrn/platform';
+import type { QueryDeps } from './context.ts';
+import { appSettingsHandlers } from './handlers/app-settings.ts';
+
+export const queryRoutes = Object.fromEntries(
+  Object.entries(routes).filter(([, r]) => r.service === 'query'),
+) as RoutesOf<'query'>;
+
+export function queryHandlers(deps: QueryDeps): HandlersFor<RoutesOf<'query'>> {
+  return { ...appSettingsHandlers(deps) };
+}
+
+/** Mounts every query route; honours X-Consistent-After by waiting for the route's read models. */
+export function registerQueryApi(deps: QueryDeps): void {
+  registerRoutes(deps.app, queryRoutes, queryHandlers(deps), {
+    pool: deps.pool,
+    beforeHandler: async (route, request, reply) => {
+      const token = request.headers[CONSISTENT_AFTER_HEADER];
+      if (typeof token !== 'string' || token === '') return;
+      if (!isPosition(token)) throw invalid(`${CONSISTENT_AFTER_HEADER}: is not a position`);
+      const caughtUp = await deps.consistency.waitFor(
+        token,
+        route.readModels,
+        deps.config.CONSISTENCY_TIMEOUT_MS,
+      );
+      // Answering late data is better than no answer; the header tells the client it may be behind.
+      if (!caughtUp) reply.header('x-consistency', 'timeout');
+    },
+  });
+}

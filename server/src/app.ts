@@ -1,0 +1,114 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import fastifyJwt from '@fastify/jwt';
+import fastifyStatic from '@fastify/static';
+import { registerCommandApi } from '@mrn/command-api';
+import {
+  type Config,
+  createLogger,
+  installErrorHandler,
+  type Logger,
+  PostgresEventStore,
+} from '@mrn/platform';
+import { allProjectors, ProjectionRunner } from '@mrn/projections';
+import { registerQueryApi } from '@mrn/query-api';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { ensurePlatformAdmin } from './bootstrap.ts';
+import { openDatabase } from './database.ts';
+import { loadDemoNetwork } from './demo.ts';
+import { resolveJwtSecret } from './jwt-secret.ts';
+
+export const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist/', import.meta.url));
+
+export interface RunningServer {
+  url: string;
+  app: FastifyInstance;
+  store: PostgresEventStore;
+  projections: ProjectionRunner;
+  databaseUrl: string;
+  admin: { created: boolean; email: string; password?: string };
+  close(): Promise<void>;
+}
+
+/**
+ * Everything in one process (DESIGN §2 `server/`): database, migrations, projections, both APIs
+ * under /api, /health and the web app. The same plugins run split in the scaled topology.
+ */
+export async function startServer(
+  config: Config,
+  opts: { logger?: Logger; demo?: boolean; webDist?: string; listen?: boolean } = {},
+): Promise<RunningServer> {
+  const logger = opts.logger ?? createLogger(config.LOG_LEVEL);
+  const db = await openDatabase(config, logger);
+  const store = new PostgresEventStore(db.pool, { listenUrl: db.url });
+  const projections = new ProjectionRunner({ pool: db.pool, store, logger }, allProjectors);
+  await projections.start();
+
+  const app: FastifyInstance = Fastify({
+    loggerInstance: logger.child({ component: 'http' }) as FastifyBaseLogger,
+    bodyLimit: 1_048_576,
+  });
+  installErrorHandler(app);
+  await app.register(fastifyJwt, { secret: resolveJwtSecret(config.JWT_SECRET, config.DATA_DIR) });
+  registerCommandApi({ app, pool: db.pool, store, config, logger });
+  registerQueryApi({ app, pool: db.pool, config, logger, consistency: projections });
+  app.get('/health', async (_request, reply) => {
+    const ok = projections.isRunning;
+    return reply.code(ok ? 200 : 503).send({ status: ok ? 'ok' : 'starting' });
+  });
+  await serveWeb(app, opts.webDist ?? DEFAULT_WEB_DIST, logger);
+
+  const admin = await ensurePlatformAdmin(
+    { store, logger },
+    { productName: config.PRODUCT_NAME, email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD },
+  );
+  if (opts.demo) await loadDemoNetwork({ store, logger, pool: db.pool }, projections);
+
+  let url = '';
+  if (opts.listen !== false) {
+    url = await app.listen({ port: config.PORT, host: config.HOST });
+    url = url.replace('0.0.0.0', 'localhost').replace('127.0.0.1', 'localhost');
+  }
+  return {
+    url,
+    app,
+    store,
+    projections,
+    databaseUrl: db.url,
+    admin,
+    async close() {
+      await app.close();
+      await projections.stop();
+      await store.close();
+      await db.close();
+    },
+  };
+}
+
+/** The built SPA; every GET outside /api and /health answers with its index page. */
+async function serveWeb(app: FastifyInstance, dist: string, logger: Logger): Promise<void> {
+  const hasWeb = existsSync(`${dist}/index.html`);
+  if (hasWeb) {
+    await app.register(fastifyStatic, {
+      root: dist,
+      wildcard: false,
+      index: false,
+      maxAge: '1h',
+      immutable: false,
+    });
+  } else {
+    logger.warn({ dist }, 'web app not built: run `npm run build -w @mrn/web`');
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
+    if (request.method === 'GET' && !path.startsWith('/api/') && path !== '/api') {
+      if (!hasWeb)
+        return reply
+          .code(503)
+          .type('text/plain')
+          .send('The web app is not built. Run: npm run build -w @mrn/web');
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    }
+    return reply.code(404).send({ errors: `No route ${request.method} ${path}`, request_id: request.id });
+  });
+}

@@ -1,0 +1,4 @@
+export * from './app.ts';
+export * from './bootstrap.ts';
+export * from './database.ts';
+export * from './demo.ts';

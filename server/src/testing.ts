@@ -1,0 +1,78 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CONSISTENT_AFTER_HEADER } from '@mrn/contracts';
+import { createLogger, loadConfig } from '@mrn/platform';
+import { createTestDatabase, type TestDatabase } from '@mrn/platform/testing';
+import type { InjectOptions } from 'fastify';
+import { type RunningServer, startServer } from './app.ts';
+import { allMigrations } from './database.ts';
+
+export const TEST_ADMIN = { email: 'admin@test.example', password: 'correct horse battery staple' };
+
+export interface TestServer extends RunningServer {
+  db: TestDatabase;
+  /** Fastify inject that remembers the last command position and sends it as X-Consistent-After. */
+  call(
+    options: InjectOptions & { token?: string },
+    // biome-ignore lint/suspicious/noExplicitAny: tests read answers of many shapes and assert on them
+  ): Promise<{ status: number; body: any; headers: Record<string, unknown> }>;
+  login(email: string, password: string): Promise<string>;
+}
+
+/** The whole product on a fresh database of the run's real PostgreSQL; `listen: true` for real HTTP. */
+export async function startTestServer(
+  opts: { listen?: boolean; demo?: boolean; env?: Record<string, string> } = {},
+): Promise<TestServer> {
+  const db = await createTestDatabase(allMigrations());
+  const config = loadConfig({
+    DATABASE_URL: db.url,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'mrn-test-')),
+    JWT_SECRET: 'test-secret-that-is-long-enough-for-hs256',
+    ADMIN_EMAIL: TEST_ADMIN.email,
+    ADMIN_PASSWORD: TEST_ADMIN.password,
+    LOG_LEVEL: 'silent',
+    ...opts.env,
+  });
+  const server = await startServer(config, {
+    logger: createLogger('silent'),
+    listen: opts.listen ?? false,
+    demo: opts.demo,
+  });
+  let lastPosition: string | undefined;
+  const call: TestServer['call'] = async ({ token, headers, ...rest }) => {
+    const res = await server.app.inject({
+      ...rest,
+      headers: {
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...(lastPosition && (rest.method ?? 'GET') === 'GET'
+          ? { [CONSISTENT_AFTER_HEADER]: lastPosition }
+          : {}),
+        ...headers,
+      },
+    });
+    const body = res.headers['content-type']?.toString().includes('json') ? res.json() : res.body;
+    if (body && typeof body === 'object' && typeof body.position === 'string') lastPosition = body.position;
+    return { status: res.statusCode, body, headers: res.headers };
+  };
+  return {
+    ...server,
+    db,
+    call,
+    async login(email, password) {
+      const res = await call({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { auth: { email, password } },
+      });
+      if (res.status !== 200) throw new Error(`login failed: ${res.status} ${JSON.stringify(res.body)}`);
+      return res.body.data.jwt as string;
+    },
+    async close() {
+      await server.close();
+      await db.drop();
+    },
+  };
+}
