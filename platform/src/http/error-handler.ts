@@ -10,11 +10,11 @@ function fieldName(part: string, path: readonly PropertyKey[]): string {
   return part === 'body' ? inner || 'body' : inner ? `${inner}` : part;
 }
 
+export type RequestPart = 'params' | 'query' | 'body';
+
+/** Bad input in one or more parts of a request, reported together. */
 export class RequestValidationError extends Error {
-  constructor(
-    readonly part: 'params' | 'query' | 'body',
-    readonly zod: ZodError,
-  ) {
+  constructor(readonly failures: { part: RequestPart; zod: ZodError }[]) {
     super('Invalid request');
   }
 }
@@ -28,9 +28,11 @@ export function installErrorHandler(app: FastifyInstance): void {
     const send = (status: number, body: ErrorBody) =>
       reply.code(status).send({ ...body, request_id: request.id });
     if (error instanceof RequestValidationError || error instanceof ZodError) {
-      const zod = error instanceof RequestValidationError ? error.zod : error;
-      const part = error instanceof RequestValidationError ? error.part : 'body';
-      const fields = zod.issues.map((i) => ({ field: fieldName(part, i.path), message: i.message }));
+      const failures =
+        error instanceof RequestValidationError ? error.failures : [{ part: 'body' as const, zod: error }];
+      const fields = failures.flatMap(({ part, zod }) =>
+        zod.issues.map((i) => ({ field: fieldName(part, i.path), message: i.message })),
+      );
       return send(400, { errors: fields.map((f) => `${f.field}: ${f.message}`).join('; '), fields });
     }
     if (error instanceof DomainError) {

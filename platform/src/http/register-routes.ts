@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import type { Pool } from '../db.ts';
 import type { Actor } from './actor.ts';
 import { authenticate, authorise } from './authenticate.ts';
-import { RequestValidationError } from './error-handler.ts';
+import { type RequestPart, RequestValidationError } from './error-handler.ts';
 
 export interface HandlerRequest<R extends RouteSpec> {
   params: RouteParams<R>;
@@ -28,11 +28,26 @@ export interface RegisterOptions {
   beforeHandler?: (route: RouteSpec, request: FastifyRequest, reply: FastifyReply) => Promise<void>;
 }
 
-function parse(part: 'params' | 'query' | 'body', schema: z.ZodType | undefined, value: unknown): unknown {
-  if (!schema) return undefined;
-  const result = schema.safeParse(value ?? (part === 'body' ? undefined : {}));
-  if (!result.success) throw new RequestValidationError(part, result.error);
-  return result.data;
+/** Parses every part of the request, so that one 400 names every bad field at once. */
+function parseRequest(
+  spec: RouteSpec,
+  request: FastifyRequest,
+): { params: unknown; query: unknown; body: unknown } {
+  const failures: ConstructorParameters<typeof RequestValidationError>[0] = [];
+  const parse = (part: RequestPart, schema: z.ZodType | undefined, value: unknown) => {
+    if (!schema) return undefined;
+    const result = schema.safeParse(value ?? (part === 'body' ? undefined : {}));
+    if (result.success) return result.data;
+    failures.push({ part, zod: result.error });
+    return undefined;
+  };
+  const parsed = {
+    params: parse('params', spec.params, request.params),
+    query: parse('query', spec.query, request.query),
+    body: parse('body', spec.body, request.body),
+  };
+  if (failures.length > 0) throw new RequestValidationError(failures);
+  return parsed;
 }
 
 /**
@@ -57,9 +72,7 @@ export function registerRoutes<T extends Record<string, RouteSpec>>(
             ? await optionalActor(options.pool, request)
             : await authenticate(options.pool, request);
         if (actor) authorise(actor, spec.access, spec.plan);
-        const params = parse('params', spec.params, request.params);
-        const query = parse('query', spec.query, request.query);
-        const body = parse('body', spec.body, request.body);
+        const { params, query, body } = parseRequest(spec, request);
         if (options.beforeHandler) await options.beforeHandler(spec, request, reply);
         return handler({
           params,
