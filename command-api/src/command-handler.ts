@@ -38,14 +38,17 @@ export async function executeCommand<C, S, E extends DomainEvent>(
   deps: { store: EventStore },
   decider: Decider<C, S, E>,
   streamId: string,
-  command: C,
+  /** The command, or how to make it from the state just loaded (re-run on every retry). */
+  command: C | ((state: S) => C | Promise<C>),
   ctx: CommandContext,
   metadata: EventMetadata,
   options: { eventIds?: (index: number) => string } = {},
 ): Promise<CommandResult<S, E>> {
   for (let attempt = 0; ; attempt++) {
     const { state, revision } = await loadAggregate(deps.store, decider, streamId);
-    const events = decider.decide(command, state, ctx);
+    const resolved =
+      typeof command === 'function' ? await (command as (state: S) => C | Promise<C>)(state) : command;
+    const events = decider.decide(resolved, state, ctx);
     if (events.length === 0) return { state, events, position: undefined };
     try {
       const result = await deps.store.appendToStream(

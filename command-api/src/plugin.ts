@@ -3,6 +3,7 @@ import { type HandlersFor, loadMigrations, registerRoutes } from '@mrn/platform'
 import type { CommandDeps } from './context.ts';
 import { appSettingsHandlers } from './handlers/app-settings.ts';
 import { authHandlers } from './handlers/auth.ts';
+import { merchantHandlers } from './handlers/merchants.ts';
 
 /** The command side's slice of the route table. */
 export const commandRoutes = Object.fromEntries(
@@ -10,7 +11,7 @@ export const commandRoutes = Object.fromEntries(
 ) as RoutesOf<'command'>;
 
 export function commandHandlers(deps: CommandDeps): HandlersFor<RoutesOf<'command'>> {
-  return { ...authHandlers(deps), ...appSettingsHandlers(deps) };
+  return { ...authHandlers(deps), ...appSettingsHandlers(deps), ...merchantHandlers(deps) };
 }
 
 /** Mounts every command route on the app (JWT must already be registered on it). */

@@ -1,5 +1,6 @@
 export * from './domain/ein.ts';
 export * from './domain/messages.ts';
+export * from './domain/notes.ts';
 export * from './domain/plans.ts';
 export * from './domain/session.ts';
 export * from './domain/us-states.ts';
@@ -10,3 +11,4 @@ export * from './http/route.ts';
 export * from './routes/app-settings.ts';
 export * from './routes/auth.ts';
 export * from './routes/index.ts';
+export * from './routes/merchants.ts';

@@ -1,4 +1,4 @@
-import type { Config, Logger, Pool, Position } from '@mrn/platform';
+import type { Config, EventStore, Logger, Pool, Position } from '@mrn/platform';
 import type { FastifyInstance } from 'fastify';
 
 /** How a query learns that the read models have caught up with a client's last write. */
@@ -8,6 +8,8 @@ export interface Consistency {
 
 export interface QueryDeps {
   pool: Pool;
+  /** Only for recording searches and reading a merchant's history. */
+  store: EventStore;
   config: Config;
   logger: Logger;
   app: FastifyInstance;

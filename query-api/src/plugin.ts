@@ -2,13 +2,21 @@ import { CONSISTENT_AFTER_HEADER, type RoutesOf, routes } from '@mrn/contracts';
 import { type HandlersFor, invalid, isPosition, registerRoutes } from '@mrn/platform';
 import type { QueryDeps } from './context.ts';
 import { appSettingsHandlers } from './handlers/app-settings.ts';
+import { historyHandlers } from './handlers/history.ts';
+import { merchantQueryHandlers } from './handlers/merchants.ts';
+import { searchHandlers } from './handlers/search.ts';
 
 export const queryRoutes = Object.fromEntries(
   Object.entries(routes).filter(([, r]) => r.service === 'query'),
 ) as RoutesOf<'query'>;
 
 export function queryHandlers(deps: QueryDeps): HandlersFor<RoutesOf<'query'>> {
-  return { ...appSettingsHandlers(deps) };
+  return {
+    ...appSettingsHandlers(deps),
+    ...searchHandlers(deps),
+    ...merchantQueryHandlers(deps),
+    ...historyHandlers(deps),
+  };
 }
 
 /** Mounts every query route; honours X-Consistent-After by waiting for the route's read models. */

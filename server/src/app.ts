@@ -51,7 +51,7 @@ export async function startServer(
   installErrorHandler(app);
   await app.register(fastifyJwt, { secret: resolveJwtSecret(config.JWT_SECRET, config.DATA_DIR) });
   registerCommandApi({ app, pool: db.pool, store, config, logger });
-  registerQueryApi({ app, pool: db.pool, config, logger, consistency: projections });
+  registerQueryApi({ app, pool: db.pool, store, config, logger, consistency: projections });
   app.get('/health', async (_request, reply) => {
     const ok = projections.isRunning;
     return reply.code(ok ? 200 : 503).send({ status: ok ? 'ok' : 'starting' });

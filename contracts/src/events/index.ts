@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { NOTE_CATEGORIES, SUBMISSION_SOURCES } from '../domain/notes.ts';
 import { MEMBERSHIP_STATUSES, PLAN_LEVELS } from '../domain/plans.ts';
 import { MESSAGE_SEVERITIES } from '../routes/app-settings.ts';
 
@@ -34,6 +35,77 @@ export const eventSchemas = {
   /** `user-email-{email}` reservation: one user per e-mail address. */
   EmailReserved: z.object({ email: z.string(), userId: z.string() }),
   EmailReleased: z.object({ email: z.string(), userId: z.string() }),
+  /** `ein-{digits}` reservation: one live merchant per EIN. */
+  EinReserved: z.object({ fein: z.string(), merchantId: z.string() }),
+  EinReleased: z.object({ fein: z.string(), merchantId: z.string() }),
+  MerchantAdded: z.object({
+    merchantId: z.string(),
+    fein: z.string(),
+    legalName: z.string(),
+    dba: z.string().nullable(),
+    street1: z.string().nullable(),
+    street2: z.string().nullable(),
+    city: z.string(),
+    state: z.string(),
+    businessPhone: z.string().nullable(),
+    businessStartdate: z.string().nullable(),
+    industry: z.string().nullable(),
+    /** The account the record is attributed to (the proxied account when added on its behalf). */
+    accountId: z.string(),
+    userId: z.string(),
+  }),
+  MerchantUpdated: z.object({
+    merchantId: z.string(),
+    fein: z.string(),
+    legalName: z.string(),
+    dba: z.string().nullable(),
+    street1: z.string().nullable(),
+    street2: z.string().nullable(),
+    city: z.string(),
+    state: z.string(),
+    businessPhone: z.string().nullable(),
+    businessStartdate: z.string().nullable(),
+    industry: z.string().nullable(),
+  }),
+  MerchantArchived: z.object({ merchantId: z.string(), fein: z.string(), reason: z.string() }),
+  NoteAdded: z.object({
+    merchantId: z.string(),
+    noteId: z.string(),
+    category: z.enum(NOTE_CATEGORIES),
+    note: z.string(),
+    submissionSource: z.enum(SUBMISSION_SOURCES).nullable(),
+    brokerName: z.string().nullable(),
+    accountId: z.string(),
+    userId: z.string(),
+    /** Set when a platform administrator added it on behalf of `accountId`. */
+    proxiedCreator: z.string().nullable(),
+  }),
+  NoteUpdated: z.object({
+    merchantId: z.string(),
+    noteId: z.string(),
+    category: z.enum(NOTE_CATEGORIES),
+    note: z.string(),
+    submissionSource: z.enum(SUBMISSION_SOURCES).nullable(),
+    brokerName: z.string().nullable(),
+  }),
+  NoteDeletionRequested: z.object({
+    merchantId: z.string(),
+    noteId: z.string(),
+    reason: z.string(),
+    accountId: z.string(),
+    userId: z.string(),
+  }),
+  NoteArchived: z.object({ merchantId: z.string(), noteId: z.string() }),
+  /** Appended by the query side for every search (DESIGN §4), to `searches-{accountId}`. */
+  MerchantSearched: z.object({
+    accountId: z.string(),
+    userId: z.string(),
+    source: z.enum(['web', 'api']),
+    term: z.string(),
+    einSearch: z.boolean(),
+    merchantIds: z.array(z.string()),
+    hit: z.boolean(),
+  }),
   AppSettingsChanged: z.object({
     dashboardMessageEnabled: z.boolean(),
     dashboardMessageSeverity: z.enum(MESSAGE_SEVERITIES),
@@ -56,4 +128,5 @@ export const streams = {
   merchant: (id: string) => `merchant-${id}`,
   ein: (digits: string) => `ein-${digits}`,
   appSettings: () => 'app-settings',
+  searches: (accountId: string) => `searches-${accountId}`,
 } as const;

@@ -1,5 +1,6 @@
 import * as appSettings from './app-settings.ts';
 import * as auth from './auth.ts';
+import * as merchants from './merchants.ts';
 
 /** Every HTTP route of the product, by name: the single source for both APIs and the web client. */
 export const routes = {
@@ -8,6 +9,25 @@ export const routes = {
   logout: auth.logout,
   getAppSettings: appSettings.getAppSettings,
   updateAppSettings: appSettings.updateAppSettings,
+  searchMerchants: merchants.searchMerchants,
+  merchantCheckExists: merchants.merchantCheckExists,
+  searchCounts: merchants.searchCounts,
+  listMerchants: merchants.listMerchants,
+  addMerchant: merchants.addMerchant,
+  getMerchant: merchants.getMerchant,
+  updateMerchant: merchants.updateMerchant,
+  archiveMerchant: merchants.archiveMerchant,
+  merchantHistory: merchants.merchantHistory,
+  listMerchantNotes: merchants.listMerchantNotes,
+  listDeletedMerchants: merchants.listDeletedMerchants,
+  getDeletedMerchant: merchants.getDeletedMerchant,
+  listDeletedNotes: merchants.listDeletedNotes,
+  addNote: merchants.addNote,
+  updateNote: merchants.updateNote,
+  archiveNote: merchants.archiveNote,
+  requestNoteDeletion: merchants.requestNoteDeletion,
+  listReportedNotes: merchants.listReportedNotes,
+  recentNotes: merchants.recentNotes,
 } as const;
 
 export type Routes = typeof routes;

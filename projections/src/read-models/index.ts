@@ -1,9 +1,26 @@
 import type { Projector } from '../projector.ts';
 import { accountsProjector } from './accounts.ts';
 import { appSettingsProjector } from './app-settings.ts';
+import { merchantSearchesProjector } from './merchant-searches.ts';
+import { merchantsProjector } from './merchants.ts';
+import { notesProjector } from './notes.ts';
 import { usersProjector } from './users.ts';
 
 /** Every projector the product runs; `npm run rebuild -- <name|all>` picks from these. */
-export const allProjectors: readonly Projector[] = [accountsProjector, usersProjector, appSettingsProjector];
+export const allProjectors: readonly Projector[] = [
+  accountsProjector,
+  usersProjector,
+  appSettingsProjector,
+  merchantsProjector,
+  notesProjector,
+  merchantSearchesProjector,
+];
 
-export { accountsProjector, appSettingsProjector, usersProjector };
+export {
+  accountsProjector,
+  appSettingsProjector,
+  merchantSearchesProjector,
+  merchantsProjector,
+  notesProjector,
+  usersProjector,
+};

@@ -1,0 +1,390 @@
+import { z } from 'zod';
+import { isEinDigits, normaliseEin } from '../domain/ein.ts';
+import { NOTE_CATEGORIES, NOTE_MAX, SUBMISSION_SOURCES } from '../domain/notes.ts';
+import { STATES } from '../domain/us-states.ts';
+import { dataEnvelope, Pagination } from '../http/envelope.ts';
+import { optionalText, requiredText, uuid } from '../http/fields.ts';
+import { route } from '../http/route.ts';
+
+/** EIN/BN as typed (12-3456789, 9 digits, spaces): stored as 9 digits (DESIGN §4). */
+export const einField = () =>
+  z
+    .string({ error: (iss) => (iss.input === undefined ? 'is required' : 'must be text') })
+    .transform(normaliseEin)
+    .pipe(z.string().min(1, 'is required').refine(isEinDigits, 'must be 9 digits, as 12-3456789'));
+
+const dateField = () =>
+  z
+    .string({ error: 'must be a date' })
+    .trim()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date as YYYY-MM-DD')
+    .refine((v) => !Number.isNaN(Date.parse(v)), 'must be a real date')
+    .nullish()
+    .or(z.literal('').transform(() => null))
+    .transform((v) => v || null);
+
+export const MerchantFields = z.object(
+  {
+    fein: einField(),
+    legal_name: requiredText(200),
+    dba: optionalText(200),
+    street1: optionalText(200),
+    street2: optionalText(200),
+    city: requiredText(100),
+    state: z.enum(STATES, { error: 'is required' }),
+    business_phone: optionalText(40),
+    business_startdate: dateField(),
+    industry: optionalText(120),
+  },
+  { error: 'is required' },
+);
+export type MerchantFields = z.infer<typeof MerchantFields>;
+
+const submissionSource = z
+  .enum(SUBMISSION_SOURCES, { error: 'must be in-house or broker' })
+  .nullish()
+  .transform((v) => v ?? null);
+
+/** A note as typed; Broker Name is required exactly when the source is broker (core spec §5). */
+export const NoteFields = z
+  .object(
+    {
+      category: z.enum(NOTE_CATEGORIES, { error: 'is required' }),
+      note: requiredText(NOTE_MAX),
+      submission_source: submissionSource,
+      broker_name: optionalText(120),
+    },
+    { error: 'is required' },
+  )
+  .superRefine((n, ctx) => {
+    if (n.submission_source === 'broker' && !n.broker_name) {
+      ctx.addIssue({ code: 'custom', path: ['broker_name'], message: 'is required for a broker submission' });
+    }
+  })
+  .transform((n) => ({ ...n, broker_name: n.submission_source === 'broker' ? n.broker_name : null }));
+export type NoteFields = z.infer<typeof NoteFields>;
+
+const proxiedCreator = uuid()
+  .nullish()
+  .transform((v) => v ?? null);
+
+export const MerchantView = z.object({
+  resource_id: z.string(),
+  fein: z.string(),
+  legal_name: z.string(),
+  dba: z.string().nullable(),
+  address: z.string().nullable(),
+  street1: z.string().nullable(),
+  street2: z.string().nullable(),
+  city: z.string(),
+  state: z.string(),
+  business_phone: z.string().nullable(),
+  business_startdate: z.string().nullable(),
+  industry: z.string().nullable(),
+  /** Funder name; null when the caller may not see it. */
+  added_by: z.string().nullable(),
+  added_by_user: z.string().nullable(),
+  added_by_account_id: z.string().nullable(),
+  created_at: z.string(),
+  last_note_category: z.string().nullable(),
+  has_merchant_subscription: z.boolean(),
+  reason: z.string().nullable().optional(),
+  archived_at: z.string().nullable().optional(),
+});
+export type MerchantView = z.infer<typeof MerchantView>;
+
+export const NoteView = z.object({
+  id: z.string(),
+  resource_id: z.string(),
+  merchant_id: z.string(),
+  category: z.string(),
+  note: z.string(),
+  submission_source: z.enum(SUBMISSION_SOURCES).nullable(),
+  broker_name: z.string().nullable(),
+  proxied_creator: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string().nullable(),
+  created_by_id: z.string().nullable(),
+  added_by: z.string().nullable(),
+  added_by_user: z.string().nullable(),
+  added_by_account_id: z.string().nullable(),
+  /** What the caller may do with it (computed by the server from the permission rules). */
+  can_edit: z.boolean(),
+  can_request_deletion: z.boolean(),
+  can_archive: z.boolean(),
+  deletion_requested: z.boolean(),
+});
+export type NoteView = z.infer<typeof NoteView>;
+
+export const ReportedNoteView = NoteView.extend({
+  reason: z.string(),
+  reported_at: z.string(),
+  reported_by: z.string(),
+  merchant: z.object({ resource_id: z.string(), legal_name: z.string(), fein: z.string() }),
+});
+export type ReportedNoteView = z.infer<typeof ReportedNoteView>;
+
+const pageQuery = (sizes: readonly number[], fallback: number) =>
+  z.object({
+    page: z.coerce
+      .number({ error: 'must be a whole number' })
+      .int('must be a whole number')
+      .min(1, 'must be 1 or more')
+      .default(1),
+    per_page: z.coerce
+      .number({ error: 'must be a whole number' })
+      .int('must be a whole number')
+      .refine((n) => sizes.includes(n), `must be one of ${sizes.join(', ')}`)
+      .default(fallback),
+    search: z.string().trim().max(200, 'must be at most 200 characters').optional(),
+  });
+
+const idParam = z.object({ id: uuid() });
+const merchantIdParam = z.object({ merchant_id: uuid() });
+const searchTerm = z.object({
+  search: z
+    .string({ error: 'is required' })
+    .trim()
+    .min(1, 'is required')
+    .max(200, 'must be at most 200 characters'),
+});
+const einQuery = z.object({ search: einField() });
+const written = <T extends z.ZodType>(t: T) => dataEnvelope(t);
+
+export const searchMerchants = route({
+  method: 'GET',
+  path: '/api/search/merchants',
+  service: 'query',
+  access: 'member',
+  query: searchTerm,
+  response: z.object({ data: z.array(MerchantView), warning: z.string().nullable() }),
+  action: 'retrieve merchants',
+});
+
+export const merchantCheckExists = route({
+  method: 'GET',
+  path: '/api/search/merchant_check_exists',
+  service: 'query',
+  access: 'member',
+  query: einQuery,
+  response: dataEnvelope(z.object({ resource_id: z.string().nullable(), legal_name: z.string().nullable() })),
+  action: 'retrieve merchants',
+});
+
+export const searchCounts = route({
+  method: 'GET',
+  path: '/api/search_counts',
+  service: 'query',
+  access: 'member',
+  plan: 'PRO',
+  query: einQuery,
+  response: dataEnvelope(
+    z.object({
+      total: z.number().int(),
+      months: z.array(z.object({ month: z.string(), count: z.number().int() })),
+      entries: z.array(z.object({ created_at: z.string(), added_by_account_id: z.string().nullable() })),
+    }),
+  ),
+  action: 'retrieve search counts',
+});
+
+export const listMerchants = route({
+  method: 'GET',
+  path: '/api/merchants',
+  service: 'query',
+  access: 'platform_admin',
+  query: pageQuery([25, 50, 100], 25),
+  response: z.object({ data: z.array(MerchantView), pagination: Pagination }),
+  action: 'retrieve merchants',
+});
+
+export const AddMerchantBody = z.object({
+  merchant: MerchantFields,
+  note: NoteFields,
+  proxied_creator: proxiedCreator,
+});
+
+export const addMerchant = route({
+  method: 'POST',
+  path: '/api/merchants',
+  service: 'command',
+  access: 'member',
+  body: AddMerchantBody,
+  response: written(z.object({ resource_id: z.string(), note_id: z.string() })),
+  action: 'create merchant',
+});
+
+export const getMerchant = route({
+  method: 'GET',
+  path: '/api/merchants/:id',
+  service: 'query',
+  access: 'member',
+  params: idParam,
+  response: dataEnvelope(MerchantView),
+  action: 'retrieve merchant',
+});
+
+export const updateMerchant = route({
+  method: 'PUT',
+  path: '/api/merchants/:id',
+  service: 'command',
+  access: 'member',
+  params: idParam,
+  body: z.object({ merchant: MerchantFields }),
+  response: written(z.object({ resource_id: z.string() })),
+  action: 'update merchant',
+});
+
+export const archiveMerchant = route({
+  method: 'PUT',
+  path: '/api/merchants/:id/archive',
+  service: 'command',
+  access: 'platform_admin',
+  params: idParam,
+  body: z.object({ delete_merchant: z.object({ reason: requiredText(1000) }, { error: 'is required' }) }),
+  response: written(z.object({ resource_id: z.string() })),
+  action: 'archive merchant',
+});
+
+export const merchantHistory = route({
+  method: 'GET',
+  path: '/api/merchants/:id/history',
+  service: 'query',
+  access: 'platform_admin',
+  params: idParam,
+  response: dataEnvelope(
+    z.array(
+      z.object({
+        revision: z.number().int(),
+        type: z.string(),
+        recorded_at: z.string(),
+        summary: z.string(),
+        changes: z.record(z.string(), z.unknown()),
+        actor_user: z.string().nullable(),
+        actor_account: z.string().nullable(),
+        on_behalf_of_account: z.string().nullable(),
+        source: z.string().nullable(),
+      }),
+    ),
+  ),
+  action: 'retrieve merchant history',
+});
+
+export const listMerchantNotes = route({
+  method: 'GET',
+  path: '/api/merchants/:id/notes',
+  service: 'query',
+  access: 'member',
+  params: idParam,
+  response: dataEnvelope(z.array(NoteView)),
+  action: 'retrieve notes',
+});
+
+export const listDeletedMerchants = route({
+  method: 'GET',
+  path: '/api/deleted_merchants',
+  service: 'query',
+  access: 'platform_admin',
+  query: pageQuery([25, 50, 100], 25),
+  response: z.object({ data: z.array(MerchantView), pagination: Pagination }),
+  action: 'retrieve merchants',
+});
+
+export const getDeletedMerchant = route({
+  method: 'GET',
+  path: '/api/deleted_merchants/:id',
+  service: 'query',
+  access: 'platform_admin',
+  params: idParam,
+  response: dataEnvelope(MerchantView),
+  action: 'retrieve merchant',
+});
+
+export const listDeletedNotes = route({
+  method: 'GET',
+  path: '/api/deleted_merchants/:id/deleted_notes',
+  service: 'query',
+  access: 'platform_admin',
+  params: idParam,
+  response: dataEnvelope(z.array(NoteView)),
+  action: 'retrieve notes',
+});
+
+export const addNote = route({
+  method: 'POST',
+  path: '/api/merchants/:merchant_id/notes',
+  service: 'command',
+  access: 'member',
+  params: merchantIdParam,
+  body: z.object({ note: NoteFields, proxied_creator: proxiedCreator }),
+  response: written(z.object({ resource_id: z.string() })),
+  action: 'add note',
+});
+
+export const updateNote = route({
+  method: 'PUT',
+  path: '/api/notes/:id',
+  service: 'command',
+  access: 'member',
+  params: idParam,
+  body: z.object({ note: NoteFields }),
+  response: written(z.object({ resource_id: z.string() })),
+  action: 'update note',
+});
+
+export const archiveNote = route({
+  method: 'PUT',
+  path: '/api/notes/:id/archive',
+  service: 'command',
+  access: 'platform_admin',
+  params: idParam,
+  response: written(z.object({ resource_id: z.string() })),
+  action: 'archive note',
+});
+
+export const requestNoteDeletion = route({
+  method: 'PUT',
+  path: '/api/notes/:id/dispute',
+  service: 'command',
+  access: 'member',
+  params: idParam,
+  body: z.object({ note: z.object({ reason: requiredText(1000) }, { error: 'is required' }) }),
+  response: written(z.object({ resource_id: z.string() })),
+  action: 'send deletion request',
+});
+
+export const listReportedNotes = route({
+  method: 'GET',
+  path: '/api/reported_notes',
+  service: 'query',
+  access: 'platform_admin',
+  query: pageQuery([10, 25, 50, 100], 25),
+  response: z.object({ data: z.array(ReportedNoteView), pagination: Pagination }),
+  action: 'retrieve notes',
+});
+
+export const recentNotes = route({
+  method: 'GET',
+  path: '/api/notes/recent',
+  service: 'query',
+  access: 'member',
+  query: z.object({
+    category: z.enum(NOTE_CATEGORIES, { error: 'must be a note category' }).optional(),
+    page: z.coerce.number({ error: 'must be a whole number' }).int().min(1, 'must be 1 or more').default(1),
+    per_page: z.coerce
+      .number({ error: 'must be a whole number' })
+      .int()
+      .min(1)
+      .max(200, 'must be at most 200')
+      .default(20),
+  }),
+  response: z.object({
+    data: z.array(
+      NoteView.extend({
+        merchant: z.object({ resource_id: z.string(), legal_name: z.string(), fein: z.string() }),
+      }),
+    ),
+    pagination: Pagination,
+  }),
+  action: 'retrieve notes',
+});

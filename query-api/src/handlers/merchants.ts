@@ -1,0 +1,170 @@
+import {
+  type getDeletedMerchant,
+  type getMerchant,
+  isEinSearch,
+  type listDeletedMerchants,
+  type listDeletedNotes,
+  type listMerchantNotes,
+  type listMerchants,
+  type listReportedNotes,
+  normaliseEin,
+  type recentNotes,
+} from '@mrn/contracts';
+import { type Actor, type Handler, notFound } from '@mrn/platform';
+import type { QueryDeps } from '../context.ts';
+import {
+  iso,
+  likeEscape,
+  MERCHANT_COLUMNS,
+  MERCHANT_JOINS,
+  type MerchantRow,
+  NOTE_COLUMNS,
+  NOTE_JOINS,
+  type NoteRow,
+  pagination,
+  toMerchantView,
+  toNoteView,
+  visibleNotes,
+} from '../views.ts';
+
+/** The admin lists' search box: an EIN, or words of the name/DBA. */
+function listFilter(search: string | undefined, firstParam: number): { sql: string; params: unknown[] } {
+  if (!search) return { sql: 'true', params: [] };
+  if (isEinSearch(search)) return { sql: `m.fein = $${firstParam}`, params: [normaliseEin(search)] };
+  return { sql: `m.search_text like $${firstParam}`, params: [`%${likeEscape(search.toLowerCase())}%`] };
+}
+
+export function merchantQueryHandlers(deps: QueryDeps) {
+  async function merchantPage(
+    archived: boolean,
+    q: { page: number; per_page: number; search?: string | undefined },
+    actor: Actor,
+  ) {
+    const filter = listFilter(q.search, 1);
+    const where = `${archived ? 'm.archived_at is not null' : 'm.archived_at is null'} and ${filter.sql}`;
+    const order = archived ? 'm.archived_at desc, m.id' : 'm.created_at desc, m.id';
+    const [rows, count] = await Promise.all([
+      deps.pool.query<MerchantRow>(
+        `select ${MERCHANT_COLUMNS} from read.merchants m ${MERCHANT_JOINS} where ${where} order by ${order}
+          limit $${filter.params.length + 1} offset $${filter.params.length + 2}`,
+        [...filter.params, q.per_page, (q.page - 1) * q.per_page],
+      ),
+      deps.pool.query<{ n: number }>(
+        `select count(*)::int as n from read.merchants m where ${where}`,
+        filter.params,
+      ),
+    ]);
+    return {
+      data: rows.rows.map((r) => toMerchantView(r, actor)),
+      pagination: pagination(q.page, q.per_page, count.rows[0]?.n ?? 0),
+    };
+  }
+
+  async function merchantRow(id: string, archived: boolean): Promise<MerchantRow> {
+    const { rows } = await deps.pool.query<MerchantRow>(
+      `select ${MERCHANT_COLUMNS} from read.merchants m ${MERCHANT_JOINS}
+        where m.id = $1 and ${archived ? 'm.archived_at is not null' : 'm.archived_at is null'}`,
+      [id],
+    );
+    if (!rows[0]) throw notFound('Merchant not found.');
+    return rows[0];
+  }
+
+  async function notesOf(merchantId: string, actor: Actor, archived: boolean) {
+    const { rows } = await deps.pool.query<NoteRow>(
+      `select ${NOTE_COLUMNS} from read.notes n ${NOTE_JOINS}
+        where n.merchant_id = $1 and ${archived ? 'true' : 'n.archived_at is null'} and ${visibleNotes(actor)}
+        order by n.created_at desc, n.id`,
+      [merchantId],
+    );
+    return rows.map((r) => toNoteView(r, actor, !archived));
+  }
+
+  const listMerchantsHandler: Handler<typeof listMerchants> = async (req) =>
+    merchantPage(false, req.query, req.actor);
+  const listDeletedMerchantsHandler: Handler<typeof listDeletedMerchants> = async (req) =>
+    merchantPage(true, req.query, req.actor);
+
+  const getMerchantHandler: Handler<typeof getMerchant> = async (req) => ({
+    data: toMerchantView(await merchantRow(req.params.id, false), req.actor),
+  });
+  const getDeletedMerchantHandler: Handler<typeof getDeletedMerchant> = async (req) => ({
+    data: toMerchantView(await merchantRow(req.params.id, true), req.actor),
+  });
+
+  const listMerchantNotesHandler: Handler<typeof listMerchantNotes> = async (req) => {
+    await merchantRow(req.params.id, false);
+    return { data: await notesOf(req.params.id, req.actor, false) };
+  };
+  const listDeletedNotesHandler: Handler<typeof listDeletedNotes> = async (req) => {
+    await merchantRow(req.params.id, true);
+    return { data: await notesOf(req.params.id, req.actor, true) };
+  };
+
+  const listReportedNotesHandler: Handler<typeof listReportedNotes> = async (req) => {
+    const { page, per_page } = req.query;
+    const where = 'n.deletion_requested_at is not null and n.archived_at is null';
+    const [rows, count] = await Promise.all([
+      deps.pool.query<NoteRow & { legal_name: string; fein: string; reporter: string | null }>(
+        `select ${NOTE_COLUMNS}, m.legal_name, m.fein, ru.first_name || ' ' || ru.last_name || ' (' || ra.name || ')' as reporter
+           from read.notes n ${NOTE_JOINS}
+           join read.merchants m on m.id = n.merchant_id
+           left join read.users ru on ru.id = n.deletion_requested_by
+           left join read.accounts ra on ra.id = n.deletion_requested_account
+          where ${where} order by n.deletion_requested_at desc, n.id limit $1 offset $2`,
+        [per_page, (page - 1) * per_page],
+      ),
+      deps.pool.query<{ n: number }>(`select count(*)::int as n from read.notes n where ${where}`),
+    ]);
+    return {
+      data: rows.rows.map((r) => ({
+        ...toNoteView(r, req.actor),
+        reason: r.deletion_reason ?? '',
+        reported_at: iso(r.deletion_requested_at)!,
+        reported_by: r.reporter ?? '',
+        merchant: { resource_id: r.merchant_id, legal_name: r.legal_name, fein: r.fein },
+      })),
+      pagination: pagination(page, per_page, count.rows[0]?.n ?? 0),
+    };
+  };
+
+  const recentNotesHandler: Handler<typeof recentNotes> = async (req) => {
+    const { page, per_page, category } = req.query;
+    const params: unknown[] = [per_page, (page - 1) * per_page];
+    let where = `n.archived_at is null and ${visibleNotes(req.actor)}`;
+    if (category) {
+      params.push(category);
+      where += ` and n.category = $${params.length}`;
+    }
+    const [rows, count] = await Promise.all([
+      deps.pool.query<NoteRow & { legal_name: string; fein: string }>(
+        `select ${NOTE_COLUMNS}, m.legal_name, m.fein from read.notes n ${NOTE_JOINS}
+           join read.merchants m on m.id = n.merchant_id
+          where ${where} order by n.created_at desc, n.id limit $1 offset $2`,
+        params,
+      ),
+      deps.pool.query<{ n: number }>(
+        `select count(*)::int as n from read.notes n where ${where.replace(/\$3/g, '$1')}`,
+        category ? [category] : [],
+      ),
+    ]);
+    return {
+      data: rows.rows.map((r) => ({
+        ...toNoteView(r, req.actor),
+        merchant: { resource_id: r.merchant_id, legal_name: r.legal_name, fein: r.fein },
+      })),
+      pagination: pagination(page, per_page, count.rows[0]?.n ?? 0),
+    };
+  };
+
+  return {
+    listMerchants: listMerchantsHandler,
+    listDeletedMerchants: listDeletedMerchantsHandler,
+    getMerchant: getMerchantHandler,
+    getDeletedMerchant: getDeletedMerchantHandler,
+    listMerchantNotes: listMerchantNotesHandler,
+    listDeletedNotes: listDeletedNotesHandler,
+    listReportedNotes: listReportedNotesHandler,
+    recentNotes: recentNotesHandler,
+  };
+}

@@ -1,0 +1,158 @@
+import {
+  isEinSearch,
+  MIN_CONTRIBUTION_PERCENT,
+  type merchantCheckExists,
+  normaliseEin,
+  PLANS,
+  SEARCH_HISTORY_MONTHS,
+  type searchCounts,
+  type searchMerchants,
+  streams,
+} from '@mrn/contracts';
+import { type Actor, DomainError, type Handler, newId, notFound } from '@mrn/platform';
+import type { QueryDeps } from '../context.ts';
+import { likeEscape, MERCHANT_COLUMNS, MERCHANT_JOINS, type MerchantRow, toMerchantView } from '../views.ts';
+
+export const SEARCH_TEXTS = {
+  noneFound: 'No Merchants Found',
+  overflow: (cap: number) =>
+    `More than ${cap} merchants match your search criteria. Please narrow your keyword search.`,
+  lowContribution:
+    'Your 90 day contribution is below the 0.5% minimum needed to search. Add merchants and notes to raise it.',
+} as const;
+
+const keywordCap = (actor: Actor) =>
+  actor.isDmAdmin ? PLANS.PRO.keywordMatchLimit : PLANS[actor.planLevel].keywordMatchLimit;
+
+export function searchHandlers(deps: QueryDeps) {
+  /** Below 0.5 % 90-day contribution an account may not search (core spec §6), platform admins excepted. */
+  async function checkContribution(actor: Actor): Promise<void> {
+    if (actor.isDmAdmin) return;
+    const { rows } = await deps.pool.query<{ c: string }>(
+      'select ninety_day_contribution as c from read.accounts where id = $1',
+      [actor.accountId],
+    );
+    if (rows[0] && Number(rows[0].c) < MIN_CONTRIBUTION_PERCENT)
+      throw new DomainError(403, SEARCH_TEXTS.lowContribution);
+  }
+
+  async function byEin(fein: string): Promise<MerchantRow[]> {
+    const { rows } = await deps.pool.query<MerchantRow>(
+      `select ${MERCHANT_COLUMNS} from read.merchants m ${MERCHANT_JOINS} where m.fein = $1 and m.archived_at is null`,
+      [fein],
+    );
+    return rows;
+  }
+
+  /** Name and DBA containing the words typed, best matches first; near spellings when nothing contains them. */
+  async function byKeyword(term: string, limit: number): Promise<MerchantRow[]> {
+    const folded = term.toLowerCase().replace(/\s+/g, ' ');
+    const contains = await deps.pool.query<MerchantRow>(
+      `select ${MERCHANT_COLUMNS} from read.merchants m ${MERCHANT_JOINS}
+        where m.archived_at is null and m.search_text like $1
+        order by (m.search_text like $2) desc, similarity(m.search_text, $3) desc, m.legal_name, m.id
+        limit $4`,
+      [`%${likeEscape(folded)}%`, `${likeEscape(folded)}%`, folded, limit],
+    );
+    if (contains.rows.length > 0 || folded.length < 3) return contains.rows;
+    const near = await deps.pool.query<MerchantRow>(
+      `select ${MERCHANT_COLUMNS} from read.merchants m ${MERCHANT_JOINS}
+        where m.archived_at is null and m.search_text % $1
+        order by similarity(m.search_text, $1) desc, m.legal_name, m.id limit $2`,
+      [folded, limit],
+    );
+    return near.rows;
+  }
+
+  /** Every search is a fact (DESIGN §4): it feeds search history, counts, caps and contribution. */
+  async function record(actor: Actor, term: string, einSearch: boolean, merchantIds: string[]) {
+    return deps.store.appendToStream(
+      streams.searches(actor.accountId),
+      [
+        {
+          id: newId(),
+          type: 'MerchantSearched',
+          data: {
+            accountId: actor.accountId,
+            userId: actor.userId,
+            source: 'web',
+            term,
+            einSearch,
+            merchantIds,
+            hit: merchantIds.length > 0,
+          },
+          metadata: { actorUserId: actor.userId, actorAccountId: actor.accountId, source: 'web' },
+        },
+      ],
+      { expectedRevision: 'any' },
+    );
+  }
+
+  const searchMerchantsHandler: Handler<typeof searchMerchants> = async (req) => {
+    await checkContribution(req.actor);
+    const term = req.query.search;
+    const einSearch = isEinSearch(term);
+    const cap = keywordCap(req.actor);
+    const rows = einSearch ? await byEin(normaliseEin(term)) : await byKeyword(term, cap + 1);
+    const shown = rows.slice(0, cap);
+    const recorded = await record(
+      req.actor,
+      term,
+      einSearch,
+      shown.map((r) => r.id),
+    );
+    if (shown.length === 0) {
+      req.reply.header('x-position', recorded.position);
+      throw notFound(SEARCH_TEXTS.noneFound);
+    }
+    return {
+      data: shown.map((r) => toMerchantView(r, req.actor)),
+      warning: rows.length > cap ? SEARCH_TEXTS.overflow(cap) : null,
+      position: recorded.position,
+    };
+  };
+
+  const merchantCheckExistsHandler: Handler<typeof merchantCheckExists> = async (req) => {
+    const rows = await byEin(req.query.search);
+    return { data: { resource_id: rows[0]?.id ?? null, legal_name: rows[0]?.legal_name ?? null } };
+  };
+
+  const searchCountsHandler: Handler<typeof searchCounts> = async (req) => {
+    const { rows } = await deps.pool.query<{ searched_at: Date; account_id: string }>(
+      `select s.searched_at, s.account_id from read.merchant_searches s
+         join read.merchants m on m.id = s.merchant_id
+        where m.fein = $1 and m.archived_at is null and s.searched_at > now() - make_interval(months => $2)
+        order by s.searched_at desc`,
+      [req.query.search, SEARCH_HISTORY_MONTHS],
+    );
+    const months = lastMonths(SEARCH_HISTORY_MONTHS, new Date());
+    for (const r of rows) {
+      const bucket = months.find((m) => m.month === r.searched_at.toISOString().slice(0, 7));
+      if (bucket) bucket.count++;
+    }
+    return {
+      data: {
+        total: rows.length,
+        months,
+        entries: rows.map((r) => ({
+          created_at: r.searched_at.toISOString(),
+          added_by_account_id: r.account_id,
+        })),
+      },
+    };
+  };
+
+  return {
+    searchMerchants: searchMerchantsHandler,
+    merchantCheckExists: merchantCheckExistsHandler,
+    searchCounts: searchCountsHandler,
+  };
+}
+
+/** The last `n` calendar months (UTC) ending with the current one, oldest first, counts at zero. */
+export function lastMonths(n: number, now: Date): { month: string; count: number }[] {
+  return Array.from({ length: n }, (_, i) => {
+    const d = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - (n - 1 - i), 1));
+    return { month: d.toISOString().slice(0, 7), count: 0 };
+  });
+}

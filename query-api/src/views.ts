@@ -1,0 +1,135 @@
+import {
+  LOCKED_CATEGORIES,
+  type MerchantView,
+  type NoteCategory,
+  type NoteView,
+  PLATFORM_ONLY_CATEGORY,
+} from '@mrn/contracts';
+import type { Actor } from '@mrn/platform';
+
+export const iso = (d: Date | string | null): string | null =>
+  d === null ? null : new Date(d).toISOString();
+const day = (d: Date | string | null): string | null => (d === null ? null : iso(d)!.slice(0, 10));
+
+/** Added-by user names are for platform admins and admins of the authoring account (core spec §6). */
+export const maySeeAdder = (actor: Actor, accountId: string) =>
+  actor.isDmAdmin || (actor.isAdmin && actor.accountId === accountId);
+
+export const MERCHANT_COLUMNS = `m.id, m.fein, m.legal_name, m.dba, m.street1, m.street2, m.city, m.state, m.business_phone,
+  m.business_startdate, m.industry, m.account_id, m.created_at, m.last_note_category, m.archived_at, m.archive_reason,
+  a.name as account_name, u.first_name || ' ' || u.last_name as user_name`;
+export const MERCHANT_JOINS = `left join read.accounts a on a.id = m.account_id left join read.users u on u.id = m.user_id`;
+
+export interface MerchantRow {
+  id: string;
+  fein: string;
+  legal_name: string;
+  dba: string | null;
+  street1: string | null;
+  street2: string | null;
+  city: string;
+  state: string;
+  business_phone: string | null;
+  business_startdate: Date | null;
+  industry: string | null;
+  account_id: string;
+  created_at: Date;
+  last_note_category: string | null;
+  archived_at: Date | null;
+  archive_reason: string | null;
+  account_name: string | null;
+  user_name: string | null;
+}
+
+export function toMerchantView(r: MerchantRow, actor: Actor): MerchantView {
+  const address = [r.street1, r.street2, `${r.city}, ${r.state}`].filter(Boolean).join(', ');
+  return {
+    resource_id: r.id,
+    fein: r.fein,
+    legal_name: r.legal_name,
+    dba: r.dba,
+    address,
+    street1: r.street1,
+    street2: r.street2,
+    city: r.city,
+    state: r.state,
+    business_phone: r.business_phone,
+    business_startdate: day(r.business_startdate),
+    industry: r.industry,
+    added_by: r.account_name,
+    added_by_user: maySeeAdder(actor, r.account_id) ? r.user_name : null,
+    added_by_account_id: r.account_id,
+    created_at: iso(r.created_at)!,
+    last_note_category: r.last_note_category,
+    has_merchant_subscription: false,
+    reason: r.archive_reason,
+    archived_at: iso(r.archived_at),
+  };
+}
+
+export const NOTE_COLUMNS = `n.id, n.merchant_id, n.category, n.note, n.submission_source, n.broker_name, n.account_id, n.user_id,
+  n.proxied_creator, n.created_at, n.updated_at, n.deletion_requested_at, n.deletion_reason,
+  na.name as account_name, nu.first_name || ' ' || nu.last_name as user_name`;
+export const NOTE_JOINS = `left join read.accounts na on na.id = n.account_id left join read.users nu on nu.id = n.user_id`;
+
+export interface NoteRow {
+  id: string;
+  merchant_id: string;
+  category: string;
+  note: string;
+  submission_source: 'in-house' | 'broker' | null;
+  broker_name: string | null;
+  account_id: string;
+  user_id: string;
+  proxied_creator: string | null;
+  created_at: Date;
+  updated_at: Date | null;
+  deletion_requested_at: Date | null;
+  deletion_reason: string | null;
+  account_name: string | null;
+  user_name: string | null;
+}
+
+/** Merchant Dispute notes are for platform admins only: the SQL condition that hides them from others. */
+export const visibleNotes = (actor: Actor) =>
+  actor.isDmAdmin ? 'true' : `n.category <> '${PLATFORM_ONLY_CATEGORY}'`;
+
+export function toNoteView(r: NoteRow, actor: Actor, merchantLive = true): NoteView {
+  const locked = LOCKED_CATEGORIES.includes(r.category as NoteCategory);
+  return {
+    id: r.id,
+    resource_id: r.id,
+    merchant_id: r.merchant_id,
+    category: r.category,
+    note: r.note,
+    submission_source: r.submission_source,
+    broker_name: r.broker_name,
+    proxied_creator: r.proxied_creator,
+    created_at: iso(r.created_at)!,
+    updated_at: iso(r.updated_at),
+    created_by_id: maySeeAdder(actor, r.account_id) ? r.user_id : null,
+    added_by: r.account_name,
+    added_by_user: maySeeAdder(actor, r.account_id) ? r.user_name : null,
+    added_by_account_id: r.account_id,
+    can_edit: merchantLive && (actor.isDmAdmin || (r.user_id === actor.userId && !locked)),
+    can_request_deletion:
+      merchantLive &&
+      !actor.isDmAdmin &&
+      r.account_id === actor.accountId &&
+      r.deletion_requested_at === null,
+    can_archive: merchantLive && actor.isDmAdmin,
+    deletion_requested: r.deletion_requested_at !== null,
+  };
+}
+
+export function pagination(page: number, perPage: number, total: number) {
+  return {
+    current_page: page,
+    per_page: perPage,
+    total_pages: Math.max(1, Math.ceil(total / perPage)),
+    total_count: total,
+  };
+}
+
+/** Escapes LIKE wildcards in user input. */
+export const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
