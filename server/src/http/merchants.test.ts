@@ -55,7 +55,7 @@ const merchantBody = (overrides: Record<string, unknown> = {}, note: Record<stri
     ...note,
   },
 });
-const add = (who: Who, body: unknown, headers: Record<string, string> = {}) =>
+const add = (who: Who, body: object, headers: Record<string, string> = {}) =>
   server.call({ method: 'POST', url: routes.addMerchant.path, token: as(who), payload: body, headers });
 const get = (who: Who, url: string) => server.call({ method: 'GET', url, token: as(who) });
 const count = async (sql: string, params: unknown[] = []) =>
