@@ -116,8 +116,9 @@ const sameContent = (a: NoteContent, b: NoteContent) =>
   a.submissionSource === b.submissionSource &&
   a.brokerName === b.brokerName;
 
-const sameDetails = (a: MerchantDetails, b: MerchantDetails) =>
-  (Object.keys(a) as (keyof MerchantDetails)[]).every((k) => a[k] === b[k]);
+/** Compares the details fields only (the state carries more keys than the command). */
+const sameDetails = (current: MerchantDetails, next: MerchantDetails) =>
+  (Object.keys(next) as (keyof MerchantDetails)[]).every((k) => current[k] === next[k]);
 
 const noteAdded = (
   merchantId: string,

@@ -1,0 +1,173 @@
+import { randomUUID } from 'node:crypto';
+import { type DomainEvent, streams } from '@mrn/contracts';
+import { PostgresEventStore, platformMigrations } from '@mrn/platform';
+import { createTestDatabase, type TestDatabase } from '@mrn/platform/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { projectionMigrations } from '../migrations.ts';
+import { expectRebuildEqualsIncremental } from '../testing/replay-equality.ts';
+import { merchantSearchesProjector, merchantsProjector, notesProjector } from './index.ts';
+
+let db: TestDatabase;
+let store: PostgresEventStore;
+const account = randomUUID();
+const user = randomUUID();
+const [m1, m2] = [randomUUID(), randomUUID()];
+const [n1, n2, n3] = [randomUUID(), randomUUID(), randomUUID()];
+
+const append = (stream: string, ...events: DomainEvent[]) =>
+  store.appendToStream(
+    stream,
+    events.map((e) => ({ id: randomUUID(), ...e })),
+    { expectedRevision: 'any' },
+  );
+const merchant = (merchantId: string, fein: string, legalName: string): DomainEvent => ({
+  type: 'MerchantAdded',
+  data: {
+    merchantId,
+    fein,
+    legalName,
+    dba: null,
+    street1: '1 Main St',
+    street2: null,
+    city: 'Tampa',
+    state: 'FL',
+    businessPhone: null,
+    businessStartdate: '2019-05-01',
+    industry: 'Food',
+    accountId: account,
+    userId: user,
+  },
+});
+const note = (
+  merchantId: string,
+  noteId: string,
+  category: 'Slow Pay' | 'Stacking History' | 'Merchant Dispute',
+): DomainEvent => ({
+  type: 'NoteAdded',
+  data: {
+    merchantId,
+    noteId,
+    category,
+    note: 'text',
+    submissionSource: null,
+    brokerName: null,
+    accountId: account,
+    userId: user,
+    proxiedCreator: null,
+  },
+});
+
+beforeAll(async () => {
+  db = await createTestDatabase([...platformMigrations(), ...projectionMigrations()]);
+  store = new PostgresEventStore(db.pool);
+  await append(streams.merchant(m1), merchant(m1, '111111111', 'Alpha Bakery'), note(m1, n1, 'Slow Pay'));
+  await append(
+    streams.merchant(m2),
+    merchant(m2, '222222222', 'Beta Motors'),
+    note(m2, n2, 'Stacking History'),
+  );
+  await append(
+    streams.merchant(m1),
+    {
+      type: 'MerchantUpdated',
+      data: { ...(merchant(m1, '111111112', 'Alpha Bakery & Cafe').data as never), merchantId: m1 },
+    },
+    note(m1, n3, 'Merchant Dispute'),
+    {
+      type: 'NoteUpdated',
+      data: {
+        merchantId: m1,
+        noteId: n1,
+        category: 'Stacking History',
+        note: 'edited',
+        submissionSource: 'in-house',
+        brokerName: null,
+      },
+    },
+    {
+      type: 'NoteDeletionRequested',
+      data: { merchantId: m1, noteId: n1, reason: 'paid', accountId: account, userId: user },
+    },
+  );
+  await append(streams.merchant(m2), {
+    type: 'MerchantArchived',
+    data: { merchantId: m2, fein: '222222222', reason: 'duplicate' },
+  });
+  await append(streams.searches(account), {
+    type: 'MerchantSearched',
+    data: {
+      accountId: account,
+      userId: user,
+      source: 'web',
+      term: 'alpha',
+      einSearch: false,
+      merchantIds: [m1],
+      hit: true,
+    },
+  });
+  await append(streams.searches(account), {
+    type: 'MerchantSearched',
+    data: {
+      accountId: account,
+      userId: user,
+      source: 'api',
+      term: 'zzz',
+      einSearch: false,
+      merchantIds: [],
+      hit: false,
+    },
+  });
+});
+afterAll(async () => {
+  await store.close();
+  await db.drop();
+});
+
+describe('merchant read models', () => {
+  it('merchants: details, latest visible note category, archive; a rebuild yields the same rows', async () => {
+    await expectRebuildEqualsIncremental({ pool: db.pool, store }, merchantsProjector);
+    const { rows } = await db.pool.query(
+      'select id, fein, legal_name, last_note_category, archive_reason, search_text from read.merchants order by fein',
+    );
+    expect(rows).toEqual([
+      {
+        id: m1,
+        fein: '111111112',
+        legal_name: 'Alpha Bakery & Cafe',
+        last_note_category: 'Slow Pay',
+        archive_reason: null,
+        search_text: 'alpha bakery & cafe ',
+      },
+      {
+        id: m2,
+        fein: '222222222',
+        legal_name: 'Beta Motors',
+        last_note_category: 'Stacking History',
+        archive_reason: 'duplicate',
+        search_text: 'beta motors ',
+      },
+    ]);
+  });
+
+  it('notes: edits, deletion requests, archived with their merchant; a rebuild yields the same rows', async () => {
+    await expectRebuildEqualsIncremental({ pool: db.pool, store }, notesProjector);
+    const { rows } = await db.pool.query(
+      'select id, category, note, deletion_reason, archived_at is not null as archived from read.notes',
+    );
+    const byId = Object.fromEntries(rows.map((r) => [r.id, r]));
+    expect(byId[n1]).toMatchObject({
+      category: 'Stacking History',
+      note: 'edited',
+      deletion_reason: 'paid',
+      archived: false,
+    });
+    expect(byId[n2]).toMatchObject({ archived: true });
+    expect(byId[n3]).toMatchObject({ category: 'Merchant Dispute' });
+  });
+
+  it('merchant searches: one row per merchant found, none for a miss; a rebuild yields the same rows', async () => {
+    await expectRebuildEqualsIncremental({ pool: db.pool, store }, merchantSearchesProjector);
+    const { rows } = await db.pool.query('select merchant_id, account_id from read.merchant_searches');
+    expect(rows).toEqual([{ merchant_id: m1, account_id: account }]);
+  });
+});
