@@ -1,0 +1,87 @@
+import { MESSAGES } from '@mrn/contracts/domain/messages';
+import { CONSISTENT_AFTER_HEADER, type ErrorBody } from '@mrn/contracts/http/envelope';
+import { buildPath, type RouteRequest, type RouteResponse, type RouteSpec } from '@mrn/contracts/http/route';
+import { ApiError } from './api-error.ts';
+import { consistentAfter, rememberPosition } from './consistency.ts';
+import { toQueryString } from './query-string.ts';
+import { readToken } from './token-store.ts';
+import { notifyUnauthorized } from './unauthorized.ts';
+
+/** A request part is omitted when the route has none, optional when every field of it is optional. */
+type Part<K extends string, T> = [T] extends [undefined]
+  ? { [P in K]?: undefined }
+  : Partial<T> extends T
+    ? { [P in K]?: T }
+    : { [P in K]: T };
+
+export type CallRequest<R extends RouteSpec> = Part<'params', RouteRequest<R>['params']> &
+  Part<'query', RouteRequest<R>['query']> &
+  Part<'body', RouteRequest<R>['body']> & { signal?: AbortSignal };
+
+/** `call(route)` for routes that need nothing, `call(route, { params, query, body })` otherwise. */
+export type CallArgs<R extends RouteSpec> =
+  Partial<CallRequest<R>> extends CallRequest<R> ? [request?: CallRequest<R>] : [request: CallRequest<R>];
+
+const fallbackText = (route: RouteSpec): string => MESSAGES.fallback(route.action ?? 'complete the request');
+
+/** Calls one route of the route table with the session token; throws ApiError with the text to show. */
+export async function call<R extends RouteSpec>(
+  route: R,
+  ...[request]: CallArgs<R>
+): Promise<RouteResponse<R>> {
+  const { params, query, body, signal } = (request ?? {}) as {
+    params?: Record<string, string | number>;
+    query?: unknown;
+    body?: unknown;
+    signal?: AbortSignal;
+  };
+  const url = buildPath(route.path, params) + toQueryString(query);
+
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  const token = readToken();
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const position = consistentAfter();
+  if (route.method === 'GET' && position) headers[CONSISTENT_AFTER_HEADER] = position;
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: route.method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal,
+    });
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    throw new ApiError(0, fallbackText(route));
+  }
+
+  const payload = await readJson(response);
+  if (!response.ok) {
+    // Anonymous routes (sign in above all) answer 401 for bad credentials, not for a lost session.
+    if (response.status === 401 && route.access !== 'anonymous') notifyUnauthorized();
+    const errorBody = asErrorBody(payload);
+    throw new ApiError(response.status, errorBody?.errors || fallbackText(route), errorBody);
+  }
+
+  const answerPosition = (payload as { position?: unknown } | null)?.position;
+  if (typeof answerPosition === 'string' && answerPosition) rememberPosition(answerPosition);
+  return payload as RouteResponse<R>;
+}
+
+async function readJson(response: Response): Promise<unknown> {
+  const text = await response.text().catch(() => '');
+  if (!text) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+function asErrorBody(payload: unknown): ErrorBody | null {
+  if (payload === null || typeof payload !== 'object') return null;
+  const { errors } = payload as { errors?: unknown };
+  return typeof errors === 'string' ? (payload as ErrorBody) : null;
+}

@@ -1,0 +1,139 @@
+import { MESSAGES } from '@mrn/contracts/domain/messages';
+import type { SessionUser } from '@mrn/contracts/routes/auth';
+import { routes } from '@mrn/contracts/routes/index';
+import { useQueryClient } from '@tanstack/react-query';
+import { type ReactNode, startTransition, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { appSettingsQuery } from '../api/app-settings.ts';
+import { call } from '../api/client.ts';
+import { clearToken, readBypassMfa, readToken, storeBypassMfa, storeToken } from '../api/token-store.ts';
+import { setUnauthorizedHandler } from '../api/unauthorized.ts';
+import { PRODUCT_NAME } from '../product.ts';
+import { PATHS } from '../routing/paths.ts';
+import { showError, showSuccess } from '../ui/toaster.ts';
+import { forgetAttemptedRoute, readAttemptedRoute, rememberAttemptedRoute } from './attempted-route.ts';
+import { AuthContext, type AuthContextValue, type AuthState, type SignInAnswer } from './auth-context.ts';
+import { postLoginRoute } from './post-login-route.ts';
+
+const currentRoute = () => window.location.pathname + window.location.search + window.location.hash;
+
+/**
+ * The router applies navigations as transitions; a session change made in the same transition
+ * renders together with its new route, so no guard sees the new session on the old route (which
+ * would remember that route or redirect a second time).
+ */
+const withNavigation = (update: () => void) => startTransition(update);
+
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [state, setState] = useState<AuthState>(() =>
+    readToken() ? { status: 'restoring' } : { status: 'anonymous' },
+  );
+  const [loggingOut, setLoggingOut] = useState(false);
+  // While logging out, the logout call's own 401 must not start a second logout.
+  const loggingOutRef = useRef(false);
+
+  const endSession = useCallback(() => {
+    clearToken();
+    queryClient.clear();
+    withNavigation(() => {
+      navigate(PATHS.login, { replace: true });
+      setState({ status: 'anonymous' });
+    });
+  }, [navigate, queryClient]);
+
+  const logout = useCallback(
+    async ({ rememberCurrentRoute = false }: { rememberCurrentRoute?: boolean } = {}) => {
+      if (rememberCurrentRoute) rememberAttemptedRoute(currentRoute());
+      loggingOutRef.current = true;
+      setLoggingOut(true);
+      try {
+        if (readToken()) await call(routes.logout).catch(() => undefined);
+      } finally {
+        loggingOutRef.current = false;
+        setLoggingOut(false);
+        endSession();
+      }
+    },
+    [endSession],
+  );
+
+  useEffect(() => {
+    setUnauthorizedHandler(() => {
+      if (loggingOutRef.current) return;
+      rememberAttemptedRoute(currentRoute());
+      endSession();
+    });
+    return () => setUnauthorizedHandler(null);
+  }, [endSession]);
+
+  const goAfterSignIn = useCallback(
+    (user: SessionUser, bypassMfa: boolean) => {
+      const attempted = readAttemptedRoute();
+      const target = postLoginRoute(user, bypassMfa, attempted);
+      if (target === attempted) forgetAttemptedRoute();
+      navigate(target, { replace: true });
+    },
+    [navigate],
+  );
+
+  const signIn = useCallback(
+    (answer: SignInAnswer) => {
+      storeToken(answer.jwt);
+      storeBypassMfa(answer.bypass_mfa);
+      withNavigation(() => {
+        setState({ status: 'signed-in', user: answer.user, bypassMfa: answer.bypass_mfa });
+        goAfterSignIn(answer.user, answer.bypass_mfa);
+      });
+    },
+    [goAfterSignIn],
+  );
+
+  const updateUser = useCallback((user: SessionUser) => {
+    setState((previous) => (previous.status === 'signed-in' ? { ...previous, user } : previous));
+  }, []);
+
+  const continueAfterSignIn = useCallback(
+    (user: SessionUser) => {
+      withNavigation(() => {
+        updateUser(user);
+        goAfterSignIn(user, readBypassMfa());
+      });
+    },
+    [goAfterSignIn, updateUser],
+  );
+
+  // On load a stored token becomes the session user (auto login), then app settings are loaded;
+  // failure of either ends the session (core spec §4).
+  const restoreStarted = useRef(false);
+  useEffect(() => {
+    if (restoreStarted.current || state.status !== 'restoring') return;
+    restoreStarted.current = true;
+    void (async () => {
+      let restored: { jwt: string; user: SessionUser };
+      try {
+        restored = (await call(routes.autoLogin)).data;
+      } catch {
+        await logout({ rememberCurrentRoute: true });
+        return;
+      }
+      storeToken(restored.jwt);
+      try {
+        await queryClient.fetchQuery(appSettingsQuery());
+      } catch {
+        showError(MESSAGES.appSettingsFailed);
+        await logout({ rememberCurrentRoute: true });
+        return;
+      }
+      setState({ status: 'signed-in', user: restored.user, bypassMfa: readBypassMfa() });
+      showSuccess(MESSAGES.loggedIn(PRODUCT_NAME));
+    })();
+  }, [state.status, logout, queryClient]);
+
+  const value = useMemo<AuthContextValue>(
+    () => ({ state, signIn, updateUser, continueAfterSignIn, logout, loggingOut }),
+    [state, signIn, updateUser, continueAfterSignIn, logout, loggingOut],
+  );
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}

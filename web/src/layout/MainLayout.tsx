@@ -1,0 +1,53 @@
+import { Drawer, DrawerSize } from '@blueprintjs/core';
+import { Suspense, useState } from 'react';
+import { Outlet } from 'react-router-dom';
+import { useAuth } from '../auth/auth-context.ts';
+import { pendingSessionStep } from '../auth/post-login-route.ts';
+import { PRODUCT_NAME } from '../product.ts';
+import { PageSpinner } from '../ui/PageSpinner.tsx';
+import { Footer } from './Footer.tsx';
+import { Sidebar } from './Sidebar.tsx';
+import { TopBar } from './TopBar.tsx';
+
+/** Top bar, sidebar (a drawer at phone width) and footer around every in-app page (core spec §2). */
+export function MainLayout() {
+  const { state } = useAuth();
+  const [menuOpen, setMenuOpen] = useState(false);
+  // The sidebar and member tools appear once every sign-in step (MFA, membership, terms) is passed.
+  const isMember = state.status === 'signed-in' && pendingSessionStep(state.user, state.bypassMfa) === null;
+
+  return (
+    <div className="mrn-shell">
+      <TopBar showMemberTools={isMember} onOpenMenu={() => setMenuOpen(true)} />
+      <div className="mrn-body">
+        {isMember && (
+          <aside className="mrn-sidebar mrn-wide-only">
+            <Sidebar />
+          </aside>
+        )}
+        <div className="mrn-main-column">
+          <main className="mrn-content">
+            <Suspense fallback={<PageSpinner />}>
+              <Outlet />
+            </Suspense>
+          </main>
+          <Footer />
+        </div>
+      </div>
+      {isMember && (
+        <Drawer
+          isOpen={menuOpen}
+          onClose={() => setMenuOpen(false)}
+          position="left"
+          size={DrawerSize.SMALL}
+          title={PRODUCT_NAME}
+          className="mrn-nav-drawer"
+        >
+          <div className="mrn-drawer-body">
+            <Sidebar onNavigate={() => setMenuOpen(false)} />
+          </div>
+        </Drawer>
+      )}
+    </div>
+  );
+}

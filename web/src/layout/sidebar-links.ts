@@ -1,0 +1,44 @@
+import type { IconName } from '@blueprintjs/icons';
+import type { SessionUser } from '@mrn/contracts/routes/auth';
+import { canUseMerchantSubscriptions } from '../auth/permissions.ts';
+import { PATHS } from '../routing/paths.ts';
+
+export interface SidebarLink {
+  to: string;
+  label: string;
+  icon: IconName;
+}
+
+type SidebarUser = Pick<
+  SessionUser,
+  'is_admin' | 'is_dm_admin' | 'account_merchant_subscription_enabled' | 'plan_level'
+>;
+
+/** The sidebar's links for a user's roles (core spec §2). */
+export function sidebarLinks(user: SidebarUser): SidebarLink[] {
+  const links: (SidebarLink | false)[] = [
+    { to: PATHS.dashboard, label: 'Dashboard', icon: 'dashboard' },
+    { to: PATHS.analytics, label: 'Analytics', icon: 'timeline-bar-chart' },
+    { to: PATHS.members, label: 'Our Members', icon: 'people' },
+    user.is_admin && { to: PATHS.account, label: 'Account', icon: 'office' },
+    user.is_dm_admin && { to: PATHS.funders, label: 'Funders', icon: 'bank-account' },
+    user.is_dm_admin && { to: PATHS.merchants, label: 'Merchants', icon: 'shop' },
+    canUseMerchantSubscriptions(user) && {
+      to: PATHS.merchantSubscriptions,
+      label: 'Merchant Subscriptions',
+      icon: 'notifications',
+    },
+    user.is_dm_admin && { to: PATHS.settings, label: 'Settings', icon: 'cog' },
+    { to: PATHS.profile, label: 'Profile', icon: 'user' },
+    { to: PATHS.logout, label: 'Logout', icon: 'log-out' },
+  ];
+  return links.filter((link): link is SidebarLink => link !== false);
+}
+
+/** A link is current on its own page and the pages below it, except where a deeper link exists. */
+export function isCurrentLink(link: SidebarLink, pathname: string): boolean {
+  if (pathname === link.to) return true;
+  if (link.to === PATHS.dashboard && pathname === PATHS.dashboardOld) return true;
+  if (link.to === PATHS.merchants && pathname === PATHS.newMerchant) return false;
+  return pathname.startsWith(`${link.to}/`);
+}

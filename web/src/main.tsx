@@ -1,0 +1,20 @@
+import '@blueprintjs/core/lib/css/blueprint.css';
+import '@blueprintjs/icons/lib/css/blueprint-icons.css';
+import './styles/app.css';
+import { FocusStyleManager } from '@blueprintjs/core';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './app/App.tsx';
+import { installIconLoader } from './ui/icon-loader.ts';
+
+// Focus rings for keyboard users only.
+FocusStyleManager.onlyShowFocusOnTabs();
+installIconLoader();
+
+const root = document.getElementById('root');
+if (!root) throw new Error('index.html has no #root element');
+createRoot(root).render(
+  <StrictMode>
+    <App />
+  </StrictMode>,
+);

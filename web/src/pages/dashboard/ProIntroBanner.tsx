@@ -1,0 +1,26 @@
+import { AnchorButton, Callout, Intent } from '@blueprintjs/core';
+import { PLANS } from '@mrn/contracts/domain/plans';
+import { PRO_SITE_PATH } from '../../product.ts';
+
+const proMonthlyPrice = `$${(PLANS.PRO.priceCents / 100).toLocaleString('en-US')}`;
+
+/** The PRO introduction shown on /dashboard to accounts not on PRO. */
+export function ProIntroBanner() {
+  return (
+    <Callout className="mrn-pro-banner" intent={Intent.PRIMARY} icon="star" title="Introducing PRO">
+      <p>
+        EIN search history, merchant subscriptions with e-mail and webhook alerts, submission source data, API
+        access, up to {PLANS.PRO.keywordMatchLimit} keyword matches and unlimited daily searches, for{' '}
+        {proMonthlyPrice} per month.
+      </p>
+      <AnchorButton
+        href={PRO_SITE_PATH}
+        target="_blank"
+        rel="noopener noreferrer"
+        intent={Intent.PRIMARY}
+        endIcon="share"
+        text="Learn about PRO"
+      />
+    </Callout>
+  );
+}

@@ -1,0 +1,119 @@
+import { Button, Callout, Card, FormGroup, H2, InputGroup, Intent } from '@blueprintjs/core';
+import { routes } from '@mrn/contracts/routes/index';
+import { type FormEvent, useRef, useState } from 'react';
+import { Link, Navigate } from 'react-router-dom';
+import { useApiMutation } from '../../api/hooks.ts';
+import { useAuth } from '../../auth/auth-context.ts';
+import { PATHS } from '../../routing/paths.ts';
+import { PageSpinner } from '../../ui/PageSpinner.tsx';
+import { BRIEF_ERROR_TOAST_MS, dismissToast, showError, type ToastKey } from '../../ui/toaster.ts';
+import { useDocumentTitle } from '../../ui/use-document-title.ts';
+import { type LoginValues, validateLogin } from './login-validation.ts';
+
+type Touched = Record<keyof LoginValues, boolean>;
+
+/** /login and /gateway (core spec §2, §5). */
+export function LoginPage() {
+  const { state, signIn } = useAuth();
+  const [values, setValues] = useState<LoginValues>({ email: '', password: '' });
+  const [touched, setTouched] = useState<Touched>({ email: false, password: false });
+  const failureToast = useRef<ToastKey | null>(null);
+  // Set once this page signs the user in: post-login routing is then on its way.
+  const signedInHere = useRef(false);
+  const login = useApiMutation(routes.login, {
+    onSuccess: (answer) => {
+      // The previous attempt's failure toast no longer applies.
+      if (failureToast.current) dismissToast(failureToast.current);
+      signedInHere.current = true;
+      signIn(answer.data);
+    },
+    onError: (error) => {
+      failureToast.current = showError(error.message, { timeoutMs: BRIEF_ERROR_TOAST_MS });
+    },
+  });
+  useDocumentTitle('Sign in');
+
+  if (state.status === 'restoring') return <PageSpinner label="Signing in" />;
+  if (state.status === 'signed-in') {
+    if (signedInHere.current) return <PageSpinner label="Signing in" />;
+    // Already signed in: the dashboard's guard sends the user on to any sign-in step still pending.
+    return <Navigate to={PATHS.dashboard} replace />;
+  }
+
+  const errors = validateLogin(values);
+  const isValid = Object.keys(errors).length === 0;
+  const shownError = (field: keyof LoginValues) => (touched[field] ? errors[field] : undefined);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setTouched({ email: true, password: true });
+    if (!isValid || login.isPending) return;
+    // A new attempt replaces the previous attempt's error (core spec §4).
+    login.mutate({ body: { auth: { email: values.email.trim(), password: values.password } } });
+  };
+
+  const field = (name: keyof LoginValues) => ({
+    value: values[name],
+    onValueChange: (value: string) => setValues((previous) => ({ ...previous, [name]: value })),
+    onBlur: () => setTouched((previous) => ({ ...previous, [name]: true })),
+    intent: shownError(name) ? Intent.DANGER : Intent.NONE,
+    disabled: login.isPending,
+    size: 'large' as const,
+  });
+
+  return (
+    <Card className="mrn-login-card" elevation={2}>
+      <H2>Sign in</H2>
+      {login.error && (
+        <Callout intent={Intent.DANGER} icon="error" className="mrn-form-error" role="alert">
+          {login.error.message}
+        </Callout>
+      )}
+      <form onSubmit={submit} noValidate>
+        <FormGroup
+          label="Email"
+          labelFor="login-email"
+          helperText={shownError('email')}
+          intent={shownError('email') ? Intent.DANGER : Intent.NONE}
+        >
+          <InputGroup
+            id="login-email"
+            name="email"
+            type="email"
+            autoComplete="username"
+            autoFocus
+            leftIcon="envelope"
+            {...field('email')}
+          />
+        </FormGroup>
+        <FormGroup
+          label="Password"
+          labelFor="login-password"
+          helperText={shownError('password')}
+          intent={shownError('password') ? Intent.DANGER : Intent.NONE}
+        >
+          <InputGroup
+            id="login-password"
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            leftIcon="lock"
+            {...field('password')}
+          />
+        </FormGroup>
+        <Button
+          type="submit"
+          intent={Intent.PRIMARY}
+          size="large"
+          fill
+          text="Sign in"
+          disabled={!isValid}
+          loading={login.isPending}
+        />
+      </form>
+      <p className="mrn-login-links">
+        <Link to={PATHS.forgotPassword}>Forgot your password?</Link>
+      </p>
+    </Card>
+  );
+}

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { isReturnableRoute, searchPath } from './paths.ts';
+
+describe('isReturnableRoute', () => {
+  it('accepts protected screens with their query', () => {
+    expect(isReturnableRoute('/analytics')).toBe(true);
+    expect(isReturnableRoute('/merchants/abc?highlight=n1')).toBe(true);
+  });
+
+  it('rejects public pages, sign-in steps and non-paths', () => {
+    expect(isReturnableRoute('/login')).toBe(false);
+    expect(isReturnableRoute('/login/')).toBe(false);
+    expect(isReturnableRoute('/logout')).toBe(false);
+    expect(isReturnableRoute('/terms_of_use')).toBe(false);
+    expect(isReturnableRoute('/mfa_verification')).toBe(false);
+    expect(isReturnableRoute('https://example.com/x')).toBe(false);
+    expect(isReturnableRoute('//example.com/x')).toBe(false);
+    expect(isReturnableRoute('')).toBe(false);
+  });
+});
+
+describe('searchPath', () => {
+  it('encodes the term', () => {
+    expect(searchPath('12-3456789')).toBe('/search?search=12-3456789');
+    expect(searchPath('Acme & Sons')).toBe('/search?search=Acme%20%26%20Sons');
+  });
+});

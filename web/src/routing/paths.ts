@@ -1,0 +1,83 @@
+/** Screen routes of both specs (core §2, accounts §2). API paths live in contracts. */
+export const PATHS = {
+  login: '/login',
+  gateway: '/gateway',
+  logout: '/logout',
+  forgotPassword: '/forgot_password',
+  passwordReset: '/password_reset',
+  termsOfUse: '/terms_of_use',
+  privacyPolicy: '/privacy_policy',
+  pro: '/pro',
+  dispute: '/dispute',
+  disputeProcess: '/dispute_process',
+  developers: '/developers',
+  notFound: '/not-found',
+
+  mfaRegistration: '/mfa_registration',
+  mfaVerification: '/mfa_verification',
+  membership: '/membership',
+  agreeToTerms: '/agree_to_terms',
+
+  dashboard: '/dashboard',
+  dashboardOld: '/dashboardold',
+  analytics: '/analytics',
+  members: '/members',
+  profile: '/profile',
+  search: '/search',
+  newMerchant: '/merchants/new',
+  merchant: '/merchants/:id',
+
+  account: '/account',
+  newAccountMember: '/account/members/new',
+  accountMember: '/account/members/:id',
+  merchantSubscriptions: '/merchant_subscriptions',
+  merchantSubscriptionImports: '/merchant_subscription_imports',
+  merchantSubscriptionWebhookLogs: '/merchant_subscription_webhook_logs',
+
+  funders: '/funders',
+  newFunder: '/funders/new',
+  funder: '/funders/:id',
+  newFunderMember: '/funders/:funderId/members/new',
+  funderMember: '/funders/:funderId/members/:id',
+  merchants: '/merchants',
+  deletedMerchants: '/deleted-merchants',
+  deletedMerchant: '/deleted-merchants/:id',
+  settings: '/settings',
+} as const;
+
+export const searchPath = (term: string): string => `${PATHS.search}?search=${encodeURIComponent(term)}`;
+
+/** Pages anyone may open; a visit to one of them is never remembered as the attempted route. */
+const PUBLIC_PATHS: ReadonlySet<string> = new Set([
+  PATHS.login,
+  PATHS.gateway,
+  PATHS.logout,
+  PATHS.forgotPassword,
+  PATHS.passwordReset,
+  PATHS.termsOfUse,
+  PATHS.privacyPolicy,
+  PATHS.pro,
+  PATHS.dispute,
+  PATHS.disputeProcess,
+  PATHS.developers,
+  PATHS.notFound,
+]);
+
+/** The sign-in steps (core §4): reached through post-login routing, not worth returning to. */
+const SESSION_STEP_PATHS: ReadonlySet<string> = new Set([
+  PATHS.mfaRegistration,
+  PATHS.mfaVerification,
+  PATHS.membership,
+  PATHS.agreeToTerms,
+]);
+
+const withoutTrailingSlash = (pathname: string) =>
+  pathname.length > 1 && pathname.endsWith('/') ? pathname.slice(0, -1) : pathname;
+
+/** Whether a visited route is one to come back to after signing in. */
+export const isReturnableRoute = (route: string): boolean => {
+  const pathname = withoutTrailingSlash(route.split(/[?#]/)[0] ?? '');
+  // A leading "//" would be another host.
+  const isLocal = pathname.startsWith('/') && !pathname.startsWith('//');
+  return isLocal && !PUBLIC_PATHS.has(pathname) && !SESSION_STEP_PATHS.has(pathname);
+};

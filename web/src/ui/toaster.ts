@@ -1,0 +1,35 @@
+import { Intent, OverlayToaster, Position, type Toaster } from '@blueprintjs/core';
+
+/** Toast timings of core spec §9 and DESIGN §6. */
+export const SUCCESS_TOAST_MS = 6_000;
+export const BRIEF_ERROR_TOAST_MS = 10_000;
+const PERSISTENT = 0;
+
+let toaster: Promise<Toaster> | null = null;
+const getToaster = () => {
+  toaster ??= OverlayToaster.create({ position: Position.TOP, maxToasts: 5 });
+  return toaster;
+};
+
+export function showSuccess(message: string): void {
+  void getToaster().then((t) =>
+    t.show({ message, intent: Intent.SUCCESS, icon: 'tick-circle', timeout: SUCCESS_TOAST_MS }),
+  );
+}
+
+/** A shown toast, to dismiss once it no longer applies. */
+export type ToastKey = Promise<string>;
+
+/** Errors stay until dismissed, unless a shorter life is asked for (sign-in and MFA failures: 10 s). */
+export function showError(
+  message: string,
+  { timeoutMs = PERSISTENT }: { timeoutMs?: number } = {},
+): ToastKey {
+  return getToaster().then((t) =>
+    t.show({ message, intent: Intent.DANGER, icon: 'error', timeout: timeoutMs }),
+  );
+}
+
+export function dismissToast(key: ToastKey): void {
+  void Promise.all([getToaster(), key]).then(([t, resolvedKey]) => t.dismiss(resolvedKey));
+}
