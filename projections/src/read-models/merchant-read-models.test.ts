@@ -70,7 +70,19 @@ beforeAll(async () => {
     streams.merchant(m1),
     {
       type: 'MerchantUpdated',
-      data: { ...(merchant(m1, '111111112', 'Alpha Bakery & Cafe').data as never), merchantId: m1 },
+      data: {
+        merchantId: m1,
+        fein: '111111112',
+        legalName: 'Alpha Bakery & Cafe',
+        dba: null,
+        street1: '1 Main St',
+        street2: null,
+        city: 'Tampa',
+        state: 'FL',
+        businessPhone: null,
+        businessStartdate: '2019-05-01',
+        industry: 'Food',
+      },
     },
     note(m1, n3, 'Merchant Dispute'),
     {
