@@ -1,0 +1,80 @@
+import {
+  createPool,
+  type EmbeddedPostgresHandle,
+  ensureDatabase,
+  startEmbeddedPostgres,
+} from '@mrn/platform';
+
+export interface BenchServer {
+  /** Connection string of the server's maintenance database, used to create and drop bench databases. */
+  adminUrl: string;
+  embedded: boolean;
+  stop(): Promise<void>;
+}
+
+export interface BenchDatabase {
+  url: string;
+  name: string;
+  drop(): Promise<void>;
+}
+
+/** DATABASE_URL's server when given, otherwise the embedded binaries in ./.data-bench. */
+export async function startBenchServer(): Promise<BenchServer> {
+  const given = process.env.DATABASE_URL;
+  if (given) return { adminUrl: given, embedded: false, stop: async () => undefined };
+  const server: EmbeddedPostgresHandle = await startEmbeddedPostgres({
+    dataDir: './.data-bench',
+    port: 54331,
+  });
+  return { adminUrl: server.url(), embedded: true, stop: server.stop };
+}
+
+/**
+ * A fresh database per run, even on a DATABASE_URL server: the bench writes hundreds of thousands of
+ * junk events, which must never land in a database someone uses.
+ */
+export async function createBenchDatabase(server: BenchServer, suite: string): Promise<BenchDatabase> {
+  const name = `bench_${suite}_${new Date().toISOString().replace(/\D/g, '').slice(0, 14)}`;
+  await ensureDatabase(server.adminUrl, name);
+  const url = new URL(server.adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    name,
+    drop: async () => {
+      const admin = createPool(server.adminUrl, 1);
+      try {
+        await admin.query(`drop database if exists "${name}" with (force)`);
+      } finally {
+        await admin.end();
+      }
+    },
+  };
+}
+
+const SHOWN_SETTINGS = [
+  'synchronous_commit',
+  'fsync',
+  'wal_level',
+  'full_page_writes',
+  'wal_compression',
+  'commit_delay',
+  'shared_buffers',
+  'max_wal_size',
+  'checkpoint_timeout',
+];
+
+/** What the figures depend on, printed above them so two runs can be compared honestly. */
+export async function describeServer(url: string): Promise<{ version: string; settings: string }> {
+  const pool = createPool(url, 1);
+  try {
+    const version = (await pool.query<{ v: string }>('select version() as v')).rows[0]!.v;
+    const { rows } = await pool.query<{ name: string; value: string }>(
+      'select name, current_setting(name) as value from pg_settings where name = any($1) order by name',
+      [SHOWN_SETTINGS],
+    );
+    return { version, settings: rows.map((r) => `${r.name}=${r.value}`).join(', ') };
+  } finally {
+    await pool.end();
+  }
+}

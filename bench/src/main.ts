@@ -1,0 +1,55 @@
+import { cpus } from 'node:os';
+import { type BenchServer, describeServer, startBenchServer } from './database.ts';
+import { runEventStoreBench } from './event-store-bench.ts';
+
+// `npm run bench` runs every suite; `npm run bench -- eventstore` only the ones named.
+const SUITES: Record<string, (server: BenchServer) => Promise<void>> = {
+  eventstore: (server) =>
+    runEventStoreBench(server, {
+      seconds: numberFromEnv('BENCH_SECONDS', 10),
+      warmupSeconds: numberFromEnv('BENCH_WARMUP_SECONDS', 1.5),
+      writers: Math.round(numberFromEnv('BENCH_WRITERS', 8)),
+      appendsPerStream: 10,
+      rounds: Math.round(numberFromEnv('BENCH_ROUNDS', 10)),
+    }),
+};
+
+function numberFromEnv(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0.5) throw new Error(`${name} must be a number ≥ 0.5, got ${raw}`);
+  return value;
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  if (args.includes('--help') || args.includes('-h')) {
+    console.log(`usage: npm run bench -- [${Object.keys(SUITES).join('|')}]...
+env: DATABASE_URL (server to create a scratch database on; default: embedded Postgres in ./.data-bench),
+     BENCH_SECONDS (measured seconds per case, default 10), BENCH_WARMUP_SECONDS (default 1.5),
+     BENCH_WRITERS (default 8), BENCH_ROUNDS (interleaved slices per case, default 10)`);
+    return;
+  }
+  const unknown = args.filter((a) => !(a in SUITES));
+  if (unknown.length > 0) {
+    throw new Error(`Unknown suite ${unknown.join(', ')}; known: ${Object.keys(SUITES).join(', ')}`);
+  }
+  const selected = args.length > 0 ? args : Object.keys(SUITES);
+
+  const server = await startBenchServer();
+  try {
+    const { version, settings } = await describeServer(server.adminUrl);
+    console.log(`PostgreSQL: ${version}${server.embedded ? ' (embedded, ./.data-bench)' : ''}`);
+    console.log(`settings:   ${settings}`);
+    console.log(`client:     Node ${process.version}, ${cpus().length} CPUs shared with the server`);
+    for (const name of selected) {
+      console.log(`\n== ${name} ==`);
+      await SUITES[name]!(server);
+    }
+  } finally {
+    await server.stop();
+  }
+}
+
+await main();
