@@ -6,8 +6,8 @@ const apiServer = 'http://localhost:8080';
 export default defineConfig({
   plugins: [react()],
   resolve: {
-    // The workspace root holds a React 18 pulled in as a peer of Blueprint's dependencies; every
-    // package must share web's React 19 or hooks break across the two copies.
+    // One React for every package (the root package.json also overrides Blueprint's dependencies'
+    // React 18 ranges to 19): two copies would break hooks across them.
     dedupe: ['react', 'react-dom'],
   },
   server: {

@@ -9,12 +9,18 @@ export type Queryable = Pick<pg.Pool, 'query'> | Pick<pg.PoolClient, 'query'>;
 // event positions are handled as strings on purpose.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 
-export function createPool(connectionString: string, max = 20): Pool {
+export function createPool(
+  connectionString: string,
+  max = 20,
+  opts: { asynchronousCommit?: boolean } = {},
+): Pool {
   const pool = new pg.Pool({
     connectionString,
     max,
     // An open transaction holds back every event-store subscriber (DESIGN §3), so none may idle.
-    options: '-c idle_in_transaction_session_timeout=30000 -c statement_timeout=60000',
+    options: `-c idle_in_transaction_session_timeout=30000 -c statement_timeout=60000${
+      opts.asynchronousCommit ? ' -c synchronous_commit=off' : ''
+    }`,
   });
   pool.on('error', () => {
     // A dropped idle client is replaced on next checkout; the error is not actionable here.

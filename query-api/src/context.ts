@@ -1,5 +1,6 @@
 import type { Config, EventStore, Logger, Pool, Position } from '@mrn/platform';
 import type { FastifyInstance } from 'fastify';
+import type { SearchRecorder } from './search-recorder.ts';
 
 /** How a query learns that the read models have caught up with a client's last write. */
 export interface Consistency {
@@ -8,8 +9,9 @@ export interface Consistency {
 
 export interface QueryDeps {
   pool: Pool;
-  /** Only for recording searches and reading a merchant's history. */
+  /** Only for reading a merchant's history (the audit replay). */
   store: EventStore;
+  searches: SearchRecorder;
   config: Config;
   logger: Logger;
   app: FastifyInstance;

@@ -1,2 +1,3 @@
 export * from './context.ts';
 export * from './plugin.ts';
+export * from './search-recorder.ts';

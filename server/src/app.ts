@@ -6,12 +6,13 @@ import { registerCommandApi } from '@mrn/command-api';
 import {
   type Config,
   createLogger,
+  createPool,
   installErrorHandler,
   type Logger,
   PostgresEventStore,
 } from '@mrn/platform';
 import { allProjectors, ProjectionRunner } from '@mrn/projections';
-import { registerQueryApi } from '@mrn/query-api';
+import { registerQueryApi, SearchRecorder } from '@mrn/query-api';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { ensurePlatformAdmin } from './bootstrap.ts';
 import { openDatabase } from './database.ts';
@@ -24,6 +25,7 @@ export interface RunningServer {
   url: string;
   app: FastifyInstance;
   store: PostgresEventStore;
+  searches: SearchRecorder;
   projections: ProjectionRunner;
   databaseUrl: string;
   admin: { created: boolean; email: string; password?: string };
@@ -41,6 +43,9 @@ export async function startServer(
   const logger = opts.logger ?? createLogger(config.LOG_LEVEL);
   const db = await openDatabase(config, logger);
   const store = new PostgresEventStore(db.pool, { listenUrl: db.url });
+  // Search facts are many and individually cheap: their own small pool commits asynchronously.
+  const searchPool = createPool(db.url, 4, { asynchronousCommit: true });
+  const searches = new SearchRecorder(new PostgresEventStore(searchPool, { listenUrl: db.url }));
   const projections = new ProjectionRunner({ pool: db.pool, store, logger }, allProjectors);
   await projections.start();
 
@@ -51,7 +56,7 @@ export async function startServer(
   installErrorHandler(app);
   await app.register(fastifyJwt, { secret: resolveJwtSecret(config.JWT_SECRET, config.DATA_DIR) });
   registerCommandApi({ app, pool: db.pool, store, config, logger });
-  registerQueryApi({ app, pool: db.pool, store, config, logger, consistency: projections });
+  registerQueryApi({ app, pool: db.pool, store, searches, config, logger, consistency: projections });
   app.get('/health', async (_request, reply) => {
     const ok = projections.isRunning;
     return reply.code(ok ? 200 : 503).send({ status: ok ? 'ok' : 'starting' });
@@ -73,11 +78,14 @@ export async function startServer(
     url,
     app,
     store,
+    searches,
     projections,
     databaseUrl: db.url,
     admin,
     async close() {
       await app.close();
+      await searches.flush();
+      await searchPool.end();
       await projections.stop();
       await store.close();
       await db.close();
@@ -101,7 +109,9 @@ async function serveWeb(app: FastifyInstance, dist: string, logger: Logger): Pro
   }
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
-    if (request.method === 'GET' && !path.startsWith('/api/') && path !== '/api') {
+    // Screens get the SPA; a missing file (an old asset name) gets a real 404, not the page.
+    const isFile = path.startsWith('/assets/') || /\.[a-z0-9]+$/i.test(path);
+    if (request.method === 'GET' && !isFile && !path.startsWith('/api/') && path !== '/api') {
       if (!hasWeb)
         return reply
           .code(503)

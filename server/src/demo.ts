@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { loadAccount, openAccount, registerUser } from '@mrn/command-api';
-import type { MembershipStatus, PlanLevel } from '@mrn/contracts';
-import type { EventStore, Logger, Pool } from '@mrn/platform';
+import { loadAccount, openAccount, registerUser, reserveEin, runMerchantCommand } from '@mrn/command-api';
+import type { MembershipStatus, NoteCategory, PlanLevel } from '@mrn/contracts';
+import type { Actor, EventStore, Logger, Pool } from '@mrn/platform';
 import type { ProjectionRunner } from '@mrn/projections';
 
 /** Stable ids, so loading the demo twice recognises what is already there. */
@@ -104,9 +104,161 @@ export async function loadDemoNetwork(
       created.push(`${p.email} (${f.name}${p.admin ? ', admin' : ''})`);
     }
   }
+  if (created.length > 0) await loadDemoMerchants(deps);
   if (created.length > 0) {
     process.stdout.write(
       `\n  Demo network loaded. Every demo user's password is ${DEMO_PASSWORD}:\n${created.map((c) => `    ${c}`).join('\n')}\n`,
     );
   } else deps.logger.info('demo network already loaded');
+}
+
+interface DemoMerchant {
+  fein: string;
+  legalName: string;
+  dba: string | null;
+  city: string;
+  state: string;
+  industry: string;
+  notes: { by: string; category: NoteCategory; text: string; broker?: string }[];
+}
+
+const DEMO_MERCHANTS: DemoMerchant[] = [
+  {
+    fein: '451234567',
+    legalName: 'Sunrise Diner Inc',
+    dba: 'Sunrise Diner',
+    city: 'Tampa',
+    state: 'FL',
+    industry: 'Restaurants',
+    notes: [
+      {
+        by: 'marco.reyes@summitcapital.example',
+        category: 'Slow Pay',
+        text: 'Missed 6 of 20 daily debits in March; caught up in April.',
+        broker: 'Gulf Coast ISO',
+      },
+      {
+        by: 'tom.becker@harboradvance.example',
+        category: 'Stacking History',
+        text: 'Took a second position 9 days after our funding.',
+      },
+    ],
+  },
+  {
+    fein: '562345678',
+    legalName: 'Keystone Auto Repair LLC',
+    dba: null,
+    city: 'Pittsburgh',
+    state: 'PA',
+    industry: 'Automotive',
+    notes: [
+      {
+        by: 'priya.natarajan@harboradvance.example',
+        category: 'Suspicious Activity',
+        text: 'Bank statements submitted show altered balances.',
+      },
+    ],
+  },
+  {
+    fein: '673456789',
+    legalName: 'Blue Harbor Bakery LLC',
+    dba: 'Blue Harbor',
+    city: 'Portland',
+    state: 'ME',
+    industry: 'Food',
+    notes: [
+      {
+        by: 'dana.whitfield@summitcapital.example',
+        category: 'Default Account',
+        text: 'Blocked ACH after 30 payments; balance $18,400 outstanding.',
+      },
+      {
+        by: 'alex.morgan@lakeside.example',
+        category: 'Other',
+        text: 'Owner requested payoff letter; no issues to date.',
+      },
+    ],
+  },
+];
+
+async function loadDemoMerchants(deps: { store: EventStore }): Promise<void> {
+  const people = new Map(
+    DEMO_FUNDERS.flatMap((f) =>
+      f.people.map((p) => {
+        const email = `${p.first}.${p.last}@${f.domain}`.toLowerCase();
+        return [
+          email,
+          {
+            userId: demoId(`user:${email}`),
+            accountId: demoId(`account:${f.key}`),
+            planLevel: f.plan,
+            isAdmin: p.admin,
+          },
+        ] as const;
+      }),
+    ),
+  );
+  const actorOf = (email: string): Actor => {
+    const p = people.get(email)!;
+    return {
+      userId: p.userId,
+      accountId: p.accountId,
+      sessionId: 'demo',
+      sessionVersion: 0,
+      isAdmin: p.isAdmin,
+      isDmAdmin: false,
+      planLevel: p.planLevel,
+      mfaPending: false,
+    };
+  };
+  const metadata = { source: 'system' as const };
+  for (const m of DEMO_MERCHANTS) {
+    const merchantId = demoId(`merchant:${m.fein}`);
+    const [first, ...rest] = m.notes;
+    const actor = actorOf(first!.by);
+    const ctx = { now: new Date(), actor };
+    const by = (a: Actor) => ({ accountId: a.accountId, userId: a.userId, proxiedCreator: null });
+    const content = (n: DemoMerchant['notes'][number]) => ({
+      category: n.category,
+      note: n.text,
+      submissionSource: n.broker ? ('broker' as const) : ('in-house' as const),
+      brokerName: n.broker ?? null,
+    });
+    await reserveEin(deps, m.fein, merchantId, ctx, metadata);
+    await runMerchantCommand(
+      deps,
+      merchantId,
+      {
+        type: 'AddMerchant',
+        merchantId,
+        details: {
+          fein: m.fein,
+          legalName: m.legalName,
+          dba: m.dba,
+          street1: null,
+          street2: null,
+          city: m.city,
+          state: m.state,
+          businessPhone: null,
+          businessStartdate: null,
+          industry: m.industry,
+        },
+        noteId: demoId(`note:${m.fein}:0`),
+        note: content(first!),
+        by: by(actor),
+      },
+      ctx,
+      metadata,
+    );
+    for (const [i, n] of rest.entries()) {
+      const a = actorOf(n.by);
+      await runMerchantCommand(
+        deps,
+        merchantId,
+        { type: 'AddNote', noteId: demoId(`note:${m.fein}:${i + 1}`), note: content(n), by: by(a) },
+        { now: new Date(), actor: a },
+        metadata,
+      );
+    }
+  }
 }

@@ -160,6 +160,25 @@ export function eventStoreContract(
       expect([...positions].sort()).toEqual(positions);
     }, 60_000);
 
+    it('appends to many streams in one call, continuing existing streams and refusing an existing no_stream', async () => {
+      const [a, b] = [stream('many'), stream('many')];
+      await store.appendToStream(a, [ev('A0')], { expectedRevision: 'no_stream' });
+      const results = await store.appendMany([
+        { streamId: a, events: [ev('A1'), ev('A2')], expectedRevision: 'any' },
+        { streamId: b, events: [ev('B0')], expectedRevision: 'no_stream' },
+      ]);
+      expect(results.map((r) => r.nextRevision)).toEqual([2n, 0n]);
+      expect((await readAllOf(a)).map((e) => [e.type, e.revision])).toEqual([
+        ['A0', 0n],
+        ['A1', 1n],
+        ['A2', 2n],
+      ]);
+      await expect(
+        store.appendMany([{ streamId: b, events: [ev('B1')], expectedRevision: 'no_stream' }]),
+      ).rejects.toThrow();
+      expect(await readAllOf(b)).toHaveLength(1);
+    });
+
     it('reads the whole log from the start', async () => {
       const page = await store.readAll({ fromPosition: START, maxCount: 5 });
       expect(page.length).toBeGreaterThan(0);

@@ -26,6 +26,7 @@ import {
   type NewEvent,
   type Position,
   type RecordedEvent,
+  type StreamAppend,
   type SubscribeOptions,
   WrongExpectedRevisionError,
 } from './types.ts';
@@ -150,6 +151,17 @@ export class KurrentDbEventStore implements EventStore {
   /** Parses the connection string (e.g. `kurrentdb://localhost:2113?tls=false`); connects lazily. */
   constructor(connectionString: string) {
     this.client = KurrentDBClient.connectionString(connectionString);
+  }
+
+  /**
+   * Stream by stream: not atomic across streams here (KurrentDB's multi-stream append needs a newer
+   * server than this client targets); callers only batch facts whose streams are independent.
+   */
+  async appendMany(batch: StreamAppend[]): Promise<AppendResult[]> {
+    const results: AppendResult[] = [];
+    for (const b of batch)
+      results.push(await this.appendToStream(b.streamId, b.events, { expectedRevision: b.expectedRevision }));
+    return results;
   }
 
   async appendToStream(

@@ -46,12 +46,22 @@ export interface SubscribeOptions {
   batchSize?: number;
 }
 
+/** One stream's part of a multi-stream append. */
+export interface StreamAppend {
+  streamId: string;
+  events: NewEvent[];
+  /** Batches only take these two: either needs no read of the stream before the statement. */
+  expectedRevision: 'no_stream' | 'any';
+}
+
 export interface EventStore {
   appendToStream(
     streamId: string,
     events: NewEvent[],
     opts: { expectedRevision: ExpectedRevision },
   ): Promise<AppendResult>;
+  /** Appends to many streams atomically in one round trip (bulk loads, batched facts such as searches). */
+  appendMany(batch: StreamAppend[]): Promise<AppendResult[]>;
   readStream(streamId: string, opts?: { fromRevision?: bigint }): AsyncIterable<RecordedEvent>;
   /** Events after `fromPosition` (exclusive) in global order, at most `maxCount`. */
   readAll(opts: { fromPosition: Position; maxCount: number }): Promise<RecordedEvent[]>;

@@ -7,9 +7,8 @@ import {
   SEARCH_HISTORY_MONTHS,
   type searchCounts,
   type searchMerchants,
-  streams,
 } from '@mrn/contracts';
-import { type Actor, DomainError, type Handler, newId, notFound } from '@mrn/platform';
+import { type Actor, DomainError, type Handler, notFound } from '@mrn/platform';
 import type { QueryDeps } from '../context.ts';
 import { likeEscape, MERCHANT_COLUMNS, MERCHANT_JOINS, type MerchantRow, toMerchantView } from '../views.ts';
 
@@ -65,28 +64,16 @@ export function searchHandlers(deps: QueryDeps) {
   }
 
   /** Every search is a fact (DESIGN §4): it feeds search history, counts, caps and contribution. */
-  async function record(actor: Actor, term: string, einSearch: boolean, merchantIds: string[]) {
-    return deps.store.appendToStream(
-      streams.searches(actor.accountId),
-      [
-        {
-          id: newId(),
-          type: 'MerchantSearched',
-          data: {
-            accountId: actor.accountId,
-            userId: actor.userId,
-            source: 'web',
-            term,
-            einSearch,
-            merchantIds,
-            hit: merchantIds.length > 0,
-          },
-          metadata: { actorUserId: actor.userId, actorAccountId: actor.accountId, source: 'web' },
-        },
-      ],
-      { expectedRevision: 'any' },
-    );
-  }
+  const record = (actor: Actor, term: string, einSearch: boolean, merchantIds: string[]) =>
+    deps.searches.record({
+      accountId: actor.accountId,
+      userId: actor.userId,
+      source: 'web',
+      term,
+      einSearch,
+      merchantIds,
+      hit: merchantIds.length > 0,
+    });
 
   const searchMerchantsHandler: Handler<typeof searchMerchants> = async (req) => {
     await checkContribution(req.actor);
