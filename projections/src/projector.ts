@@ -7,23 +7,56 @@ export type ProjectedEvent<T extends EventType = EventType> = RecordedEvent<
 >;
 
 type Handlers = { [T in EventType]?: (tx: PoolClient, event: ProjectedEvent<T>) => Promise<void> };
+type BulkHandlers = { [T in EventType]?: (tx: PoolClient, events: ProjectedEvent<T>[]) => Promise<void> };
 
 export interface Projector {
   /** Also the checkpoint name. */
   name: string;
   /** Tables this projector alone writes; emptied on rebuild. */
   tables: readonly string[];
-  handlers: Handlers;
+  /** One event at a time, in log order. */
+  handlers?: Handlers;
+  /**
+   * Set-based alternative: a batch is applied as one statement per event type, the types taken in
+   * this order, each type's events in log order. Only for projectors whose events of different
+   * types commute per record in that order (the domain guarantees, e.g., no note after an archive);
+   * replay-equality tests hold them to it.
+   */
+  bulk?: { order: readonly EventType[]; handlers: BulkHandlers };
 }
 
 export const projector = (definition: Projector): Projector => definition;
 
-export const handles = (p: Projector, type: string): boolean => type in p.handlers;
+export const handles = (p: Projector, type: string): boolean =>
+  (p.handlers !== undefined && type in p.handlers) || (p.bulk !== undefined && type in p.bulk.handlers);
 
-/** Applies one event inside the batch transaction (events the projector does not handle are skipped). */
-export async function applyEvent(p: Projector, tx: PoolClient, event: RecordedEvent): Promise<void> {
-  const handler = p.handlers[event.type as EventType] as
-    | ((tx: PoolClient, e: RecordedEvent) => Promise<void>)
-    | undefined;
-  if (handler) await handler(tx, event);
+/** Applies a batch inside the batch transaction (events the projector does not handle are skipped). */
+export async function applyEvents(p: Projector, tx: PoolClient, events: RecordedEvent[]): Promise<void> {
+  if (p.bulk) {
+    for (const type of p.bulk.order) {
+      const ofType = events.filter((e) => e.type === type);
+      const handler = p.bulk.handlers[type] as
+        | ((tx: PoolClient, e: RecordedEvent[]) => Promise<void>)
+        | undefined;
+      if (ofType.length > 0 && handler) await handler(tx, ofType);
+    }
+    return;
+  }
+  for (const event of events) {
+    const handler = p.handlers?.[event.type as EventType] as
+      | ((tx: PoolClient, e: RecordedEvent) => Promise<void>)
+      | undefined;
+    if (handler) await handler(tx, event);
+  }
+}
+
+/** The last event per key, in log order: for "latest wins" columns. */
+export function lastBy<E>(events: E[], key: (e: E) => string): E[] {
+  const last = new Map<string, E>();
+  for (const e of events) {
+    const k = key(e);
+    last.delete(k);
+    last.set(k, e);
+  }
+  return [...last.values()];
 }

@@ -8,7 +8,7 @@ import {
   START,
   withTransaction,
 } from '@mrn/platform';
-import { applyEvent, type Projector } from './projector.ts';
+import { applyEvents, type Projector } from './projector.ts';
 
 export async function readCheckpoint(pool: Pool, name: string): Promise<Position> {
   const { rows } = await pool.query<{ position: string }>(
@@ -23,7 +23,7 @@ export async function applyBatch(pool: Pool, p: Projector, events: RecordedEvent
   const last = events[events.length - 1];
   if (!last) return;
   await withTransaction(pool, async (tx) => {
-    for (const event of events) await applyEvent(p, tx, event);
+    await applyEvents(p, tx, events);
     await tx.query(
       `insert into subscription_checkpoints (name, position, updated_at) values ($1, $2, now())
        on conflict (name) do update set position = excluded.position, updated_at = now()`,

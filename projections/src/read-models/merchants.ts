@@ -1,69 +1,68 @@
-import { projector } from '../projector.ts';
+import { lastBy, projector } from '../projector.ts';
 
 export const merchantsProjector = projector({
   name: 'merchants',
   tables: ['read.merchants'],
-  handlers: {
-    MerchantAdded: async (tx, e) => {
-      const d = e.data;
-      await tx.query(
-        `insert into read.merchants (id, fein, legal_name, dba, street1, street2, city, state, business_phone,
-           business_startdate, industry, account_id, user_id, created_at)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
-        [
-          d.merchantId,
-          d.fein,
-          d.legalName,
-          d.dba,
-          d.street1,
-          d.street2,
-          d.city,
-          d.state,
-          d.businessPhone,
-          d.businessStartdate,
-          d.industry,
-          d.accountId,
-          d.userId,
-          e.recordedAt,
-        ],
-      );
-    },
-    MerchantUpdated: async (tx, e) => {
-      const d = e.data;
-      await tx.query(
-        `update read.merchants set fein = $2, legal_name = $3, dba = $4, street1 = $5, street2 = $6, city = $7, state = $8,
-           business_phone = $9, business_startdate = $10, industry = $11, updated_at = $12 where id = $1`,
-        [
-          d.merchantId,
-          d.fein,
-          d.legalName,
-          d.dba,
-          d.street1,
-          d.street2,
-          d.city,
-          d.state,
-          d.businessPhone,
-          d.businessStartdate,
-          d.industry,
-          e.recordedAt,
-        ],
-      );
-    },
-    MerchantArchived: async (tx, e) => {
-      await tx.query('update read.merchants set archived_at = $2, archive_reason = $3 where id = $1', [
-        e.data.merchantId,
-        e.recordedAt,
-        e.data.reason,
-      ]);
-    },
-    NoteAdded: async (tx, e) => {
-      // Merchant Dispute notes are for platform admins only, so they never show as a list's latest category.
-      if (e.data.category === 'Merchant Dispute') return;
-      await tx.query('update read.merchants set last_note_category = $2, last_note_at = $3 where id = $1', [
-        e.data.merchantId,
-        e.data.category,
-        e.recordedAt,
-      ]);
+  bulk: {
+    order: ['MerchantAdded', 'MerchantUpdated', 'NoteAdded', 'MerchantArchived'],
+    handlers: {
+      MerchantAdded: async (tx, events) => {
+        await tx.query(
+          `insert into read.merchants (id, fein, legal_name, dba, street1, street2, city, state, business_phone,
+             business_startdate, industry, account_id, user_id, created_at)
+           select r."merchantId", r.fein, r."legalName", r.dba, r.street1, r.street2, r.city, r.state, r."businessPhone",
+             r."businessStartdate"::date, r.industry, r."accountId", r."userId", r.at
+           from jsonb_to_recordset($1::jsonb) as r("merchantId" uuid, fein text, "legalName" text, dba text, street1 text,
+             street2 text, city text, state text, "businessPhone" text, "businessStartdate" text, industry text,
+             "accountId" uuid, "userId" uuid, at timestamptz)`,
+          [JSON.stringify(events.map((e) => ({ ...e.data, at: e.recordedAt })))],
+        );
+      },
+      MerchantUpdated: async (tx, events) => {
+        await tx.query(
+          `update read.merchants m set fein = r.fein, legal_name = r."legalName", dba = r.dba, street1 = r.street1,
+             street2 = r.street2, city = r.city, state = r.state, business_phone = r."businessPhone",
+             business_startdate = r."businessStartdate"::date, industry = r.industry, updated_at = r.at
+           from jsonb_to_recordset($1::jsonb) as r("merchantId" uuid, fein text, "legalName" text, dba text, street1 text,
+             street2 text, city text, state text, "businessPhone" text, "businessStartdate" text, industry text, at timestamptz)
+           where m.id = r."merchantId"`,
+          [
+            JSON.stringify(
+              lastBy(events, (e) => e.data.merchantId).map((e) => ({ ...e.data, at: e.recordedAt })),
+            ),
+          ],
+        );
+      },
+      NoteAdded: async (tx, events) => {
+        // Merchant Dispute notes are for platform admins only, so they never show as a list's latest category.
+        const visible = events.filter((e) => e.data.category !== 'Merchant Dispute');
+        if (visible.length === 0) return;
+        await tx.query(
+          `update read.merchants m set last_note_category = r.category, last_note_at = r.at
+           from jsonb_to_recordset($1::jsonb) as r("merchantId" uuid, category text, at timestamptz)
+           where m.id = r."merchantId"`,
+          [
+            JSON.stringify(
+              lastBy(visible, (e) => e.data.merchantId).map((e) => ({
+                merchantId: e.data.merchantId,
+                category: e.data.category,
+                at: e.recordedAt,
+              })),
+            ),
+          ],
+        );
+      },
+      MerchantArchived: async (tx, events) => {
+        await tx.query(
+          `update read.merchants m set archived_at = r.at, archive_reason = r.reason
+           from jsonb_to_recordset($1::jsonb) as r("merchantId" uuid, reason text, at timestamptz) where m.id = r."merchantId"`,
+          [
+            JSON.stringify(
+              events.map((e) => ({ merchantId: e.data.merchantId, reason: e.data.reason, at: e.recordedAt })),
+            ),
+          ],
+        );
+      },
     },
   },
 });
