@@ -17,10 +17,10 @@ export interface Projector {
   /** One event at a time, in log order. */
   handlers?: Handlers;
   /**
-   * Set-based alternative: a batch is applied as one statement per event type, the types taken in
-   * this order, each type's events in log order. Only for projectors whose events of different
-   * types commute per record in that order (the domain guarantees, e.g., no note after an archive);
-   * replay-equality tests hold them to it.
+   * Set-based handling: after the one-at-a-time handlers have run over the batch, the batch is
+   * applied as one statement per event type, the types taken in this order, each type's events in
+   * log order. Only for events whose effects commute per record in that order (the domain
+   * guarantees, e.g., no note after an archive); replay-equality tests hold projectors to it.
    */
   bulk?: { order: readonly EventType[]; handlers: BulkHandlers };
 }
@@ -32,6 +32,14 @@ export const handles = (p: Projector, type: string): boolean =>
 
 /** Applies a batch inside the batch transaction (events the projector does not handle are skipped). */
 export async function applyEvents(p: Projector, tx: PoolClient, events: RecordedEvent[]): Promise<void> {
+  if (p.handlers) {
+    for (const event of events) {
+      const handler = p.handlers[event.type as EventType] as
+        | ((tx: PoolClient, e: RecordedEvent) => Promise<void>)
+        | undefined;
+      if (handler) await handler(tx, event);
+    }
+  }
   if (p.bulk) {
     for (const type of p.bulk.order) {
       const ofType = events.filter((e) => e.type === type);
@@ -40,13 +48,6 @@ export async function applyEvents(p: Projector, tx: PoolClient, events: Recorded
         | undefined;
       if (ofType.length > 0 && handler) await handler(tx, ofType);
     }
-    return;
-  }
-  for (const event of events) {
-    const handler = p.handlers?.[event.type as EventType] as
-      | ((tx: PoolClient, e: RecordedEvent) => Promise<void>)
-      | undefined;
-    if (handler) await handler(tx, event);
   }
 }
 

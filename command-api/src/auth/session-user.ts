@@ -1,8 +1,8 @@
 import { hasActiveMembership, type SessionUser } from '@mrn/contracts';
-import type { AccountState } from '../domain/account/account.ts';
+import type { OpenAccountState } from '../domain/account/account.ts';
 import type { ActiveUser } from '../domain/user/user.ts';
 
-type OpenAccount = Extract<AccountState, { status: 'open' }>;
+type OpenAccount = OpenAccountState;
 
 /** The session user of core spec §3, from the user's and account's event-sourced states. */
 export function toSessionUser(

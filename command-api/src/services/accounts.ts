@@ -7,7 +7,7 @@ import type { CommandContext } from '../domain/decider.ts';
 
 export function openAccount(
   deps: Pick<CommandDeps, 'store'>,
-  command: Omit<AccountCommand, 'type'>,
+  command: Omit<Extract<AccountCommand, { type: 'OpenAccount' }>, 'type'>,
   ctx: CommandContext,
   metadata: EventMetadata,
 ) {

@@ -68,3 +68,71 @@ export const logout = route({
   response: dataEnvelope(z.object({ ok: z.literal(true) })),
   action: 'sign out',
 });
+
+const OtpCode = z
+  .string({ error: (iss) => (iss.input === undefined ? 'is required' : 'must be text') })
+  .trim()
+  .regex(/^\d{6}$/, 'Code must be 6 digits');
+
+export const otpNew = route({
+  method: 'GET',
+  path: '/api/auth/otp/new',
+  service: 'command',
+  access: 'session',
+  response: dataEnvelope(z.object({ otp_secret: z.string(), otp_url: z.string() })),
+  action: 'get URL',
+});
+
+export const otpRegister = route({
+  method: 'POST',
+  path: '/api/auth/otp',
+  service: 'command',
+  access: 'session',
+  body: z.object({
+    otp: z.object(
+      {
+        otp_secret: z.string({ error: 'is required' }).trim().min(16, 'is required').max(128),
+        code: OtpCode,
+        remember_device: z.boolean({ error: 'must be true or false' }).default(false),
+        ip: z.string().optional(),
+        ua: z.string().optional(),
+      },
+      { error: 'is required' },
+    ),
+  }),
+  response: dataEnvelope(z.object({ jwt: z.string(), user: SessionUser, remember_token: z.string().nullable() })),
+  action: 'register MFA',
+});
+
+export const otpVerify = route({
+  method: 'POST',
+  path: '/api/auth/otp/verify',
+  service: 'command',
+  access: 'session',
+  body: z.object({
+    otp: z.object(
+      {
+        code: OtpCode,
+        remember_device: z.boolean({ error: 'must be true or false' }).default(false),
+        ip: z.string().optional(),
+        ua: z.string().optional(),
+      },
+      { error: 'is required' },
+    ),
+  }),
+  response: dataEnvelope(z.object({ jwt: z.string(), user: SessionUser, remember_token: z.string().nullable() })),
+  action: 'verify MFA',
+});
+
+export const dashboardUpdates = route({
+  method: 'POST',
+  path: '/api/auth/dashboard_updates',
+  service: 'command',
+  access: 'session',
+  body: z.object({ resource_id: z.string().optional() }).optional(),
+  response: dataEnvelope(z.object({ user: SessionUser })),
+  action: 'retrieve updates',
+});
+
+/** Header with which the browser presents its remember-device token at sign-in. */
+export const REMEMBER_DEVICE_HEADER = 'x-remember-device';

@@ -21,5 +21,75 @@ export const accountsProjector = projector({
         ],
       );
     },
+    AccountUpdated: async (tx, e) => {
+      const d = e.data;
+      await tx.query(
+        `update read.accounts set name = $2, website = $3, primary_contact_email = $4, merchant_subscription_enabled = $5,
+           merchant_subscription_notification_email = $6, merchant_subscription_notification_webhook = $7 where id = $1`,
+        [
+          d.accountId,
+          d.name,
+          d.website,
+          d.primaryContactEmail,
+          d.merchantSubscriptionEnabled,
+          d.merchantSubscriptionNotificationEmail,
+          d.merchantSubscriptionNotificationWebhook,
+        ],
+      );
+    },
+    AccountArchived: async (tx, e) => {
+      await tx.query('update read.accounts set archived_at = $2 where id = $1', [
+        e.data.accountId,
+        e.recordedAt,
+      ]);
+    },
+    AccountApiAccessGranted: async (tx, e) => {
+      await tx.query('update read.accounts set can_access_api = true where id = $1', [e.data.accountId]);
+    },
+    AccountApiAccessRevoked: async (tx, e) => {
+      await tx.query('update read.accounts set can_access_api = false where id = $1', [e.data.accountId]);
+    },
+    AccountTrialStarted: async (tx, e) => {
+      await tx.query(
+        `update read.accounts set membership_status = 'trialing', trial_started_at = $2 where id = $1`,
+        [e.data.accountId, e.recordedAt],
+      );
+    },
+    AccountTrialCanceled: async (tx, e) => {
+      await tx.query(`update read.accounts set membership_status = 'canceled' where id = $1`, [
+        e.data.accountId,
+      ]);
+    },
+    AccountMfaRequiredChanged: async (tx, e) => {
+      await tx.query('update read.accounts set mfa_required = $2 where id = $1', [
+        e.data.accountId,
+        e.data.mfaRequired,
+      ]);
+    },
+  },
+  // Contribution counters: one statement per batch, after the account rows above exist.
+  bulk: {
+    order: ['MerchantAdded', 'NoteAdded'],
+    handlers: {
+      MerchantAdded: async (tx, events) => {
+        await tx.query(
+          `update read.accounts a set merchants_added = a.merchants_added + r.n,
+             last_merchant_added_at = greatest(a.last_merchant_added_at, r.last_at)
+           from (select "accountId" as id, count(*)::int as n, max(at) as last_at
+                   from jsonb_to_recordset($1::jsonb) as x("accountId" uuid, at timestamptz) group by "accountId") r
+           where a.id = r.id`,
+          [JSON.stringify(events.map((e) => ({ accountId: e.data.accountId, at: e.recordedAt })))],
+        );
+      },
+      NoteAdded: async (tx, events) => {
+        await tx.query(
+          `update read.accounts a set notes_added = a.notes_added + r.n
+           from (select "accountId" as id, count(*)::int as n
+                   from jsonb_to_recordset($1::jsonb) as x("accountId" uuid) group by "accountId") r
+           where a.id = r.id`,
+          [JSON.stringify(events.map((e) => ({ accountId: e.data.accountId })))],
+        );
+      },
+    },
   },
 });

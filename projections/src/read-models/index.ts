@@ -1,6 +1,7 @@
 import type { Projector } from '../projector.ts';
 import { accountsProjector } from './accounts.ts';
 import { appSettingsProjector } from './app-settings.ts';
+import { disputesProjector } from './disputes.ts';
 import { merchantSearchesProjector } from './merchant-searches.ts';
 import { merchantsProjector } from './merchants.ts';
 import { notesProjector } from './notes.ts';
@@ -14,11 +15,13 @@ export const allProjectors: readonly Projector[] = [
   merchantsProjector,
   notesProjector,
   merchantSearchesProjector,
+  disputesProjector,
 ];
 
 export {
   accountsProjector,
   appSettingsProjector,
+  disputesProjector,
   merchantSearchesProjector,
   merchantsProjector,
   notesProjector,

@@ -1,24 +1,19 @@
-import type { EventOf, MembershipStatus, PlanLevel } from '@mrn/contracts';
-import { conflict } from '@mrn/platform';
+import type { EventData, EventOf, MembershipStatus, PlanLevel } from '@mrn/contracts';
+import { type Actor, conflict, DomainError, forbidden, notFound } from '@mrn/platform';
 import { assertNever, type Decider } from '../decider.ts';
 
-export type AccountEvent = EventOf<'AccountOpened'>;
+export type AccountEvent =
+  | EventOf<'AccountOpened'>
+  | EventOf<'AccountUpdated'>
+  | EventOf<'AccountArchived'>
+  | EventOf<'AccountApiAccessGranted'>
+  | EventOf<'AccountApiAccessRevoked'>
+  | EventOf<'AccountTrialStarted'>
+  | EventOf<'AccountTrialCanceled'>
+  | EventOf<'AccountMfaRequiredChanged'>;
 
-export type AccountState =
-  | { status: 'none' }
-  | {
-      status: 'open';
-      accountId: string;
-      name: string;
-      website: string | null;
-      primaryContactEmail: string;
-      planLevel: PlanLevel;
-      membershipStatus: MembershipStatus;
-      isPlatform: boolean;
-    };
-
-export type AccountCommand = {
-  type: 'OpenAccount';
+export interface OpenAccountState {
+  status: 'open' | 'archived';
   accountId: string;
   name: string;
   website: string | null;
@@ -26,27 +21,146 @@ export type AccountCommand = {
   planLevel: PlanLevel;
   membershipStatus: MembershipStatus;
   isPlatform: boolean;
+  canAccessApi: boolean;
+  mfaRequired: boolean;
+  merchantSubscriptionEnabled: boolean;
+  merchantSubscriptionNotificationEmail: string | null;
+  merchantSubscriptionNotificationWebhook: string | null;
+}
+
+export type AccountState = { status: 'none' } | OpenAccountState;
+
+export type AccountDetails = Omit<EventData<'AccountUpdated'>, 'accountId'>;
+
+export type AccountCommand =
+  | {
+      type: 'OpenAccount';
+      accountId: string;
+      name: string;
+      website: string | null;
+      primaryContactEmail: string;
+      planLevel: PlanLevel;
+      membershipStatus: MembershipStatus;
+      isPlatform: boolean;
+    }
+  | { type: 'UpdateAccount'; details: AccountDetails }
+  | { type: 'ArchiveAccount' }
+  | { type: 'GrantApiAccess' }
+  | { type: 'RevokeApiAccess' }
+  | { type: 'StartTrial' }
+  | { type: 'CancelTrial' }
+  | { type: 'ToggleMfaRequired' };
+
+export const ACCOUNT_TEXTS = {
+  notFound: 'Funder not found.',
+  archived: 'This funder has been archived.',
+  trialNotAllowed: 'A trial can only start for a funder without an active membership or trial.',
+  noTrial: 'This funder is not in a trial.',
+  subscriptionsProOnly: 'Merchant subscriptions are only available to PRO funders.',
+} as const;
+
+function open(state: AccountState): OpenAccountState & { status: 'open' } {
+  if (state.status === 'none') throw notFound(ACCOUNT_TEXTS.notFound);
+  if (state.status === 'archived') throw new DomainError(410, ACCOUNT_TEXTS.archived);
+  return state as OpenAccountState & { status: 'open' };
+}
+
+const platformOnly = (actor: Actor | undefined) => {
+  if (!actor?.isDmAdmin) throw forbidden();
 };
 
 export const accountDecider: Decider<AccountCommand, AccountState, AccountEvent> = {
   initialState: () => ({ status: 'none' }),
-  evolve(_state, event) {
+  evolve(state, event) {
+    if (event.type === 'AccountOpened') {
+      return {
+        status: 'open',
+        ...event.data,
+        canAccessApi: false,
+        mfaRequired: false,
+        merchantSubscriptionEnabled: false,
+        merchantSubscriptionNotificationEmail: null,
+        merchantSubscriptionNotificationWebhook: null,
+      };
+    }
+    if (state.status === 'none') return state;
     switch (event.type) {
-      case 'AccountOpened':
-        return { status: 'open', ...event.data };
+      case 'AccountUpdated': {
+        const { accountId: _, ...details } = event.data;
+        return { ...state, ...details };
+      }
+      case 'AccountArchived':
+        return { ...state, status: 'archived' };
+      case 'AccountApiAccessGranted':
+        return { ...state, canAccessApi: true };
+      case 'AccountApiAccessRevoked':
+        return { ...state, canAccessApi: false };
+      case 'AccountTrialStarted':
+        return { ...state, membershipStatus: 'trialing' };
+      case 'AccountTrialCanceled':
+        return { ...state, membershipStatus: 'canceled' };
+      case 'AccountMfaRequiredChanged':
+        return { ...state, mfaRequired: event.data.mfaRequired };
       default:
-        return assertNever(event.type);
+        return assertNever(event);
     }
   },
-  decide(command, state) {
+  decide(command, state, ctx) {
+    const actor = ctx.actor;
     switch (command.type) {
       case 'OpenAccount': {
         if (state.status !== 'none') throw conflict('This account already exists.');
         const { type: _, ...data } = command;
         return [{ type: 'AccountOpened', data }];
       }
+      case 'UpdateAccount': {
+        const account = open(state);
+        if (!actor || (!actor.isDmAdmin && !(actor.isAdmin && actor.accountId === account.accountId))) throw forbidden();
+        // Only platform admins switch merchant subscriptions on, and only for PRO funders.
+        const enabled = actor.isDmAdmin ? command.details.merchantSubscriptionEnabled : account.merchantSubscriptionEnabled;
+        if (enabled && account.planLevel !== 'PRO') throw new DomainError(400, ACCOUNT_TEXTS.subscriptionsProOnly);
+        const details = { ...command.details, merchantSubscriptionEnabled: enabled };
+        const same = (Object.keys(details) as (keyof AccountDetails)[]).every((k) => account[k] === details[k]);
+        return same ? [] : [{ type: 'AccountUpdated', data: { accountId: account.accountId, ...details } }];
+      }
+      case 'ArchiveAccount': {
+        platformOnly(actor);
+        if (state.status === 'archived') return [];
+        const account = open(state);
+        if (account.isPlatform) throw forbidden('The platform account cannot be archived.');
+        return [{ type: 'AccountArchived', data: { accountId: account.accountId } }];
+      }
+      case 'GrantApiAccess': {
+        platformOnly(actor);
+        const account = open(state);
+        return account.canAccessApi ? [] : [{ type: 'AccountApiAccessGranted', data: { accountId: account.accountId } }];
+      }
+      case 'RevokeApiAccess': {
+        platformOnly(actor);
+        const account = open(state);
+        return account.canAccessApi ? [{ type: 'AccountApiAccessRevoked', data: { accountId: account.accountId } }] : [];
+      }
+      case 'StartTrial': {
+        platformOnly(actor);
+        const account = open(state);
+        if (account.membershipStatus === 'trialing' || account.membershipStatus === 'active') {
+          throw new DomainError(409, ACCOUNT_TEXTS.trialNotAllowed);
+        }
+        return [{ type: 'AccountTrialStarted', data: { accountId: account.accountId } }];
+      }
+      case 'CancelTrial': {
+        platformOnly(actor);
+        const account = open(state);
+        if (account.membershipStatus !== 'trialing') throw new DomainError(409, ACCOUNT_TEXTS.noTrial);
+        return [{ type: 'AccountTrialCanceled', data: { accountId: account.accountId } }];
+      }
+      case 'ToggleMfaRequired': {
+        platformOnly(actor);
+        const account = open(state);
+        return [{ type: 'AccountMfaRequiredChanged', data: { accountId: account.accountId, mfaRequired: !account.mfaRequired } }];
+      }
       default:
-        return assertNever(command.type);
+        return assertNever(command);
     }
   },
 };

@@ -1,0 +1,148 @@
+import { z } from 'zod';
+import { MEMBERSHIP_STATUSES, PLAN_LEVELS } from '../domain/plans.ts';
+import { dataEnvelope, Pagination } from '../http/envelope.ts';
+import { email, optionalText, requiredText, uuid } from '../http/fields.ts';
+import { route } from '../http/route.ts';
+
+export const AccountView = z.object({
+  id: z.string(),
+  resource_id: z.string(),
+  name: z.string(),
+  website: z.string().nullable(),
+  primary_contact_email: z.string(),
+  plan_level: z.enum(PLAN_LEVELS),
+  membership_status: z.enum(MEMBERSHIP_STATUSES),
+  trial_started_at: z.string().nullable(),
+  merchants_added: z.number().int(),
+  notes_added: z.number().int(),
+  last_merchant_added_at: z.string().nullable(),
+  total_ninety_days_contribution_percentage: z.number(),
+  can_access_api: z.boolean(),
+  mfa_required: z.boolean(),
+  merchant_subscription_enabled: z.boolean(),
+  merchant_subscription_notification_email: z.string().nullable(),
+  merchant_subscription_notification_webhook: z.string().nullable(),
+  archived_at: z.string().nullable(),
+  created_at: z.string(),
+});
+export type AccountView = z.infer<typeof AccountView>;
+
+const website = () =>
+  requiredText(200).pipe(z.string().regex(/^(https?:\/\/)?[^\s.]+\.[^\s]{2,}$/i, 'is not a valid website address'));
+const webhookUrl = () =>
+  optionalText(500).pipe(
+    z
+      .string()
+      .regex(/^https?:\/\/\S+$/i, 'must be an http(s) address')
+      .nullable(),
+  );
+
+export const AccountFields = z.object(
+  {
+    name: requiredText(120),
+    website: website(),
+    primary_contact_email: email(64),
+    merchant_subscription_enabled: z.boolean({ error: 'must be true or false' }).optional(),
+    merchant_subscription_notification_email: optionalText(64).pipe(
+      z.string().regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'is not a valid email address').nullable(),
+    ).optional(),
+    merchant_subscription_notification_webhook: webhookUrl().optional(),
+  },
+  { error: 'is required' },
+);
+export type AccountFields = z.infer<typeof AccountFields>;
+
+const idParam = z.object({ id: uuid() });
+
+export const listAccounts = route({
+  method: 'GET',
+  path: '/api/accounts',
+  service: 'query',
+  access: 'platform_admin',
+  query: z.object({
+    page: z.coerce.number({ error: 'must be a whole number' }).int().min(1, 'must be 1 or more').default(1),
+    per_page: z.coerce
+      .number({ error: 'must be a whole number' })
+      .int()
+      .refine((n) => [5, 10, 25].includes(n), 'must be one of 5, 10, 25')
+      .default(25),
+    search: z.string().trim().max(120, 'must be at most 120 characters').optional(),
+    membership_filter: z.enum(['active', 'canceled', ''], { error: 'must be active, canceled or empty' }).optional(),
+    plan_level_filter: z.enum([...PLAN_LEVELS, ''], { error: 'must be BASIC, PRO or empty' }).optional(),
+  }),
+  response: z.object({ data: z.array(AccountView), pagination: Pagination }),
+  action: 'retrieve funders',
+});
+
+export const createAccount = route({
+  method: 'POST',
+  path: '/api/accounts',
+  service: 'command',
+  access: 'platform_admin',
+  body: z.object({ account: AccountFields }),
+  response: dataEnvelope(z.object({ resource_id: z.string() })),
+  action: 'create funder',
+});
+
+export const getAccount = route({
+  method: 'GET',
+  path: '/api/accounts/:id',
+  service: 'query',
+  access: 'account_admin',
+  params: idParam,
+  response: dataEnvelope(AccountView),
+  action: 'retrieve funder',
+});
+
+export const updateAccount = route({
+  method: 'PUT',
+  path: '/api/accounts/:id',
+  service: 'command',
+  access: 'account_admin',
+  params: idParam,
+  body: z.object({ account: AccountFields }),
+  response: dataEnvelope(z.object({ resource_id: z.string() })),
+  action: 'update',
+});
+
+const accountAction = (suffix: string, action: string) =>
+  route({
+    method: 'PUT',
+    path: `/api/accounts/:id/${suffix}`,
+    service: 'command',
+    access: 'platform_admin',
+    params: idParam,
+    response: dataEnvelope(z.object({ resource_id: z.string() })),
+    action,
+  });
+
+export const archiveAccount = accountAction('archive', 'archive funder');
+export const grantAccountApiAccess = accountAction('grant_api_access', 'grant API access');
+export const revokeAccountApiAccess = accountAction('revoke_api_access', 'revoke API access');
+export const startTrial = accountAction('start_trial', 'start trial');
+export const cancelTrial = accountAction('cancel_trial', 'cancel trial');
+export const toggleAccountMfaRequired = accountAction('mfa_required_toggle', 'update mfa required');
+
+export const exportContacts = route({
+  method: 'GET',
+  path: '/api/export_contacts',
+  service: 'query',
+  access: 'platform_admin',
+  response: z.string(),
+  action: 'export contacts',
+});
+
+export const MemberFunder = z.object({ resource_id: z.string(), name: z.string(), website: z.string().nullable(), plan_level: z.enum(PLAN_LEVELS) });
+
+export const listMemberFunders = route({
+  method: 'GET',
+  path: '/api/members',
+  service: 'query',
+  access: 'member',
+  query: z.object({
+    page: z.coerce.number({ error: 'must be a whole number' }).int().min(1).default(1),
+    per_page: z.coerce.number({ error: 'must be a whole number' }).int().min(1).max(100, 'must be at most 100').default(25),
+  }),
+  response: z.object({ data: z.array(MemberFunder), pagination: Pagination }),
+  action: 'retrieve members',
+});
