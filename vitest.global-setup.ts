@@ -17,10 +17,14 @@ export default async function setup(project: TestProject) {
     __mrnTestPg?: ReturnType<typeof startEmbeddedPostgres>;
     __mrnTestPgUsers?: number;
   };
-  shared.__mrnTestPg ??= startEmbeddedPostgres({
-    dataDir: './.test-data',
-    port: Number(process.env.TEST_PG_PORT ?? 54330),
-  });
+  const port = Number(process.env.TEST_PG_PORT ?? 54330);
+  // Another test run on this machine may hold the shared data folder: then use a private one.
+  shared.__mrnTestPg ??= startEmbeddedPostgres({ dataDir: './.test-data', port }).catch(() =>
+    startEmbeddedPostgres({
+      dataDir: `./.test-data/run-${process.pid}`,
+      port: port + 1 + (process.pid % 500),
+    }),
+  );
   shared.__mrnTestPgUsers = (shared.__mrnTestPgUsers ?? 0) + 1;
   const pg = await shared.__mrnTestPg;
   project.provide('pgAdminUrl', pg.url());

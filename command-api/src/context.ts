@@ -1,5 +1,5 @@
 import type { RouteSpec } from '@mrn/contracts';
-import type { Config, EventMetadata, EventStore, HandlerRequest, Logger, Pool } from '@mrn/platform';
+import type { Config, EventMetadata, EventStore, HandlerRequest, Logger, Mailer, Pool } from '@mrn/platform';
 import type { FastifyInstance } from 'fastify';
 
 /** What every command handler may use: its side effects all go through these. */
@@ -9,6 +9,9 @@ export interface CommandDeps {
   config: Config;
   logger: Logger;
   app: FastifyInstance;
+  mailer: Mailer;
+  /** Where links in e-mails point: PUBLIC_URL or the local address. */
+  publicUrl: string;
 }
 
 /** Event metadata for a request: who did it, from where (DESIGN §3). */

@@ -1,9 +1,13 @@
 import { type RoutesOf, routes } from '@mrn/contracts';
 import { type HandlersFor, loadMigrations, registerRoutes } from '@mrn/platform';
 import type { CommandDeps } from './context.ts';
+import { accountHandlers } from './handlers/accounts.ts';
 import { appSettingsHandlers } from './handlers/app-settings.ts';
 import { authHandlers } from './handlers/auth.ts';
+import { disputeHandlers } from './handlers/disputes.ts';
 import { merchantHandlers } from './handlers/merchants.ts';
+import { passwordHandlers } from './handlers/passwords.ts';
+import { userHandlers } from './handlers/users.ts';
 
 /** The command side's slice of the route table. */
 export const commandRoutes = Object.fromEntries(
@@ -11,7 +15,15 @@ export const commandRoutes = Object.fromEntries(
 ) as RoutesOf<'command'>;
 
 export function commandHandlers(deps: CommandDeps): HandlersFor<RoutesOf<'command'>> {
-  return { ...authHandlers(deps), ...appSettingsHandlers(deps), ...merchantHandlers(deps) };
+  return {
+    ...authHandlers(deps),
+    ...appSettingsHandlers(deps),
+    ...merchantHandlers(deps),
+    ...accountHandlers(deps),
+    ...userHandlers(deps),
+    ...passwordHandlers(deps),
+    ...disputeHandlers(deps),
+  };
 }
 
 /** Mounts every command route on the app (JWT must already be registered on it). */

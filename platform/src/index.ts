@@ -12,4 +12,5 @@ export * from './http/error-handler.ts';
 export * from './http/register-routes.ts';
 export * from './ids.ts';
 export * from './logger.ts';
+export * from './mailer.ts';
 export * from './migrations.ts';

@@ -1,6 +1,7 @@
 import { CONSISTENT_AFTER_HEADER, type RoutesOf, routes } from '@mrn/contracts';
 import { type HandlersFor, invalid, isPosition, registerRoutes } from '@mrn/platform';
 import type { QueryDeps } from './context.ts';
+import { accountQueryHandlers } from './handlers/accounts.ts';
 import { appSettingsHandlers } from './handlers/app-settings.ts';
 import { historyHandlers } from './handlers/history.ts';
 import { merchantQueryHandlers } from './handlers/merchants.ts';
@@ -16,6 +17,7 @@ export function queryHandlers(deps: QueryDeps): HandlersFor<RoutesOf<'query'>> {
     ...searchHandlers(deps),
     ...merchantQueryHandlers(deps),
     ...historyHandlers(deps),
+    ...accountQueryHandlers(deps),
   };
 }
 

@@ -6,6 +6,7 @@ import { registerCommandApi } from '@mrn/command-api';
 import {
   type Config,
   createLogger,
+  createMailer,
   createPool,
   installErrorHandler,
   type Logger,
@@ -17,6 +18,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { ensurePlatformAdmin } from './bootstrap.ts';
 import { openDatabase } from './database.ts';
 import { loadDemoNetwork } from './demo.ts';
+import { startDevMailbox } from './dev-mailbox.ts';
 import { resolveJwtSecret } from './jwt-secret.ts';
 
 export const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist/', import.meta.url));
@@ -55,7 +57,13 @@ export async function startServer(
   });
   installErrorHandler(app);
   await app.register(fastifyJwt, { secret: resolveJwtSecret(config.JWT_SECRET, config.DATA_DIR) });
-  registerCommandApi({ app, pool: db.pool, store, config, logger });
+  const mailbox = config.SMTP_URL ? undefined : await startDevMailbox(db.pool, logger);
+  const mailer = createMailer(
+    config.SMTP_URL ?? mailbox!.smtpUrl,
+    `${config.PRODUCT_NAME} <no-reply@merchantrisk.local>`,
+  );
+  const publicUrl = config.PUBLIC_URL ?? `http://localhost:${config.PORT}`;
+  registerCommandApi({ app, pool: db.pool, store, config, logger, mailer, publicUrl });
   registerQueryApi({ app, pool: db.pool, store, searches, config, logger, consistency: projections });
   app.get('/health', async (_request, reply) => {
     const ok = projections.isRunning;
@@ -84,6 +92,8 @@ export async function startServer(
     admin,
     async close() {
       await app.close();
+      mailer.close();
+      await mailbox?.close();
       await searches.flush();
       await searchPool.end();
       await projections.stop();

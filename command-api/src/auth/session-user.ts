@@ -19,15 +19,19 @@ export function toSessionUser(
     account_name: account.name,
     is_admin: user.isAdmin,
     is_dm_admin: user.isDmAdmin,
-    mfa_required: false,
-    mfa_enabled: false,
+    mfa_required: mfaRequiredFor(user, account),
+    mfa_enabled: user.mfaSecret !== null,
     mfa_verified: extra.mfaVerified,
     active_membership: account.isPlatform || hasActiveMembership(account.membershipStatus),
     agreed_to_terms: user.agreedToTermsAt,
     plan_level: account.planLevel,
-    account_merchant_subscription_enabled: false,
-    account_merchant_subscription_notification_email: null,
-    account_merchant_subscription_notification_webhook_url: null,
+    account_merchant_subscription_enabled: account.merchantSubscriptionEnabled,
+    account_merchant_subscription_notification_email: account.merchantSubscriptionNotificationEmail,
+    account_merchant_subscription_notification_webhook_url: account.merchantSubscriptionNotificationWebhook,
     account_total_ninety_days_contribution_percentage: extra.contributionPercent,
   };
 }
+
+/** MFA is required per member or for the whole account (DESIGN §5). */
+export const mfaRequiredFor = (user: ActiveUser, account: OpenAccount): boolean =>
+  user.mfaRequired || account.mfaRequired;

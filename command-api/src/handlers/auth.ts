@@ -1,14 +1,34 @@
-import { LOGIN_THROTTLE, MESSAGES, type Routes, streams } from '@mrn/contracts';
+import {
+  type dashboardUpdates,
+  LOGIN_THROTTLE,
+  MESSAGES,
+  type otpNew,
+  type otpRegister,
+  type otpVerify,
+  REMEMBER_DEVICE_HEADER,
+  type Routes,
+  streams,
+} from '@mrn/contracts';
 import { type Actor, DomainError, type Handler, newId, type TokenClaims, unauthorized } from '@mrn/platform';
+import { generateSecret, generateURI, verify } from 'otplib';
 import { DUMMY_HASH, verifyPassword } from '../auth/passwords.ts';
-import { toSessionUser } from '../auth/session-user.ts';
+import { mfaRequiredFor, toSessionUser } from '../auth/session-user.ts';
 import { closeSession, openSession } from '../auth/sessions.ts';
 import { Throttle } from '../auth/throttle.ts';
+import { hashSecret, newSecret, secretMatches } from '../auth/tokens.ts';
 import { executeCommand } from '../command-handler.ts';
 import { type CommandDeps, metadataFor } from '../context.ts';
-import { userDecider } from '../domain/user/user.ts';
+import { type ActiveUser, userDecider } from '../domain/user/user.ts';
 import { loadAccount } from '../services/accounts.ts';
 import { findUserIdByEmail, loadUser, normaliseEmail } from '../services/users.ts';
+
+export const MFA_TEXTS = {
+  failed: 'Failed',
+  notEnabled: 'Multi-factor authentication is not set up for this user.',
+} as const;
+
+const REMEMBER_DAYS = 30;
+const OTP_THROTTLE = { failures: 5, windowSeconds: 15 * 60 };
 
 async function contributionOf(deps: CommandDeps, accountId: string): Promise<number> {
   const { rows } = await deps.pool.query<{ c: string }>(
@@ -24,18 +44,32 @@ async function sessionUserFor(deps: CommandDeps, userId: string, mfaVerified: bo
   if (user.status !== 'active') throw unauthorized(MESSAGES.sessionEnded);
   const { state: account } = await loadAccount(deps, user.accountId);
   if (account.status !== 'open') throw unauthorized(MESSAGES.sessionEnded);
-  return {
-    user,
-    account,
-    view: toSessionUser(user, account, {
-      contributionPercent: await contributionOf(deps, account.accountId),
-      mfaVerified,
-    }),
-  };
+  const view = toSessionUser(user, account, {
+    contributionPercent: await contributionOf(deps, account.accountId),
+    mfaVerified,
+  });
+  return { user, account, view };
 }
 
-function signToken(deps: CommandDeps, claims: TokenClaims): string {
+function signToken(deps: CommandDeps, user: ActiveUser, sessionId: string, mfa: TokenClaims['mfa']): string {
+  const claims: TokenClaims = {
+    sub: user.userId,
+    acc: user.accountId,
+    sid: sessionId,
+    sv: user.sessionVersion,
+    adm: user.isAdmin,
+    dm: user.isDmAdmin,
+    mfa,
+  };
   return deps.app.jwt.sign(claims, { expiresIn: deps.config.SESSION_TTL_SECONDS });
+}
+
+/** A remembered device skips the MFA step for 30 days (DESIGN §5). */
+function deviceRemembered(user: ActiveUser, token: string | undefined): boolean {
+  const device = user.rememberedDevice;
+  return (
+    !!token && !!device && new Date(device.expiresAt) > new Date() && secretMatches(token, device.tokenHash)
+  );
 }
 
 export function authHandlers(deps: CommandDeps) {
@@ -57,6 +91,17 @@ export function authHandlers(deps: CommandDeps) {
       throw new DomainError(401, MESSAGES.invalidCredentials);
     }
     await throttle.reset([keys[0]![0]]);
+    const { state: account } = await loadAccount(deps, user.accountId);
+    if (account.status !== 'open') throw new DomainError(401, MESSAGES.invalidCredentials);
+
+    const header = req.request.headers[REMEMBER_DEVICE_HEADER];
+    const mfaRequired = mfaRequiredFor(user, account);
+    const bypass =
+      mfaRequired &&
+      user.mfaSecret !== null &&
+      deviceRemembered(user, typeof header === 'string' ? header : undefined);
+    const mfa: TokenClaims['mfa'] = !mfaRequired || bypass ? 'ok' : 'pending';
+
     const sessionId = newId();
     await openSession(deps.pool, {
       id: sessionId,
@@ -74,33 +119,20 @@ export function authHandlers(deps: CommandDeps) {
       { now: new Date() },
       metadataFor(req, { actorUserId: user.userId, actorAccountId: user.accountId }),
     );
-    const { view } = await sessionUserFor(deps, user.userId, true);
-    const jwt = signToken(deps, {
-      sub: user.userId,
-      acc: user.accountId,
-      sid: sessionId,
-      sv: user.sessionVersion,
-      adm: user.isAdmin,
-      dm: user.isDmAdmin,
-      mfa: 'ok',
-    });
-    return { data: { jwt, user: view, bypass_mfa: false }, position: signedIn.position };
+    const { view } = await sessionUserFor(deps, user.userId, mfa === 'ok');
+    return {
+      data: { jwt: signToken(deps, user, sessionId, mfa), user: view, bypass_mfa: bypass },
+      position: signedIn.position,
+    };
   };
 
   const autoLogin: Handler<Routes['autoLogin']> = async (req) => {
     const actor: Actor = req.actor;
     const { user, view } = await sessionUserFor(deps, actor.userId, !actor.mfaPending);
     // A fresh token on every load keeps an active user signed in; the server session bounds it.
-    const jwt = signToken(deps, {
-      sub: user.userId,
-      acc: user.accountId,
-      sid: actor.sessionId,
-      sv: user.sessionVersion,
-      adm: user.isAdmin,
-      dm: user.isDmAdmin,
-      mfa: actor.mfaPending ? 'pending' : 'ok',
-    });
-    return { data: { jwt, user: view } };
+    return {
+      data: { jwt: signToken(deps, user, actor.sessionId, actor.mfaPending ? 'pending' : 'ok'), user: view },
+    };
   };
 
   const logout: Handler<Routes['logout']> = async (req) => {
@@ -116,5 +148,95 @@ export function authHandlers(deps: CommandDeps) {
     return { data: { ok: true as const }, position: result.position };
   };
 
-  return { login, autoLogin, logout };
+  const otpNewHandler: Handler<typeof otpNew> = async (req) => {
+    const { state } = await loadUser(deps.store, req.actor.userId);
+    if (state.status !== 'active') throw unauthorized();
+    const secret = generateSecret();
+    return {
+      data: {
+        otp_secret: secret,
+        otp_url: generateURI({ issuer: deps.config.PRODUCT_NAME, label: state.email, secret }),
+      },
+    };
+  };
+
+  /** After a good code: optionally remember the device, then a token whose MFA step is done. */
+  async function completeMfa(req: Parameters<Handler<typeof otpVerify>>[0], rememberDevice: boolean) {
+    let rememberToken: string | null = null;
+    if (rememberDevice) {
+      rememberToken = newSecret();
+      await executeCommand(
+        deps,
+        userDecider,
+        streams.user(req.actor.userId),
+        {
+          type: 'RememberDevice',
+          tokenHash: hashSecret(rememberToken),
+          ip: req.ip,
+          device: req.userAgent,
+          expiresAt: new Date(Date.now() + REMEMBER_DAYS * 86_400_000).toISOString(),
+        },
+        { now: new Date(), actor: req.actor },
+        metadataFor(req),
+      );
+    }
+    const { user, view } = await sessionUserFor(deps, req.actor.userId, true);
+    return {
+      data: {
+        jwt: signToken(deps, user, req.actor.sessionId, 'ok'),
+        user: view,
+        remember_token: rememberToken,
+      },
+    };
+  }
+
+  async function checkCode(req: { ip: string; actor: Actor }, secret: string, code: string) {
+    const keys: [string, typeof OTP_THROTTLE][] = [
+      [`otp-user:${req.actor.userId}`, OTP_THROTTLE],
+      [`otp-ip:${req.ip}`, { failures: 20, windowSeconds: 15 * 60 }],
+    ];
+    await throttle.check(keys);
+    // ±1 time step (30 s) for clock drift between phone and server.
+    const { valid } = await verify({ secret, token: code, epochTolerance: 30 });
+    if (!valid) {
+      await throttle.recordFailure(keys);
+      throw new DomainError(401, MFA_TEXTS.failed);
+    }
+    await throttle.reset([keys[0]![0]]);
+  }
+
+  const otpRegisterHandler: Handler<typeof otpRegister> = async (req) => {
+    await checkCode(req, req.body.otp.otp_secret, req.body.otp.code);
+    await executeCommand(
+      deps,
+      userDecider,
+      streams.user(req.actor.userId),
+      { type: 'EnableMfa', secret: req.body.otp.otp_secret },
+      { now: new Date(), actor: req.actor },
+      metadataFor(req),
+    );
+    return completeMfa(req as never, req.body.otp.remember_device);
+  };
+
+  const otpVerifyHandler: Handler<typeof otpVerify> = async (req) => {
+    const { state } = await loadUser(deps.store, req.actor.userId);
+    if (state.status !== 'active' || !state.mfaSecret) throw new DomainError(409, MFA_TEXTS.notEnabled);
+    await checkCode(req, state.mfaSecret, req.body.otp.code);
+    return completeMfa(req, req.body.otp.remember_device);
+  };
+
+  const dashboardUpdatesHandler: Handler<typeof dashboardUpdates> = async (req) => {
+    const { view } = await sessionUserFor(deps, req.actor.userId, !req.actor.mfaPending);
+    return { data: { user: view } };
+  };
+
+  return {
+    login,
+    autoLogin,
+    logout,
+    otpNew: otpNewHandler,
+    otpRegister: otpRegisterHandler,
+    otpVerify: otpVerifyHandler,
+    dashboardUpdates: dashboardUpdatesHandler,
+  };
 }

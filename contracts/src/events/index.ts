@@ -33,13 +33,22 @@ export const eventSchemas = {
   AccountTrialStarted: z.object({ accountId: z.string() }),
   AccountTrialCanceled: z.object({ accountId: z.string() }),
   AccountMfaRequiredChanged: z.object({ accountId: z.string(), mfaRequired: z.boolean() }),
-  UserUpdated: z.object({ userId: z.string(), firstName: z.string(), lastName: z.string(), email: z.string() }),
+  UserUpdated: z.object({
+    userId: z.string(),
+    firstName: z.string(),
+    lastName: z.string(),
+    email: z.string(),
+  }),
   UserArchived: z.object({ userId: z.string() }),
   UserRestored: z.object({ userId: z.string() }),
   UserAdminChanged: z.object({ userId: z.string(), isAdmin: z.boolean() }),
   UserMfaRequiredChanged: z.object({ userId: z.string(), mfaRequired: z.boolean() }),
   /** The key itself is never recorded, only its hash. */
-  UserApiAccessGranted: z.object({ userId: z.string(), authenticationToken: z.string(), keyHash: z.string() }),
+  UserApiAccessGranted: z.object({
+    userId: z.string(),
+    authenticationToken: z.string(),
+    keyHash: z.string(),
+  }),
   UserApiKeyRegenerated: z.object({ userId: z.string(), keyHash: z.string() }),
   UserApiAccessRevoked: z.object({ userId: z.string() }),
   UserMfaEnabled: z.object({ userId: z.string(), secret: z.string() }),
@@ -52,7 +61,11 @@ export const eventSchemas = {
     expiresAt: z.string(),
   }),
   UserDeviceForgotten: z.object({ userId: z.string() }),
-  UserPasswordChanged: z.object({ userId: z.string(), passwordHash: z.string(), via: z.enum(['profile', 'admin', 'reset']) }),
+  UserPasswordChanged: z.object({
+    userId: z.string(),
+    passwordHash: z.string(),
+    via: z.enum(['profile', 'admin', 'reset']),
+  }),
   UserPasswordResetRequested: z.object({ userId: z.string(), tokenHash: z.string(), expiresAt: z.string() }),
   UserAgreedToTerms: z.object({ userId: z.string(), agreedAt: z.string() }),
   DisputeSubmitted: z.object({

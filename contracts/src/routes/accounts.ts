@@ -28,7 +28,9 @@ export const AccountView = z.object({
 export type AccountView = z.infer<typeof AccountView>;
 
 const website = () =>
-  requiredText(200).pipe(z.string().regex(/^(https?:\/\/)?[^\s.]+\.[^\s]{2,}$/i, 'is not a valid website address'));
+  requiredText(200).pipe(
+    z.string().regex(/^(https?:\/\/)?[^\s.]+\.[^\s]{2,}$/i, 'is not a valid website address'),
+  );
 const webhookUrl = () =>
   optionalText(500).pipe(
     z
@@ -43,9 +45,14 @@ export const AccountFields = z.object(
     website: website(),
     primary_contact_email: email(64),
     merchant_subscription_enabled: z.boolean({ error: 'must be true or false' }).optional(),
-    merchant_subscription_notification_email: optionalText(64).pipe(
-      z.string().regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'is not a valid email address').nullable(),
-    ).optional(),
+    merchant_subscription_notification_email: optionalText(64)
+      .pipe(
+        z
+          .string()
+          .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'is not a valid email address')
+          .nullable(),
+      )
+      .optional(),
     merchant_subscription_notification_webhook: webhookUrl().optional(),
   },
   { error: 'is required' },
@@ -67,7 +74,9 @@ export const listAccounts = route({
       .refine((n) => [5, 10, 25].includes(n), 'must be one of 5, 10, 25')
       .default(25),
     search: z.string().trim().max(120, 'must be at most 120 characters').optional(),
-    membership_filter: z.enum(['active', 'canceled', ''], { error: 'must be active, canceled or empty' }).optional(),
+    membership_filter: z
+      .enum(['active', 'canceled', ''], { error: 'must be active, canceled or empty' })
+      .optional(),
     plan_level_filter: z.enum([...PLAN_LEVELS, ''], { error: 'must be BASIC, PRO or empty' }).optional(),
   }),
   response: z.object({ data: z.array(AccountView), pagination: Pagination }),
@@ -132,7 +141,12 @@ export const exportContacts = route({
   action: 'export contacts',
 });
 
-export const MemberFunder = z.object({ resource_id: z.string(), name: z.string(), website: z.string().nullable(), plan_level: z.enum(PLAN_LEVELS) });
+export const MemberFunder = z.object({
+  resource_id: z.string(),
+  name: z.string(),
+  website: z.string().nullable(),
+  plan_level: z.enum(PLAN_LEVELS),
+});
 
 export const listMemberFunders = route({
   method: 'GET',
@@ -141,7 +155,12 @@ export const listMemberFunders = route({
   access: 'member',
   query: z.object({
     page: z.coerce.number({ error: 'must be a whole number' }).int().min(1).default(1),
-    per_page: z.coerce.number({ error: 'must be a whole number' }).int().min(1).max(100, 'must be at most 100').default(25),
+    per_page: z.coerce
+      .number({ error: 'must be a whole number' })
+      .int()
+      .min(1)
+      .max(100, 'must be at most 100')
+      .default(25),
   }),
   response: z.object({ data: z.array(MemberFunder), pagination: Pagination }),
   action: 'retrieve members',

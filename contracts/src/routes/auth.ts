@@ -100,7 +100,9 @@ export const otpRegister = route({
       { error: 'is required' },
     ),
   }),
-  response: dataEnvelope(z.object({ jwt: z.string(), user: SessionUser, remember_token: z.string().nullable() })),
+  response: dataEnvelope(
+    z.object({ jwt: z.string(), user: SessionUser, remember_token: z.string().nullable() }),
+  ),
   action: 'register MFA',
 });
 
@@ -120,7 +122,9 @@ export const otpVerify = route({
       { error: 'is required' },
     ),
   }),
-  response: dataEnvelope(z.object({ jwt: z.string(), user: SessionUser, remember_token: z.string().nullable() })),
+  response: dataEnvelope(
+    z.object({ jwt: z.string(), user: SessionUser, remember_token: z.string().nullable() }),
+  ),
   action: 'verify MFA',
 });
 

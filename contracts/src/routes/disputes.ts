@@ -5,7 +5,8 @@ import { email, optionalText, requiredText } from '../http/fields.ts';
 import { route } from '../http/route.ts';
 import { einField } from './merchants.ts';
 
-export const DISPUTE_SUBMITTED = 'Your dispute has been submitted. We will review it and contact you by e-mail.';
+export const DISPUTE_SUBMITTED =
+  'Your dispute has been submitted. We will review it and contact you by e-mail.';
 
 export const DisputeFields = z.object(
   {
@@ -44,7 +45,10 @@ export const createDispute = route({
   service: 'command',
   access: 'anonymous',
   body: z.object({ dispute: DisputeFields }),
-  response: z.object({ data: z.object({ data: z.object({ resource_id: z.string() }) }), position: z.string().optional() }),
+  response: z.object({
+    data: z.object({ data: z.object({ resource_id: z.string() }) }),
+    position: z.string().optional(),
+  }),
   action: 'create dispute',
 });
 

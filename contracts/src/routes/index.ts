@@ -1,6 +1,9 @@
+import * as accounts from './accounts.ts';
 import * as appSettings from './app-settings.ts';
 import * as auth from './auth.ts';
+import * as disputes from './disputes.ts';
 import * as merchants from './merchants.ts';
+import * as users from './users.ts';
 
 /** Every HTTP route of the product, by name: the single source for both APIs and the web client. */
 export const routes = {
@@ -28,6 +31,44 @@ export const routes = {
   requestNoteDeletion: merchants.requestNoteDeletion,
   listReportedNotes: merchants.listReportedNotes,
   recentNotes: merchants.recentNotes,
+  otpNew: auth.otpNew,
+  otpRegister: auth.otpRegister,
+  otpVerify: auth.otpVerify,
+  dashboardUpdates: auth.dashboardUpdates,
+  listAccounts: accounts.listAccounts,
+  createAccount: accounts.createAccount,
+  getAccount: accounts.getAccount,
+  updateAccount: accounts.updateAccount,
+  archiveAccount: accounts.archiveAccount,
+  grantAccountApiAccess: accounts.grantAccountApiAccess,
+  revokeAccountApiAccess: accounts.revokeAccountApiAccess,
+  startTrial: accounts.startTrial,
+  cancelTrial: accounts.cancelTrial,
+  toggleAccountMfaRequired: accounts.toggleAccountMfaRequired,
+  exportContacts: accounts.exportContacts,
+  listMemberFunders: accounts.listMemberFunders,
+  listAccountUsers: users.listAccountUsers,
+  createUser: users.createUser,
+  getUser: users.getUser,
+  updateUser: users.updateUser,
+  archiveUser: users.archiveUser,
+  restoreUser: users.restoreUser,
+  toggleUserAdmin: users.toggleUserAdmin,
+  toggleUserMfaRequired: users.toggleUserMfaRequired,
+  grantUserApiAccess: users.grantUserApiAccess,
+  regenerateApiKey: users.regenerateApiKey,
+  revokeUserApiAccess: users.revokeUserApiAccess,
+  getApiCredentials: users.getApiCredentials,
+  forgetDevice: users.forgetDevice,
+  resetMfa: users.resetMfa,
+  agreeToTerms: users.agreeToTerms,
+  changePassword: users.changePassword,
+  adminChangePassword: users.adminChangePassword,
+  forgotPassword: users.forgotPassword,
+  passwordReset: users.passwordReset,
+  createDispute: disputes.createDispute,
+  listDisputes: disputes.listDisputes,
+  listDevMailbox: disputes.listDevMailbox,
 } as const;
 
 export type Routes = typeof routes;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { NEW_PASSWORD_MAX } from '../domain/session.ts';
 import { PLAN_LEVELS } from '../domain/plans.ts';
+import { NEW_PASSWORD_MAX } from '../domain/session.ts';
 import { dataEnvelope } from '../http/envelope.ts';
 import { email, password, requiredText, uuid } from '../http/fields.ts';
 import { route } from '../http/route.ts';
@@ -41,9 +41,15 @@ export const UserFields = z.object(
 
 /** A new password: required, at most 64, at least 8 (the specs give the maximum; 8 is our floor). */
 export const newPassword = () =>
-  password(NEW_PASSWORD_MAX).refine((p) => p.length >= PASSWORD_MIN, `must be at least ${PASSWORD_MIN} characters`);
+  password(NEW_PASSWORD_MAX).refine(
+    (p) => p.length >= PASSWORD_MIN,
+    `must be at least ${PASSWORD_MIN} characters`,
+  );
 
-const matching = <T extends { new_password: string; confirm_password: string }>(v: T, ctx: z.RefinementCtx) => {
+const matching = <T extends { new_password: string; confirm_password: string }>(
+  v: T,
+  ctx: z.RefinementCtx,
+) => {
   if (v.new_password !== v.confirm_password) {
     ctx.addIssue({ code: 'custom', path: ['confirm_password'], message: 'must match the new password' });
   }
@@ -143,7 +149,9 @@ export const getApiCredentials = route({
   service: 'query',
   access: 'account_admin',
   params: idParam,
-  response: dataEnvelope(z.object({ authentication_token: z.string().nullable(), key_hint: z.string().nullable() })),
+  response: dataEnvelope(
+    z.object({ authentication_token: z.string().nullable(), key_hint: z.string().nullable() }),
+  ),
   action: 'retrieve member',
 });
 

@@ -115,12 +115,18 @@ export const accountDecider: Decider<AccountCommand, AccountState, AccountEvent>
       }
       case 'UpdateAccount': {
         const account = open(state);
-        if (!actor || (!actor.isDmAdmin && !(actor.isAdmin && actor.accountId === account.accountId))) throw forbidden();
+        if (!actor || (!actor.isDmAdmin && !(actor.isAdmin && actor.accountId === account.accountId)))
+          throw forbidden();
         // Only platform admins switch merchant subscriptions on, and only for PRO funders.
-        const enabled = actor.isDmAdmin ? command.details.merchantSubscriptionEnabled : account.merchantSubscriptionEnabled;
-        if (enabled && account.planLevel !== 'PRO') throw new DomainError(400, ACCOUNT_TEXTS.subscriptionsProOnly);
+        const enabled = actor.isDmAdmin
+          ? command.details.merchantSubscriptionEnabled
+          : account.merchantSubscriptionEnabled;
+        if (enabled && account.planLevel !== 'PRO')
+          throw new DomainError(400, ACCOUNT_TEXTS.subscriptionsProOnly);
         const details = { ...command.details, merchantSubscriptionEnabled: enabled };
-        const same = (Object.keys(details) as (keyof AccountDetails)[]).every((k) => account[k] === details[k]);
+        const same = (Object.keys(details) as (keyof AccountDetails)[]).every(
+          (k) => account[k] === details[k],
+        );
         return same ? [] : [{ type: 'AccountUpdated', data: { accountId: account.accountId, ...details } }];
       }
       case 'ArchiveAccount': {
@@ -133,12 +139,16 @@ export const accountDecider: Decider<AccountCommand, AccountState, AccountEvent>
       case 'GrantApiAccess': {
         platformOnly(actor);
         const account = open(state);
-        return account.canAccessApi ? [] : [{ type: 'AccountApiAccessGranted', data: { accountId: account.accountId } }];
+        return account.canAccessApi
+          ? []
+          : [{ type: 'AccountApiAccessGranted', data: { accountId: account.accountId } }];
       }
       case 'RevokeApiAccess': {
         platformOnly(actor);
         const account = open(state);
-        return account.canAccessApi ? [{ type: 'AccountApiAccessRevoked', data: { accountId: account.accountId } }] : [];
+        return account.canAccessApi
+          ? [{ type: 'AccountApiAccessRevoked', data: { accountId: account.accountId } }]
+          : [];
       }
       case 'StartTrial': {
         platformOnly(actor);
@@ -157,7 +167,12 @@ export const accountDecider: Decider<AccountCommand, AccountState, AccountEvent>
       case 'ToggleMfaRequired': {
         platformOnly(actor);
         const account = open(state);
-        return [{ type: 'AccountMfaRequiredChanged', data: { accountId: account.accountId, mfaRequired: !account.mfaRequired } }];
+        return [
+          {
+            type: 'AccountMfaRequiredChanged',
+            data: { accountId: account.accountId, mfaRequired: !account.mfaRequired },
+          },
+        ];
       }
       default:
         return assertNever(command);

@@ -84,7 +84,12 @@ export type UserCommand =
   | { type: 'RememberDevice'; tokenHash: string; ip: string | null; device: string | null; expiresAt: string }
   | { type: 'ForgetDevice' }
   /** `matchesHistory` is the handler's verdict from hashing the new password against the history. */
-  | { type: 'ChangePassword'; passwordHash: string; via: 'profile' | 'admin' | 'reset'; matchesHistory: boolean }
+  | {
+      type: 'ChangePassword';
+      passwordHash: string;
+      via: 'profile' | 'admin' | 'reset';
+      matchesHistory: boolean;
+    }
   | { type: 'RequestPasswordReset'; tokenHash: string; expiresAt: string }
   | { type: 'AgreeToTerms' };
 
@@ -129,8 +134,17 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
   evolve(state, event) {
     switch (event.type) {
       case 'UserRegistered': {
-        const { userId, accountId, email, firstName, lastName, isAdmin, isDmAdmin, passwordHash, agreedToTermsAt } =
-          event.data;
+        const {
+          userId,
+          accountId,
+          email,
+          firstName,
+          lastName,
+          isAdmin,
+          isDmAdmin,
+          passwordHash,
+          agreedToTermsAt,
+        } = event.data;
         return {
           status: 'active',
           userId,
@@ -155,11 +169,19 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
       case 'UserSignedIn':
         return on(state, (u) => ({ ...u, openSessions: [...u.openSessions, event.data.sessionId] }));
       case 'UserSignedOut':
-        return on(state, (u) => ({ ...u, openSessions: u.openSessions.filter((s) => s !== event.data.sessionId) }));
+        return on(state, (u) => ({
+          ...u,
+          openSessions: u.openSessions.filter((s) => s !== event.data.sessionId),
+        }));
       case 'UserSessionsRevoked':
         return on(state, (u) => ({ ...u, sessionVersion: event.data.sessionVersion, openSessions: [] }));
       case 'UserUpdated':
-        return on(state, (u) => ({ ...u, firstName: event.data.firstName, lastName: event.data.lastName, email: event.data.email }));
+        return on(state, (u) => ({
+          ...u,
+          firstName: event.data.firstName,
+          lastName: event.data.lastName,
+          email: event.data.email,
+        }));
       case 'UserArchived':
         return on(state, (u) => ({ ...u, status: 'archived' }));
       case 'UserRestored':
@@ -169,7 +191,10 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
       case 'UserMfaRequiredChanged':
         return on(state, (u) => ({ ...u, mfaRequired: event.data.mfaRequired }));
       case 'UserApiAccessGranted':
-        return on(state, (u) => ({ ...u, api: { token: event.data.authenticationToken, keyHash: event.data.keyHash } }));
+        return on(state, (u) => ({
+          ...u,
+          api: { token: event.data.authenticationToken, keyHash: event.data.keyHash },
+        }));
       case 'UserApiKeyRegenerated':
         return on(state, (u) => (u.api ? { ...u, api: { ...u.api, keyHash: event.data.keyHash } } : u));
       case 'UserApiAccessRevoked':
@@ -192,7 +217,10 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
           resetToken: null,
         }));
       case 'UserPasswordResetRequested':
-        return on(state, (u) => ({ ...u, resetToken: { hash: event.data.tokenHash, expiresAt: event.data.expiresAt } }));
+        return on(state, (u) => ({
+          ...u,
+          resetToken: { hash: event.data.tokenHash, expiresAt: event.data.expiresAt },
+        }));
       case 'UserAgreedToTerms':
         return on(state, (u) => ({ ...u, agreedToTermsAt: event.data.agreedAt }));
       default:
@@ -217,13 +245,21 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
       case 'RevokeSessions': {
         if (state.status === 'none') throw new DomainError(404, USER_TEXTS.notFound);
         return [
-          { type: 'UserSessionsRevoked', data: { userId: state.userId, sessionVersion: state.sessionVersion + 1, reason: command.reason } },
+          {
+            type: 'UserSessionsRevoked',
+            data: { userId: state.userId, sessionVersion: state.sessionVersion + 1, reason: command.reason },
+          },
         ];
       }
       case 'UpdateUser': {
         const user = active(state);
         selfOrManager(ctx, user);
-        if (user.firstName === command.firstName && user.lastName === command.lastName && user.email === command.email) return [];
+        if (
+          user.firstName === command.firstName &&
+          user.lastName === command.lastName &&
+          user.email === command.email
+        )
+          return [];
         const { type: _, ...data } = command;
         return [{ type: 'UserUpdated', data: { userId: user.userId, ...data } }];
       }
@@ -234,7 +270,10 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
         if (ctx.actor?.userId === user.userId) throw new DomainError(409, USER_TEXTS.selfArchive);
         return [
           { type: 'UserArchived', data: { userId: user.userId } },
-          { type: 'UserSessionsRevoked', data: { userId: user.userId, sessionVersion: user.sessionVersion + 1, reason: 'archived' } },
+          {
+            type: 'UserSessionsRevoked',
+            data: { userId: user.userId, sessionVersion: user.sessionVersion + 1, reason: 'archived' },
+          },
         ];
       }
       case 'RestoreUser': {
@@ -253,14 +292,23 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
         const user = active(state);
         manager(ctx, user);
         if (command.accountRequiresMfa) throw new DomainError(409, USER_TEXTS.accountRequiresMfa);
-        return [{ type: 'UserMfaRequiredChanged', data: { userId: user.userId, mfaRequired: !user.mfaRequired } }];
+        return [
+          { type: 'UserMfaRequiredChanged', data: { userId: user.userId, mfaRequired: !user.mfaRequired } },
+        ];
       }
       case 'GrantApiAccess': {
         const user = active(state);
         manager(ctx, user);
         if (!command.accountHasApiAccess) throw new DomainError(409, USER_TEXTS.accountHasNoApi);
         return [
-          { type: 'UserApiAccessGranted', data: { userId: user.userId, authenticationToken: command.authenticationToken, keyHash: command.keyHash } },
+          {
+            type: 'UserApiAccessGranted',
+            data: {
+              userId: user.userId,
+              authenticationToken: command.authenticationToken,
+              keyHash: command.keyHash,
+            },
+          },
         ];
       }
       case 'RegenerateApiKey': {
@@ -287,7 +335,10 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
         // A reset logs the user out everywhere (accounts spec §4).
         return [
           { type: 'UserMfaReset', data: { userId: user.userId } },
-          { type: 'UserSessionsRevoked', data: { userId: user.userId, sessionVersion: user.sessionVersion + 1, reason: 'mfa reset' } },
+          {
+            type: 'UserSessionsRevoked',
+            data: { userId: user.userId, sessionVersion: user.sessionVersion + 1, reason: 'mfa reset' },
+          },
         ];
       }
       case 'RememberDevice': {
@@ -307,19 +358,36 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
         if (command.matchesHistory) throw new DomainError(422, PASSWORD_REUSE_MESSAGE);
         // A new password ends every other session: the handler gives the caller a fresh token.
         return [
-          { type: 'UserPasswordChanged', data: { userId: user.userId, passwordHash: command.passwordHash, via: command.via } },
-          { type: 'UserSessionsRevoked', data: { userId: user.userId, sessionVersion: user.sessionVersion + 1, reason: 'password changed' } },
+          {
+            type: 'UserPasswordChanged',
+            data: { userId: user.userId, passwordHash: command.passwordHash, via: command.via },
+          },
+          {
+            type: 'UserSessionsRevoked',
+            data: {
+              userId: user.userId,
+              sessionVersion: user.sessionVersion + 1,
+              reason: 'password changed',
+            },
+          },
         ];
       }
       case 'RequestPasswordReset': {
         const user = active(state);
-        return [{ type: 'UserPasswordResetRequested', data: { userId: user.userId, tokenHash: command.tokenHash, expiresAt: command.expiresAt } }];
+        return [
+          {
+            type: 'UserPasswordResetRequested',
+            data: { userId: user.userId, tokenHash: command.tokenHash, expiresAt: command.expiresAt },
+          },
+        ];
       }
       case 'AgreeToTerms': {
         const user = active(state);
         if (ctx.actor?.userId !== user.userId) throw forbidden();
         if (user.agreedToTermsAt) return [];
-        return [{ type: 'UserAgreedToTerms', data: { userId: user.userId, agreedAt: ctx.now.toISOString() } }];
+        return [
+          { type: 'UserAgreedToTerms', data: { userId: user.userId, agreedAt: ctx.now.toISOString() } },
+        ];
       }
       default:
         return assertNever(command);

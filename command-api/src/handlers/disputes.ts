@@ -1,0 +1,37 @@
+import { type createDispute, streams } from '@mrn/contracts';
+import type { Handler } from '@mrn/platform';
+import { executeCommand } from '../command-handler.ts';
+import { type CommandDeps, metadataFor } from '../context.ts';
+import { disputeDecider } from '../domain/dispute/dispute.ts';
+import { recordIds } from '../idempotency.ts';
+
+export function disputeHandlers(deps: CommandDeps) {
+  const createDisputeHandler: Handler<typeof createDispute> = async (req) => {
+    // Anonymous: a double-submitted form is recognised by its Idempotency-Key and the sender's address.
+    const disputeId = recordIds(req.request, { accountId: 'public', userId: req.ip })('dispute');
+    const d = req.body.dispute;
+    const result = await executeCommand(
+      deps,
+      disputeDecider,
+      streams.dispute(disputeId),
+      {
+        type: 'SubmitDispute',
+        disputeId,
+        firstName: d.first_name,
+        lastName: d.last_name,
+        email: d.email.toLowerCase(),
+        fein: d.fein,
+        legalName: d.legal_name,
+        dba: d.dba,
+        city: d.city,
+        state: d.state,
+        reason: d.reason,
+      },
+      { now: new Date() },
+      metadataFor(req, { source: 'web' }),
+    );
+    req.reply.code(result.events.length > 0 ? 201 : 200);
+    return { data: { data: { resource_id: disputeId } }, position: result.position };
+  };
+  return { createDispute: createDisputeHandler };
+}

@@ -1,0 +1,198 @@
+import {
+  type adminChangePassword,
+  type changePassword,
+  type forgotPassword,
+  PASSWORD_HISTORY,
+  type passwordReset,
+  streams,
+} from '@mrn/contracts';
+import { type Actor, DomainError, type EventMetadata, type Handler, type TokenClaims } from '@mrn/platform';
+import { hashPassword, verifyPassword } from '../auth/passwords.ts';
+import { closeUserSessions } from '../auth/sessions.ts';
+import { Throttle } from '../auth/throttle.ts';
+import { hashSecret, newSecret, secretMatches } from '../auth/tokens.ts';
+import { executeCommand } from '../command-handler.ts';
+import { type CommandDeps, metadataFor } from '../context.ts';
+import { type ActiveUser, userDecider } from '../domain/user/user.ts';
+import { findUserIdByEmail, loadUser, normaliseEmail } from '../services/users.ts';
+
+export const PASSWORD_TEXTS = {
+  wrongOldPassword: 'The current password is not correct.',
+  badResetLink: 'This password reset link is invalid or has expired. Please request a new one.',
+  tooMany: 'Too many attempts. Please wait and try again.',
+} as const;
+
+const RESET_TTL_MS = 60 * 60 * 1000;
+const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+const RESET_THROTTLE = { failures: 10, windowSeconds: 15 * 60 };
+
+/** Does the new password equal one of the last five (DESIGN §5)? Each check is an argon2 verify. */
+async function reusesPassword(user: ActiveUser, password: string): Promise<boolean> {
+  for (const hash of user.passwordHistory.slice(0, PASSWORD_HISTORY)) {
+    if (await verifyPassword(hash, password)) return true;
+  }
+  return false;
+}
+
+async function issueResetLink(
+  deps: CommandDeps,
+  userId: string,
+  email: string,
+  ttlMs: number,
+  metadata: EventMetadata,
+) {
+  const token = newSecret();
+  const result = await executeCommand(
+    deps,
+    userDecider,
+    streams.user(userId),
+    {
+      type: 'RequestPasswordReset',
+      tokenHash: hashSecret(token),
+      expiresAt: new Date(Date.now() + ttlMs).toISOString(),
+    },
+    { now: new Date() },
+    metadata,
+  );
+  const link = `${deps.publicUrl}/password_reset?reset_token=${encodeURIComponent(token)}&email=${encodeURIComponent(email)}`;
+  return { link, position: result.position };
+}
+
+/** A new member sets their password through a link valid for 7 days. */
+export async function sendInvitation(
+  deps: CommandDeps,
+  userId: string,
+  email: string,
+  accountName: string,
+  metadata: EventMetadata,
+) {
+  const { link, position } = await issueResetLink(deps, userId, email, INVITATION_TTL_MS, metadata);
+  await deps.mailer.send({
+    to: email,
+    subject: `You have been added to ${deps.config.PRODUCT_NAME}`,
+    text: `You have been added as a member of ${accountName} on ${deps.config.PRODUCT_NAME}.\n\nSet your password here (valid for 7 days):\n${link}\n`,
+  });
+  return position;
+}
+
+export function passwordHandlers(deps: CommandDeps) {
+  const throttle = new Throttle(deps.pool, PASSWORD_TEXTS.tooMany);
+
+  async function change(
+    userId: string,
+    password: string,
+    via: 'profile' | 'admin' | 'reset',
+    ctx: { now: Date; actor?: Actor },
+    metadata: EventMetadata,
+  ) {
+    const { state } = await loadUser(deps.store, userId);
+    const matchesHistory = state.status !== 'none' && (await reusesPassword(state, password));
+    const passwordHash = await hashPassword(password);
+    return executeCommand(
+      deps,
+      userDecider,
+      streams.user(userId),
+      { type: 'ChangePassword', passwordHash, via, matchesHistory },
+      ctx,
+      metadata,
+    );
+  }
+
+  const changePasswordHandler: Handler<typeof changePassword> = async (req) => {
+    if (req.actor.userId !== req.params.id)
+      throw new DomainError(403, 'You can only change your own password here.');
+    const { state } = await loadUser(deps.store, req.params.id);
+    if (state.status !== 'active' || !(await verifyPassword(state.passwordHash, req.body.old_password))) {
+      throw new DomainError(400, PASSWORD_TEXTS.wrongOldPassword, {
+        fields: [{ field: 'old_password', message: PASSWORD_TEXTS.wrongOldPassword }],
+      });
+    }
+    const result = await change(
+      req.params.id,
+      req.body.new_password,
+      'profile',
+      { now: new Date(), actor: req.actor },
+      metadataFor(req),
+    );
+    // Every other session ends; this one carries on with a token of the new session version.
+    await closeUserSessions(deps.pool, req.params.id, req.actor.sessionId);
+    const claims: TokenClaims = {
+      sub: req.actor.userId,
+      acc: req.actor.accountId,
+      sid: req.actor.sessionId,
+      sv: state.sessionVersion + 1,
+      adm: req.actor.isAdmin,
+      dm: req.actor.isDmAdmin,
+      mfa: req.actor.mfaPending ? 'pending' : 'ok',
+    };
+    const jwt = deps.app.jwt.sign(claims, { expiresIn: deps.config.SESSION_TTL_SECONDS });
+    return { data: { resource_id: req.params.id, jwt }, position: result.position };
+  };
+
+  const adminChangePasswordHandler: Handler<typeof adminChangePassword> = async (req) => {
+    const result = await change(
+      req.params.id,
+      req.body.new_password,
+      'admin',
+      { now: new Date(), actor: req.actor },
+      metadataFor(req),
+    );
+    await closeUserSessions(deps.pool, req.params.id);
+    return { data: { resource_id: req.params.id }, position: result.position };
+  };
+
+  const forgotPasswordHandler: Handler<typeof forgotPassword> = async (req) => {
+    const keys: [string, typeof RESET_THROTTLE][] = [[`forgot-ip:${req.ip}`, RESET_THROTTLE]];
+    await throttle.check(keys);
+    await throttle.recordFailure(keys);
+    const email = normaliseEmail(req.body.email);
+    const userId = await findUserIdByEmail(deps.store, email);
+    const user = userId ? (await loadUser(deps.store, userId)).state : undefined;
+    // The answer is the same whether or not the address is known, so it reveals no member.
+    if (user?.status === 'active') {
+      const { link } = await issueResetLink(deps, user.userId, email, RESET_TTL_MS, metadataFor(req));
+      await deps.mailer.send({
+        to: email,
+        subject: `Reset your ${deps.config.PRODUCT_NAME} password`,
+        text: `Someone asked to reset the password of ${email}.\n\nReset it here (valid for 1 hour, once):\n${link}\n\nIf it was not you, ignore this e-mail.\n`,
+      });
+    }
+    return { data: { ok: true as const } };
+  };
+
+  const passwordResetHandler: Handler<typeof passwordReset> = async (req) => {
+    const email = normaliseEmail(req.body.email);
+    const keys: [string, typeof RESET_THROTTLE][] = [
+      [`reset-ip:${req.ip}`, RESET_THROTTLE],
+      [`reset-email:${email}`, RESET_THROTTLE],
+    ];
+    await throttle.check(keys);
+    const userId = await findUserIdByEmail(deps.store, email);
+    const user = userId ? (await loadUser(deps.store, userId)).state : undefined;
+    const valid =
+      user?.status === 'active' &&
+      user.resetToken !== null &&
+      new Date(user.resetToken.expiresAt) > new Date() &&
+      secretMatches(req.body.reset_token, user.resetToken.hash);
+    if (!valid || !user || user.status !== 'active') {
+      await throttle.recordFailure(keys);
+      throw new DomainError(400, PASSWORD_TEXTS.badResetLink);
+    }
+    await change(
+      user.userId,
+      req.body.new_password,
+      'reset',
+      { now: new Date() },
+      metadataFor(req, { actorUserId: user.userId, actorAccountId: user.accountId }),
+    );
+    await closeUserSessions(deps.pool, user.userId);
+    return { data: { ok: true as const } };
+  };
+
+  return {
+    changePassword: changePasswordHandler,
+    adminChangePassword: adminChangePasswordHandler,
+    forgotPassword: forgotPasswordHandler,
+    passwordReset: passwordResetHandler,
+  };
+}

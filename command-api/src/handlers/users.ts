@@ -1,0 +1,170 @@
+import {
+  type agreeToTerms,
+  type archiveUser,
+  type createUser,
+  type forgetDevice,
+  type grantUserApiAccess,
+  type regenerateApiKey,
+  type resetMfa,
+  type restoreUser,
+  type revokeUserApiAccess,
+  streams,
+  type toggleUserAdmin,
+  type toggleUserMfaRequired,
+  type updateUser,
+} from '@mrn/contracts';
+import { type Actor, forbidden, type Handler, newId } from '@mrn/platform';
+import { closeUserSessions } from '../auth/sessions.ts';
+import { hashSecret, newSecret } from '../auth/tokens.ts';
+import { executeCommand } from '../command-handler.ts';
+import { type CommandDeps, metadataFor } from '../context.ts';
+import { type UserCommand, type UserState, userDecider } from '../domain/user/user.ts';
+import { loadAccount } from '../services/accounts.ts';
+import { checkEmailDomain, moveEmail } from '../services/members.ts';
+import { loadUser, normaliseEmail, registerUser } from '../services/users.ts';
+import { sendInvitation } from './passwords.ts';
+
+type Simple =
+  | typeof archiveUser
+  | typeof restoreUser
+  | typeof toggleUserAdmin
+  | typeof revokeUserApiAccess
+  | typeof forgetDevice
+  | typeof resetMfa
+  | typeof agreeToTerms;
+
+export function userHandlers(deps: CommandDeps) {
+  const ctxOf = (actor: Actor) => ({ now: new Date(), actor });
+  const runOn = (
+    req: Parameters<typeof metadataFor>[0] & { actor: Actor; params: { id: string } },
+    command: UserCommand | ((s: UserState) => UserCommand | Promise<UserCommand>),
+  ) =>
+    executeCommand(
+      deps,
+      userDecider,
+      streams.user(req.params.id),
+      command,
+      ctxOf(req.actor),
+      metadataFor(req),
+    );
+  const simple =
+    (command: UserCommand, after?: (userId: string) => Promise<void>): Handler<Simple> =>
+    async (req) => {
+      const result = await runOn(req, command);
+      if (after && result.events.length > 0) await after(req.params.id);
+      return { data: { resource_id: req.params.id }, position: result.position };
+    };
+  const endSessions = (userId: string) => closeUserSessions(deps.pool, userId);
+
+  const createUserHandler: Handler<typeof createUser> = async (req) => {
+    const accountId = req.params.id;
+    if (!req.actor.isDmAdmin && req.actor.accountId !== accountId) throw forbidden();
+    const account = (await loadAccount(deps, accountId)).state;
+    if (account.status !== 'open') throw forbidden();
+    await checkEmailDomain(deps, req.actor, accountId, req.body.user.email);
+    const userId = newId();
+    const result = await registerUser(
+      deps,
+      {
+        userId,
+        accountId,
+        email: req.body.user.email,
+        firstName: req.body.user.first_name,
+        lastName: req.body.user.last_name,
+        isAdmin: false,
+        isDmAdmin: false,
+        // Unusable until the member sets their own through the invitation link.
+        password: newSecret(),
+        agreedToTermsAt: null,
+      },
+      ctxOf(req.actor),
+      metadataFor(req),
+    );
+    const invited = await sendInvitation(
+      deps,
+      userId,
+      normaliseEmail(req.body.user.email),
+      account.name,
+      metadataFor(req),
+    );
+    req.reply.code(201);
+    return { data: { resource_id: userId }, position: invited ?? result.position };
+  };
+
+  const updateUserHandler: Handler<typeof updateUser> = async (req) => {
+    const { state } = await loadUser(deps.store, req.params.id);
+    if (state.status === 'none') throw forbidden();
+    const email = normaliseEmail(req.body.user.email);
+    if (email !== state.email) await checkEmailDomain(deps, req.actor, state.accountId, email);
+    const command: UserCommand = {
+      type: 'UpdateUser',
+      firstName: req.body.user.first_name,
+      lastName: req.body.user.last_name,
+      email,
+    };
+    // Permission first, so nobody reserves an address for a user they may not edit.
+    userDecider.decide(command, state, ctxOf(req.actor));
+    await moveEmail(deps, state.userId, state.email, email, ctxOf(req.actor), metadataFor(req));
+    const result = await runOn(req, command);
+    return { data: { resource_id: req.params.id }, position: result.position };
+  };
+
+  const issueCredentials =
+    (kind: 'grant' | 'regenerate'): Handler<typeof grantUserApiAccess | typeof regenerateApiKey> =>
+    async (req) => {
+      const key = newSecret(24);
+      const { state } = await loadUser(deps.store, req.params.id);
+      const token = state.status !== 'none' && state.api ? state.api.token : `mrn_${newSecret(12)}`;
+      let accountHasApiAccess = false;
+      if (state.status !== 'none') {
+        const account = (await loadAccount(deps, state.accountId)).state;
+        accountHasApiAccess = account.status === 'open' && account.canAccessApi;
+      }
+      const command: UserCommand =
+        kind === 'grant'
+          ? {
+              type: 'GrantApiAccess',
+              accountHasApiAccess,
+              authenticationToken: token,
+              keyHash: hashSecret(key),
+            }
+          : { type: 'RegenerateApiKey', keyHash: hashSecret(key) };
+      const result = await executeCommand(
+        deps,
+        userDecider,
+        streams.user(req.params.id),
+        command,
+        ctxOf(req.actor),
+        metadataFor(req),
+      );
+      // The key is shown in full here only; the log keeps its hash.
+      return { data: { authentication_token: token, authentication_key: key }, position: result.position };
+    };
+
+  const toggleMfaRequiredHandler: Handler<typeof toggleUserMfaRequired> = async (req) => {
+    const result = await runOn(req, async (state) => {
+      const accountId = state.status === 'none' ? '' : state.accountId;
+      const account = (await loadAccount(deps, accountId)).state;
+      return {
+        type: 'ToggleMfaRequired',
+        accountRequiresMfa: account.status !== 'none' && account.mfaRequired,
+      };
+    });
+    return { data: { resource_id: req.params.id }, position: result.position };
+  };
+
+  return {
+    createUser: createUserHandler,
+    updateUser: updateUserHandler,
+    archiveUser: simple({ type: 'ArchiveUser' }, endSessions),
+    restoreUser: simple({ type: 'RestoreUser' }),
+    toggleUserAdmin: simple({ type: 'ToggleAdmin' }),
+    toggleUserMfaRequired: toggleMfaRequiredHandler,
+    grantUserApiAccess: issueCredentials('grant'),
+    regenerateApiKey: issueCredentials('regenerate'),
+    revokeUserApiAccess: simple({ type: 'RevokeApiAccess' }),
+    forgetDevice: simple({ type: 'ForgetDevice' }),
+    resetMfa: simple({ type: 'ResetMfa' }, endSessions),
+    agreeToTerms: simple({ type: 'AgreeToTerms' }),
+  };
+}

@@ -1,0 +1,310 @@
+import type {
+  AccountView,
+  exportContacts,
+  getAccount,
+  getApiCredentials,
+  getUser,
+  listAccounts,
+  listAccountUsers,
+  listDevMailbox,
+  listDisputes,
+  listMemberFunders,
+  UserView,
+} from '@mrn/contracts';
+import { type Actor, forbidden, type Handler, notFound } from '@mrn/platform';
+import { stringify } from 'csv-stringify/sync';
+import type { QueryDeps } from '../context.ts';
+import { iso, likeEscape, pagination } from '../views.ts';
+
+interface AccountRow {
+  id: string;
+  name: string;
+  website: string | null;
+  primary_contact_email: string;
+  plan_level: AccountView['plan_level'];
+  membership_status: AccountView['membership_status'];
+  trial_started_at: Date | null;
+  merchants_added: number;
+  notes_added: number;
+  last_merchant_added_at: Date | null;
+  ninety_day_contribution: string;
+  can_access_api: boolean;
+  mfa_required: boolean;
+  merchant_subscription_enabled: boolean;
+  merchant_subscription_notification_email: string | null;
+  merchant_subscription_notification_webhook: string | null;
+  archived_at: Date | null;
+  created_at: Date;
+}
+
+const toAccountView = (r: AccountRow): AccountView => ({
+  id: r.id,
+  resource_id: r.id,
+  name: r.name,
+  website: r.website,
+  primary_contact_email: r.primary_contact_email,
+  plan_level: r.plan_level,
+  membership_status: r.membership_status,
+  trial_started_at: iso(r.trial_started_at),
+  merchants_added: r.merchants_added,
+  notes_added: r.notes_added,
+  last_merchant_added_at: iso(r.last_merchant_added_at),
+  total_ninety_days_contribution_percentage: Number(r.ninety_day_contribution),
+  can_access_api: r.can_access_api,
+  mfa_required: r.mfa_required,
+  merchant_subscription_enabled: r.merchant_subscription_enabled,
+  merchant_subscription_notification_email: r.merchant_subscription_notification_email,
+  merchant_subscription_notification_webhook: r.merchant_subscription_notification_webhook,
+  archived_at: iso(r.archived_at),
+  created_at: iso(r.created_at)!,
+});
+
+const USER_COLUMNS = `u.id, u.account_id, u.first_name, u.last_name, u.email, u.is_admin, u.is_dm_admin, u.mfa_required,
+  u.mfa_enabled, u.otp_ip, u.otp_device, u.remembered_until, u.api_granted, u.archived_at,
+  a.primary_contact_email, a.merchant_subscription_enabled, a.plan_level, a.mfa_required as account_mfa_required`;
+
+interface UserRow {
+  id: string;
+  account_id: string;
+  first_name: string;
+  last_name: string;
+  email: string;
+  is_admin: boolean;
+  is_dm_admin: boolean;
+  mfa_required: boolean;
+  mfa_enabled: boolean;
+  otp_ip: string | null;
+  otp_device: string | null;
+  remembered_until: Date | null;
+  api_granted: boolean;
+  archived_at: Date | null;
+  primary_contact_email: string | null;
+  merchant_subscription_enabled: boolean | null;
+  plan_level: UserView['plan_level'] | null;
+  account_mfa_required: boolean | null;
+}
+
+const toUserView = (r: UserRow): UserView => {
+  const remembered = r.remembered_until !== null && r.remembered_until > new Date();
+  return {
+    id: r.id,
+    resource_id: r.id,
+    account_id: r.account_id,
+    account_resource_id: r.account_id,
+    account_primary_email: r.primary_contact_email,
+    account_merchant_subscription_enabled: r.merchant_subscription_enabled ?? false,
+    first_name: r.first_name,
+    last_name: r.last_name,
+    email: r.email,
+    is_admin: r.is_admin,
+    is_dm_admin: r.is_dm_admin,
+    plan_level: r.plan_level ?? 'BASIC',
+    mfa_required: r.mfa_required || (r.account_mfa_required ?? false),
+    account_mfa_required: r.account_mfa_required ?? false,
+    mfa_enabled: r.mfa_enabled,
+    otp_remember_device: remembered,
+    otp_ip: remembered ? r.otp_ip : null,
+    otp_device: remembered ? r.otp_device : null,
+    api_granted: r.api_granted,
+    deleted_at: iso(r.archived_at),
+  };
+};
+
+/** Own account for its admins; every account for platform admins. */
+const mayManageAccount = (actor: Actor, accountId: string) =>
+  actor.isDmAdmin || (actor.isAdmin && actor.accountId === accountId);
+
+export function accountQueryHandlers(deps: QueryDeps) {
+  async function userRow(id: string): Promise<UserRow> {
+    const { rows } = await deps.pool.query<UserRow>(
+      `select ${USER_COLUMNS} from read.users u left join read.accounts a on a.id = u.account_id where u.id = $1`,
+      [id],
+    );
+    if (!rows[0]) throw notFound('Member not found.');
+    return rows[0];
+  }
+
+  const listAccountsHandler: Handler<typeof listAccounts> = async (req) => {
+    const { page, per_page, search, membership_filter, plan_level_filter } = req.query;
+    const conditions = ['not a.is_platform'];
+    const params: unknown[] = [];
+    if (search) {
+      params.push(`%${likeEscape(search.toLowerCase())}%`);
+      conditions.push(`lower(a.name) like $${params.length}`);
+    }
+    if (membership_filter === 'active')
+      conditions.push(`a.archived_at is null and a.membership_status in ('active', 'trialing')`);
+    if (membership_filter === 'canceled')
+      conditions.push(`(a.archived_at is not null or a.membership_status not in ('active', 'trialing'))`);
+    if (plan_level_filter) {
+      params.push(plan_level_filter);
+      conditions.push(`a.plan_level = $${params.length}`);
+    }
+    const where = conditions.join(' and ');
+    const [rows, count] = await Promise.all([
+      deps.pool.query<AccountRow>(
+        `select a.* from read.accounts a where ${where} order by lower(a.name), a.id limit $${params.length + 1} offset $${params.length + 2}`,
+        [...params, per_page, (page - 1) * per_page],
+      ),
+      deps.pool.query<{ n: number }>(`select count(*)::int as n from read.accounts a where ${where}`, params),
+    ]);
+    return {
+      data: rows.rows.map(toAccountView),
+      pagination: pagination(page, per_page, count.rows[0]?.n ?? 0),
+    };
+  };
+
+  const getAccountHandler: Handler<typeof getAccount> = async (req) => {
+    if (!mayManageAccount(req.actor, req.params.id)) throw forbidden();
+    const { rows } = await deps.pool.query<AccountRow>('select * from read.accounts where id = $1', [
+      req.params.id,
+    ]);
+    if (!rows[0]) throw notFound('Funder not found.');
+    return { data: toAccountView(rows[0]) };
+  };
+
+  const exportContactsHandler: Handler<typeof exportContacts> = async (req) => {
+    const { rows } = await deps.pool.query<{
+      funder: string;
+      first_name: string;
+      last_name: string;
+      email: string;
+      plan_level: string;
+    }>(
+      `select a.name as funder, u.first_name, u.last_name, u.email, a.plan_level
+         from read.users u join read.accounts a on a.id = u.account_id
+        where u.archived_at is null and a.archived_at is null and not a.is_platform
+        order by lower(a.name), lower(u.last_name), lower(u.first_name)`,
+    );
+    const csv = stringify(
+      rows.map((r) => [r.funder, r.first_name, r.last_name, r.email, r.plan_level]),
+      { header: true, columns: ['funder', 'first_name', 'last_name', 'email', 'membership_level'] },
+    );
+    const product = deps.config.PRODUCT_NAME.toLowerCase().replace(/[^a-z0-9]+/g, '-');
+    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+    req.reply.header('content-type', 'text/csv; charset=utf-8');
+    req.reply.header('content-disposition', `attachment; filename="${product}-contacts-${stamp}.csv"`);
+    return csv;
+  };
+
+  const listMemberFundersHandler: Handler<typeof listMemberFunders> = async (req) => {
+    const { page, per_page } = req.query;
+    const where = `archived_at is null and not is_platform and membership_status in ('active', 'trialing')`;
+    const [rows, count] = await Promise.all([
+      deps.pool.query<{ id: string; name: string; website: string | null; plan_level: 'BASIC' | 'PRO' }>(
+        `select id, name, website, plan_level from read.accounts where ${where} order by lower(name), id limit $1 offset $2`,
+        [per_page, (page - 1) * per_page],
+      ),
+      deps.pool.query<{ n: number }>(`select count(*)::int as n from read.accounts where ${where}`),
+    ]);
+    return {
+      data: rows.rows.map((r) => ({
+        resource_id: r.id,
+        name: r.name,
+        website: r.website,
+        plan_level: r.plan_level,
+      })),
+      pagination: pagination(page, per_page, count.rows[0]?.n ?? 0),
+    };
+  };
+
+  const listAccountUsersHandler: Handler<typeof listAccountUsers> = async (req) => {
+    if (!mayManageAccount(req.actor, req.params.id)) throw forbidden();
+    const { rows } = await deps.pool.query<UserRow>(
+      `select ${USER_COLUMNS} from read.users u left join read.accounts a on a.id = u.account_id
+        where u.account_id = $1 order by lower(u.last_name), lower(u.first_name), u.id`,
+      [req.params.id],
+    );
+    const views = rows.map(toUserView);
+    return {
+      data: { members: views.filter((u) => !u.deleted_at), archived: views.filter((u) => !!u.deleted_at) },
+    };
+  };
+
+  const getUserHandler: Handler<typeof getUser> = async (req) => {
+    const row = await userRow(req.params.id);
+    const self = req.actor.userId === row.id;
+    if (!self && !mayManageAccount(req.actor, row.account_id)) throw forbidden();
+    return { data: toUserView(row) };
+  };
+
+  const getApiCredentialsHandler: Handler<typeof getApiCredentials> = async (req) => {
+    const row = await userRow(req.params.id);
+    if (!mayManageAccount(req.actor, row.account_id)) throw forbidden();
+    const { rows } = await deps.pool.query<{ api_token: string | null }>(
+      'select api_token from read.users where id = $1',
+      [row.id],
+    );
+    // The key was shown once when issued; only its existence is known now.
+    return {
+      data: {
+        authentication_token: rows[0]?.api_token ?? null,
+        key_hint: rows[0]?.api_token ? '••••••••' : null,
+      },
+    };
+  };
+
+  const listDisputesHandler: Handler<typeof listDisputes> = async (req) => {
+    const { page, per_page } = req.query;
+    const [rows, count] = await Promise.all([
+      deps.pool.query(
+        `select d.*, m.id as merchant_id from read.disputes d
+           left join read.merchants m on m.fein = d.fein and m.archived_at is null
+          order by d.created_at desc, d.id limit $1 offset $2`,
+        [per_page, (page - 1) * per_page],
+      ),
+      deps.pool.query<{ n: number }>('select count(*)::int as n from read.disputes'),
+    ]);
+    return {
+      data: rows.rows.map((r) => ({
+        id: r.id,
+        resource_id: r.id,
+        first_name: r.first_name,
+        last_name: r.last_name,
+        email: r.email,
+        fein: r.fein,
+        legal_name: r.legal_name,
+        dba: r.dba,
+        city: r.city,
+        state: r.state,
+        reason: r.reason,
+        created_at: iso(r.created_at)!,
+        merchant_id: r.merchant_id,
+      })),
+      pagination: pagination(page, per_page, count.rows[0]?.n ?? 0),
+    };
+  };
+
+  const listDevMailboxHandler: Handler<typeof listDevMailbox> = async () => {
+    const { rows } = await deps.pool.query<{
+      id: string;
+      mail_to: string;
+      subject: string;
+      body_text: string;
+      received_at: Date;
+    }>(
+      'select id, mail_to, subject, body_text, received_at from dev_mailbox order by received_at desc limit 200',
+    );
+    return {
+      data: rows.map((r) => ({
+        id: r.id,
+        to: r.mail_to,
+        subject: r.subject,
+        text: r.body_text,
+        received_at: iso(r.received_at)!,
+      })),
+    };
+  };
+
+  return {
+    listAccounts: listAccountsHandler,
+    getAccount: getAccountHandler,
+    exportContacts: exportContactsHandler,
+    listMemberFunders: listMemberFundersHandler,
+    listAccountUsers: listAccountUsersHandler,
+    getUser: getUserHandler,
+    getApiCredentials: getApiCredentialsHandler,
+    listDisputes: listDisputesHandler,
+    listDevMailbox: listDevMailboxHandler,
+  };
+}
