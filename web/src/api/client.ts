@@ -16,7 +16,11 @@ type Part<K extends string, T> = [T] extends [undefined]
 
 export type CallRequest<R extends RouteSpec> = Part<'params', RouteRequest<R>['params']> &
   Part<'query', RouteRequest<R>['query']> &
-  Part<'body', RouteRequest<R>['body']> & { signal?: AbortSignal };
+  Part<'body', RouteRequest<R>['body']> & {
+    signal?: AbortSignal;
+    /** Extra request headers, e.g. the Idempotency-Key of a create. */
+    headers?: Record<string, string>;
+  };
 
 /** `call(route)` for routes that need nothing, `call(route, { params, query, body })` otherwise. */
 export type CallArgs<R extends RouteSpec> =
@@ -29,15 +33,22 @@ export async function call<R extends RouteSpec>(
   route: R,
   ...[request]: CallArgs<R>
 ): Promise<RouteResponse<R>> {
-  const { params, query, body, signal } = (request ?? {}) as {
+  const {
+    params,
+    query,
+    body,
+    signal,
+    headers: extraHeaders,
+  } = (request ?? {}) as {
     params?: Record<string, string | number>;
     query?: unknown;
     body?: unknown;
     signal?: AbortSignal;
+    headers?: Record<string, string>;
   };
   const url = buildPath(route.path, params) + toQueryString(query);
 
-  const headers: Record<string, string> = { Accept: 'application/json' };
+  const headers: Record<string, string> = { ...extraHeaders, Accept: 'application/json' };
   const token = readToken();
   if (token) headers.Authorization = `Bearer ${token}`;
   const position = consistentAfter();

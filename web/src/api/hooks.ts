@@ -6,7 +6,7 @@ import { type CallArgs, type CallRequest, call } from './client.ts';
 type Request<R extends RouteSpec> = Omit<CallRequest<R>, 'signal'>;
 
 /** Cache key of one route call: the route and what identifies the answer (params and query). */
-export function apiQueryKey<R extends RouteSpec>(route: R, request?: Request<R>) {
+export function apiQueryKey<R extends RouteSpec>(route: R, request?: Omit<Request<R>, 'headers'>) {
   const { params, query } = (request ?? {}) as { params?: unknown; query?: unknown };
   return [route.method, route.path, params ?? null, query ?? null] as const;
 }

@@ -4,3 +4,13 @@ import type { SessionUser } from '@mrn/contracts/routes/auth';
 export const canUseMerchantSubscriptions = (
   user: Pick<SessionUser, 'is_admin' | 'account_merchant_subscription_enabled' | 'plan_level'>,
 ): boolean => user.is_admin && user.account_merchant_subscription_enabled && user.plan_level === 'PRO';
+
+/** PRO features (search history, submission source): PRO accounts and platform administrators (core §6). */
+export const hasProFeatures = (user: Pick<SessionUser, 'plan_level' | 'is_dm_admin'>): boolean =>
+  user.plan_level === 'PRO' || user.is_dm_admin;
+
+/** Editing a merchant: platform administrators and members of the funder that added it. */
+export const mayEditMerchant = (
+  user: Pick<SessionUser, 'account_resource_id' | 'is_dm_admin'>,
+  merchant: { added_by_account_id: string | null },
+): boolean => user.is_dm_admin || user.account_resource_id === merchant.added_by_account_id;

@@ -1,7 +1,6 @@
-import { Button, InputGroup, type Size } from '@blueprintjs/core';
-import { type FormEvent, useState } from 'react';
-import { useNavigate } from 'react-router-dom';
-import { searchPath } from '../routing/paths.ts';
+import { Button, InputGroup, type Size, Spinner, SpinnerSize } from '@blueprintjs/core';
+import { type FormEvent, useCallback, useState } from 'react';
+import { useMerchantSearch } from '../merchants/use-merchant-search.tsx';
 
 interface MerchantSearchFormProps {
   placeholder: string;
@@ -9,27 +8,37 @@ interface MerchantSearchFormProps {
   className?: string;
   /** Without the arrow button (Enter searches), for narrow places. */
   compact?: boolean;
+  /** The term shown at first (the /search page shows its own), kept after searching. */
+  initialTerm?: string;
+  /** Called once a search has navigated somewhere (closes the phone drawer). */
   onSearch?: () => void;
 }
 
-/** Merchant search by full EIN or legal name; Enter or the arrow button searches. */
+/** Merchant search by full EIN or legal name; Enter or the arrow button searches (core spec §4). */
 export function MerchantSearchForm({
   placeholder,
   size,
   className,
   compact,
+  initialTerm = '',
   onSearch,
 }: MerchantSearchFormProps) {
-  const navigate = useNavigate();
-  const [term, setTerm] = useState('');
+  const [term, setTerm] = useState(initialTerm);
+  // Once a search has led somewhere the box is ready for the next one.
+  const afterNavigate = useCallback(() => {
+    setTerm(initialTerm);
+    onSearch?.();
+  }, [onSearch, initialTerm]);
+  const { search, searching, dialog } = useMerchantSearch(afterNavigate);
   const trimmed = term.trim();
 
-  const submit = (event: FormEvent) => {
+  const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (!trimmed) return;
-    navigate(searchPath(trimmed));
-    onSearch?.();
+    if (!trimmed || searching) return;
+    await search(trimmed);
   };
+
+  const spinner = <Spinner size={SpinnerSize.SMALL} aria-label="Searching" className="mrn-input-spinner" />;
 
   return (
     <search className={className}>
@@ -42,19 +51,26 @@ export function MerchantSearchForm({
           value={term}
           onValueChange={setTerm}
           size={size}
+          aria-busy={searching}
           rightElement={
-            compact ? undefined : (
+            compact ? (
+              searching ? (
+                spinner
+              ) : undefined
+            ) : (
               <Button
                 type="submit"
                 variant="minimal"
                 icon="arrow-right"
                 aria-label="Search"
                 disabled={!trimmed}
+                loading={searching}
               />
             )
           }
         />
       </form>
+      {dialog}
     </search>
   );
 }

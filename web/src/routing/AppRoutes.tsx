@@ -5,7 +5,6 @@ import { PublicLayout } from '../layout/PublicLayout.tsx';
 import { LogoutPage } from '../pages/LogoutPage.tsx';
 import { NotFoundPage } from '../pages/NotFoundPage.tsx';
 import { PlaceholderPage } from '../pages/PlaceholderPage.tsx';
-import { SearchPage } from '../pages/SearchPage.tsx';
 import {
   isAccountAdmin,
   isPlatformAdmin,
@@ -29,6 +28,24 @@ import {
 const LoginPage = lazy(() => import('../pages/login/LoginPage.tsx').then((m) => ({ default: m.LoginPage })));
 const DashboardPage = lazy(() =>
   import('../pages/dashboard/DashboardPage.tsx').then((m) => ({ default: m.DashboardPage })),
+);
+
+const SearchPage = lazy(() =>
+  import('../pages/search/SearchPage.tsx').then((m) => ({ default: m.SearchPage })),
+);
+const AddMerchantPage = lazy(() =>
+  import('../pages/merchant/AddMerchantPage.tsx').then((m) => ({ default: m.AddMerchantPage })),
+);
+const MerchantPage = lazy(() =>
+  import('../pages/merchant/MerchantPage.tsx').then((m) => ({ default: m.MerchantPage })),
+);
+const AdminMerchantsPage = lazy(() =>
+  import('../pages/admin-merchants/AdminMerchantsPage.tsx').then((m) => ({ default: m.AdminMerchantsPage })),
+);
+const DeletedMerchantPage = lazy(() =>
+  import('../pages/admin-merchants/DeletedMerchantPage.tsx').then((m) => ({
+    default: m.DeletedMerchantPage,
+  })),
 );
 
 const placeholders = (list: PlaceholderRoute[]) =>
@@ -55,6 +72,8 @@ export function AppRoutes() {
           <Route path={PATHS.dashboard} element={<DashboardPage withProIntroduction />} />
           <Route path={PATHS.dashboardOld} element={<DashboardPage withProIntroduction={false} />} />
           <Route path={PATHS.search} element={<SearchPage />} />
+          <Route path={PATHS.newMerchant} element={<AddMerchantPage />} />
+          <Route path={PATHS.merchant} element={<MerchantPage />} />
           {placeholders(MEMBER_PLACEHOLDERS)}
 
           <Route element={<RequireRole has={isAccountAdmin} />}>
@@ -64,6 +83,9 @@ export function AppRoutes() {
             {placeholders(MERCHANT_SUBSCRIPTION_PLACEHOLDERS)}
           </Route>
           <Route element={<RequireRole has={isPlatformAdmin} />}>
+            <Route path={PATHS.merchants} element={<AdminMerchantsPage />} />
+            <Route path={PATHS.deletedMerchants} element={<AdminMerchantsPage />} />
+            <Route path={PATHS.deletedMerchant} element={<DeletedMerchantPage />} />
             {placeholders(PLATFORM_ADMIN_PLACEHOLDERS)}
           </Route>
         </Route>

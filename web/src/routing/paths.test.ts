@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { isReturnableRoute, searchPath } from './paths.ts';
+import {
+  deletedMerchantPath,
+  isReturnableRoute,
+  merchantPath,
+  newMerchantPath,
+  searchPath,
+} from './paths.ts';
 
 describe('isReturnableRoute', () => {
   it('accepts protected screens with their query', () => {
@@ -23,5 +29,18 @@ describe('searchPath', () => {
   it('encodes the term', () => {
     expect(searchPath('12-3456789')).toBe('/search?search=12-3456789');
     expect(searchPath('Acme & Sons')).toBe('/search?search=Acme%20%26%20Sons');
+  });
+});
+
+describe('merchant paths', () => {
+  it('builds merchant, highlight, deleted and add paths', () => {
+    expect(merchantPath('m1')).toBe('/merchants/m1');
+    expect(merchantPath('m1', 'n1')).toBe('/merchants/m1?highlight=n1');
+    expect(deletedMerchantPath('m1')).toBe('/deleted-merchants/m1');
+    expect(newMerchantPath()).toBe('/merchants/new');
+    expect(newMerchantPath('45-1234567')).toBe('/merchants/new?fein=45-1234567');
+    expect(newMerchantPath('451234567')).toBe('/merchants/new?fein=45-1234567');
+    expect(newMerchantPath('Acme & Sons')).toBe('/merchants/new?legal_name=Acme%20%26%20Sons');
+    expect(newMerchantPath('  ')).toBe('/merchants/new');
   });
 });

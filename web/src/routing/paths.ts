@@ -1,3 +1,5 @@
+import { formatEinInput, isEinSearch } from '@mrn/contracts/domain/ein';
+
 /** Screen routes of both specs (core §2, accounts §2). API paths live in contracts. */
 export const PATHS = {
   login: '/login',
@@ -46,6 +48,22 @@ export const PATHS = {
 } as const;
 
 export const searchPath = (term: string): string => `${PATHS.search}?search=${encodeURIComponent(term)}`;
+
+/** /merchants/{id}, with `?highlight={noteId}` to mark one note row. */
+export const merchantPath = (id: string, highlightNoteId?: string): string =>
+  `/merchants/${encodeURIComponent(id)}${highlightNoteId ? `?highlight=${encodeURIComponent(highlightNoteId)}` : ''}`;
+
+export const deletedMerchantPath = (id: string): string => `/deleted-merchants/${encodeURIComponent(id)}`;
+
+/** /merchants/new, pre-filled from a search that found nothing: its EIN, or else its words as legal name. */
+export const newMerchantPath = (term?: string): string => {
+  const typed = term?.trim();
+  if (!typed) return PATHS.newMerchant;
+  const param = isEinSearch(typed)
+    ? `fein=${encodeURIComponent(formatEinInput(typed))}`
+    : `legal_name=${encodeURIComponent(typed)}`;
+  return `${PATHS.newMerchant}?${param}`;
+};
 
 /** Pages anyone may open; a visit to one of them is never remembered as the attempted route. */
 const PUBLIC_PATHS: ReadonlySet<string> = new Set([

@@ -80,12 +80,6 @@ export const MEMBER_PLACEHOLDERS: PlaceholderRoute[] = [
     title: 'Profile',
     summary: 'Your name, e-mail address, password and two-factor settings.',
   },
-  {
-    path: PATHS.newMerchant,
-    title: 'Add Merchant',
-    summary: 'Add a merchant by EIN/BN with its first note.',
-  },
-  { path: PATHS.merchant, title: 'Merchant', summary: 'Merchant information, search history and notes.' },
 ];
 
 export const ACCOUNT_ADMIN_PLACEHOLDERS: PlaceholderRoute[] = [
@@ -126,16 +120,5 @@ export const PLATFORM_ADMIN_PLACEHOLDERS: PlaceholderRoute[] = [
   },
   { path: PATHS.newFunderMember, title: 'Add Member', summary: 'Add a member to this funder.' },
   { path: PATHS.funderMember, title: 'Member', summary: 'Edit a member of this funder.' },
-  {
-    path: PATHS.merchants,
-    title: 'Merchants',
-    summary: 'All merchants, with deleted merchants on their own tab.',
-  },
-  {
-    path: PATHS.deletedMerchants,
-    title: 'Deleted Merchants',
-    summary: 'Merchants deleted with their reason.',
-  },
-  { path: PATHS.deletedMerchant, title: 'Deleted Merchant', summary: 'A deleted merchant and its notes.' },
   { path: PATHS.settings, title: 'Settings', summary: 'The app-wide dashboard message.' },
 ];

@@ -4,6 +4,7 @@ import { useSignedInUser } from '../../auth/auth-context.ts';
 import { MerchantSearchForm } from '../../layout/MerchantSearchForm.tsx';
 import { PATHS } from '../../routing/paths.ts';
 import { useDocumentTitle } from '../../ui/use-document-title.ts';
+import { AdminRecentNotesCard } from './AdminRecentNotesCard.tsx';
 import { AppMessageBar } from './AppMessageBar.tsx';
 import { ProIntroBanner } from './ProIntroBanner.tsx';
 import { RecentSuspiciousActivityCard } from './RecentSuspiciousActivityCard.tsx';
@@ -40,6 +41,7 @@ export function DashboardPage({ withProIntroduction }: { withProIntroduction: bo
         </div>
       </Card>
       <RecentSuspiciousActivityCard />
+      {user.is_dm_admin && <AdminRecentNotesCard />}
     </div>
   );
 }

@@ -1,0 +1,111 @@
+import {
+  type DEFAULT_SATISFIED_QUICK_NOTES,
+  NOTE_CATEGORIES,
+  NOTE_MAX,
+  type NoteCategory,
+  SUBMISSION_SOURCES,
+  type SubmissionSource,
+  selectableCategories,
+} from '@mrn/contracts/domain/notes';
+import type { NoteView } from '@mrn/contracts/routes/merchants';
+import type { FormErrors } from './merchant-form.ts';
+
+export interface NoteFormValues {
+  category: NoteCategory | '';
+  note: string;
+  submission_source: SubmissionSource | '';
+  broker_name: string;
+}
+export type NoteField = keyof NoteFormValues;
+
+export const NOTE_LABELS: Record<NoteField, string> = {
+  category: 'Category',
+  note: 'Note',
+  submission_source: 'Submission Source',
+  broker_name: 'Broker Name',
+};
+
+export const BROKER_NAME_MAX = 120;
+export const BROKER_NAME_HINT = 'name only, do not add comments';
+export const DEFAULT_SATISFIED: NoteCategory = 'Default Satisfied';
+export type QuickNote = (typeof DEFAULT_SATISFIED_QUICK_NOTES)[number];
+
+export const emptyNoteValues = (): NoteFormValues => ({
+  category: '',
+  note: '',
+  submission_source: '',
+  broker_name: '',
+});
+
+const isCategory = (value: string): value is NoteCategory =>
+  (NOTE_CATEGORIES as readonly string[]).includes(value);
+const isSource = (value: string | null): value is SubmissionSource =>
+  value !== null && (SUBMISSION_SOURCES as readonly string[]).includes(value);
+
+export const noteValuesOf = (n: NoteView): NoteFormValues => ({
+  category: isCategory(n.category) ? n.category : '',
+  note: n.note,
+  submission_source: isSource(n.submission_source) ? n.submission_source : '',
+  broker_name: n.broker_name ?? '',
+});
+
+/**
+ * The categories offered: platform administrators get every one; others never Default Satisfied
+ * or Merchant Dispute (core spec §5, §6). A note being edited keeps its own category in the list.
+ */
+export function categoryChoices(isPlatformAdmin: boolean, current: NoteCategory | '' = ''): NoteCategory[] {
+  const choices = selectableCategories(isPlatformAdmin);
+  return current && !choices.includes(current) ? [current, ...choices] : choices;
+}
+
+/** Changing the source clears the broker name (core spec §5). */
+export function withSource(values: NoteFormValues, source: SubmissionSource | ''): NoteFormValues {
+  return source === values.submission_source
+    ? values
+    : { ...values, submission_source: source, broker_name: '' };
+}
+
+/** A Default Satisfied quick note fills the note; Other leaves the note for the user to write. */
+export function withQuickNote(values: NoteFormValues, quick: QuickNote): NoteFormValues {
+  return { ...values, note: quick === 'Other' ? '' : quick };
+}
+
+/** Note rules of core spec §5: Category and Note required; Broker Name required for a broker source. */
+export function validateNote(
+  values: NoteFormValues,
+  allowed: readonly NoteCategory[],
+): FormErrors<NoteField> {
+  const errors: FormErrors<NoteField> = {};
+  if (!values.category) errors.category = `${NOTE_LABELS.category} is required`;
+  else if (!allowed.includes(values.category))
+    errors.category = `${NOTE_LABELS.category} ${values.category} is not available to you`;
+  const note = values.note.trim();
+  if (!note) errors.note = `${NOTE_LABELS.note} is required`;
+  else if (note.length > NOTE_MAX) errors.note = `${NOTE_LABELS.note} must be at most ${NOTE_MAX} characters`;
+  if (values.submission_source === 'broker') {
+    const broker = values.broker_name.trim();
+    if (!broker) errors.broker_name = `${NOTE_LABELS.broker_name} is required for a Broker/ISO submission`;
+    else if (broker.length > BROKER_NAME_MAX)
+      errors.broker_name = `${NOTE_LABELS.broker_name} must be at most ${BROKER_NAME_MAX} characters`;
+  }
+  return errors;
+}
+
+/** The `note` object of add merchant, add note and update note. */
+export function noteBody(values: NoteFormValues) {
+  const source = values.submission_source || null;
+  return {
+    category: values.category as NoteCategory,
+    note: values.note.trim(),
+    submission_source: source,
+    broker_name: source === 'broker' ? values.broker_name.trim() : null,
+  };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The optional "Add on Behalf of" funder account id of platform administrators. */
+export function validateOnBehalfOf(value: string): string | undefined {
+  const id = value.trim();
+  return id && !UUID.test(id) ? 'Add on Behalf of must be a funder account id (a uuid)' : undefined;
+}
