@@ -54,7 +54,7 @@ export function accountHandlers(deps: CommandDeps) {
     const d = toDetails(req.body.account);
     const ctx = { now: new Date(), actor: req.actor };
     const metadata = metadataFor(req);
-    await executeCommand(
+    const opened = await executeCommand(
       deps,
       accountDecider,
       streams.account(accountId),
@@ -81,7 +81,7 @@ export function accountHandlers(deps: CommandDeps) {
       metadata,
     );
     req.reply.code(201);
-    return { data: { resource_id: accountId }, position: updated.position };
+    return { data: { resource_id: accountId }, position: updated.position ?? opened.position };
   };
 
   const updateAccountHandler: Handler<typeof updateAccount> = async (req) => {

@@ -44,7 +44,9 @@ export async function authenticate(pool: Pool, request: FastifyRequest): Promise
     row &&
     row.revoked_at === null &&
     row.expires_at > new Date() &&
-    (row.session_version ?? 0) === claims.sv &&
+    // Older tokens than the user's session version are revoked; a newer one (signed by us just now)
+    // only means the read model has not caught up with the bump yet.
+    (row.session_version ?? 0) <= claims.sv &&
     row.archived_at === null &&
     row.account_archived_at === null;
   if (!live) throw unauthorized(MESSAGES.sessionEnded);
