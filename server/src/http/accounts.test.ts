@@ -62,7 +62,7 @@ describe('funders (platform admin)', () => {
       },
     };
     expect(
-      (await server.call({ method: 'POST', url: routes.createAccount.path, token: tokens.dana, payload }))
+      (await server.call({ method: 'POST', url: routes.createAccount.path, token: tokens.dana!, payload }))
         .status,
     ).toBe(403);
     const created = await server.call({
@@ -92,7 +92,7 @@ describe('funders (platform admin)', () => {
     });
     expect(pro.body.data.map((a: { name: string }) => a.name)).toEqual(['Summit Capital Funding']);
     expect(
-      (await server.call({ method: 'GET', url: routes.listAccounts.path, token: tokens.dana })).status,
+      (await server.call({ method: 'GET', url: routes.listAccounts.path, token: tokens.dana! })).status,
     ).toBe(403);
     expect(
       (await server.call({ method: 'GET', url: `${routes.listAccounts.path}?per_page=7`, token: admin }))
@@ -122,7 +122,7 @@ describe('funders (platform admin)', () => {
     expect((await put(admin, path(routes.cancelTrial.path))).status).toBe(200);
     expect((await put(admin, path(routes.grantAccountApiAccess.path))).status).toBe(200);
     expect((await put(admin, path(routes.toggleAccountMfaRequired.path))).status).toBe(200);
-    expect((await put(tokens.dana, path(routes.grantAccountApiAccess.path))).status).toBe(403);
+    expect((await put(tokens.dana!, path(routes.grantAccountApiAccess.path))).status).toBe(403);
     const account = await server.call({ method: 'GET', url: path(routes.getAccount.path), token: admin });
     expect(account.body.data).toMatchObject({
       membership_status: 'canceled',
@@ -134,9 +134,9 @@ describe('funders (platform admin)', () => {
   it('lets an account admin read and edit only their own account', async () => {
     const own = buildPath(routes.getAccount.path, { id: accountOf.dana! });
     const other = buildPath(routes.getAccount.path, { id: accountOf.priya! });
-    expect((await server.call({ method: 'GET', url: own, token: tokens.dana })).status).toBe(200);
-    expect((await server.call({ method: 'GET', url: other, token: tokens.dana })).status).toBe(403);
-    expect((await server.call({ method: 'GET', url: own, token: tokens.marco })).status).toBe(403);
+    expect((await server.call({ method: 'GET', url: own, token: tokens.dana! })).status).toBe(200);
+    expect((await server.call({ method: 'GET', url: other, token: tokens.dana! })).status).toBe(403);
+    expect((await server.call({ method: 'GET', url: own, token: tokens.marco! })).status).toBe(403);
     const payload = {
       account: {
         name: 'Harbor Hijack',
@@ -145,7 +145,7 @@ describe('funders (platform admin)', () => {
       },
     };
     expect(
-      (await put(tokens.dana, buildPath(routes.updateAccount.path, { id: accountOf.priya! }), payload))
+      (await put(tokens.dana!, buildPath(routes.updateAccount.path, { id: accountOf.priya! }), payload))
         .status,
     ).toBe(403);
   });
@@ -217,11 +217,11 @@ describe('members', () => {
         })
       ).status,
     ).toBe(403);
-    expect((await put(tokens.dana, buildPath(routes.archiveUser.path, { id: userOf.priya! }))).status).toBe(
+    expect((await put(tokens.dana!, buildPath(routes.archiveUser.path, { id: userOf.priya! }))).status).toBe(
       403,
     );
     expect(
-      (await put(tokens.marco, buildPath(routes.toggleUserAdmin.path, { id: userOf.dana! }))).status,
+      (await put(tokens.marco!, buildPath(routes.toggleUserAdmin.path, { id: userOf.dana! }))).status,
     ).toBe(403);
     expect(
       (
@@ -236,7 +236,7 @@ describe('members', () => {
 
   it('archives (ending the sessions) and restores a member, toggles admin', async () => {
     const marcoToken = await server.login(DEMO.marco, DEMO_PASSWORD);
-    expect((await put(tokens.dana, buildPath(routes.archiveUser.path, { id: userOf.marco! }))).status).toBe(
+    expect((await put(tokens.dana!, buildPath(routes.archiveUser.path, { id: userOf.marco! }))).status).toBe(
       200,
     );
     expect((await server.call({ method: 'GET', url: routes.autoLogin.path, token: marcoToken })).status).toBe(
@@ -248,11 +248,11 @@ describe('members', () => {
       token: tokens.dana,
     });
     expect(lists.body.data.archived.map((u: { email: string }) => u.email)).toContain(DEMO.marco);
-    expect((await put(tokens.dana, buildPath(routes.restoreUser.path, { id: userOf.marco! }))).status).toBe(
+    expect((await put(tokens.dana!, buildPath(routes.restoreUser.path, { id: userOf.marco! }))).status).toBe(
       200,
     );
     expect(
-      (await put(tokens.dana, buildPath(routes.toggleUserAdmin.path, { id: userOf.marco! }))).status,
+      (await put(tokens.dana!, buildPath(routes.toggleUserAdmin.path, { id: userOf.marco! }))).status,
     ).toBe(200);
     const marco = await server.call({
       method: 'GET',
@@ -260,17 +260,17 @@ describe('members', () => {
       token: tokens.dana,
     });
     expect(marco.body.data).toMatchObject({ is_admin: true, deleted_at: null });
-    await put(tokens.dana, buildPath(routes.toggleUserAdmin.path, { id: userOf.marco! }));
+    await put(tokens.dana!, buildPath(routes.toggleUserAdmin.path, { id: userOf.marco! }));
     tokens.marco = await server.login(DEMO.marco, DEMO_PASSWORD);
   });
 
   it('grants member API access only after the account has it, showing the key once', async () => {
     const grant = buildPath(routes.grantUserApiAccess.path, { id: userOf.marco! });
-    const refused = await put(tokens.dana, grant);
+    const refused = await put(tokens.dana!, grant);
     expect(refused.status).toBe(409);
     expect(refused.body.errors).toContain('platform administrator');
     await put(admin, buildPath(routes.grantAccountApiAccess.path, { id: accountOf.dana! }));
-    const granted = await put(tokens.dana, grant);
+    const granted = await put(tokens.dana!, grant);
     expect(granted.status).toBe(200);
     expect(granted.body.data.authentication_token).toMatch(/^mrn_/);
     expect(granted.body.data.authentication_key.length).toBeGreaterThan(20);
@@ -328,7 +328,7 @@ describe('passwords', () => {
     expect(ok.status).toBe(200);
     tokens.priya = ok.body.data.jwt;
     expect(
-      (await server.call({ method: 'GET', url: routes.autoLogin.path, token: tokens.priya })).status,
+      (await server.call({ method: 'GET', url: routes.autoLogin.path, token: tokens.priya! })).status,
     ).toBe(200);
     expect((await server.call({ method: 'GET', url: routes.autoLogin.path, token: other })).status).toBe(401);
     const reuse = await put(tokens.priya!, url, {
@@ -375,7 +375,7 @@ describe('passwords', () => {
       (await server.call({ method: 'POST', url: routes.passwordReset.path, payload: body })).status,
     ).toBe(400);
     expect(
-      (await server.call({ method: 'GET', url: routes.autoLogin.path, token: tokens.dana })).status,
+      (await server.call({ method: 'GET', url: routes.autoLogin.path, token: tokens.dana! })).status,
     ).toBe(401);
     tokens.dana = await server.login(email, 'reset-pass-2026');
   });
@@ -498,7 +498,7 @@ describe('MFA and terms', () => {
       otp_remember_device: true,
       otp_ip: '127.0.0.1',
     });
-    expect((await put(tokens.dana, buildPath(routes.forgetDevice.path, { id: userOf.marco! }))).status).toBe(
+    expect((await put(tokens.dana!, buildPath(routes.forgetDevice.path, { id: userOf.marco! }))).status).toBe(
       200,
     );
     const forgotten = await server.call({
@@ -509,7 +509,9 @@ describe('MFA and terms', () => {
     });
     expect(forgotten.body.data.bypass_mfa).toBe(false);
     const marcoNow = verified.body.data.jwt;
-    expect((await put(tokens.dana, buildPath(routes.resetMfa.path, { id: userOf.marco! }))).status).toBe(200);
+    expect((await put(tokens.dana!, buildPath(routes.resetMfa.path, { id: userOf.marco! }))).status).toBe(
+      200,
+    );
     expect((await server.call({ method: 'GET', url: routes.autoLogin.path, token: marcoNow })).status).toBe(
       401,
     );
@@ -576,7 +578,7 @@ describe('disputes (public)', () => {
       merchant_id: expect.any(String),
     });
     expect(
-      (await server.call({ method: 'GET', url: routes.listDisputes.path, token: tokens.dana })).status,
+      (await server.call({ method: 'GET', url: routes.listDisputes.path, token: tokens.dana! })).status,
     ).toBe(403);
   });
 
@@ -585,7 +587,7 @@ describe('disputes (public)', () => {
       (await server.call({ method: 'GET', url: routes.listDevMailbox.path, token: admin })).body.data.length,
     ).toBeGreaterThan(0);
     expect(
-      (await server.call({ method: 'GET', url: routes.listDevMailbox.path, token: tokens.dana })).status,
+      (await server.call({ method: 'GET', url: routes.listDevMailbox.path, token: tokens.dana! })).status,
     ).toBe(403);
   });
 
