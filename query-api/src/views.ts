@@ -119,6 +119,7 @@ export function toNoteView(r: NoteRow, actor: Actor, merchantLive = true): NoteV
       r.deletion_requested_at === null,
     can_archive: merchantLive && actor.isDmAdmin,
     deletion_requested: r.deletion_requested_at !== null,
+    deletion_reason: actor.isDmAdmin ? r.deletion_reason : null,
   };
 }
 

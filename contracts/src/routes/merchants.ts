@@ -113,6 +113,8 @@ export const NoteView = z.object({
   can_request_deletion: z.boolean(),
   can_archive: z.boolean(),
   deletion_requested: z.boolean(),
+  /** Why deletion was requested: platform administrators only. */
+  deletion_reason: z.string().nullable(),
 });
 export type NoteView = z.infer<typeof NoteView>;
 

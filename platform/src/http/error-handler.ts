@@ -38,11 +38,13 @@ export function installErrorHandler(app: FastifyInstance): void {
     if (error instanceof DomainError) {
       const retryAfter = error.details.retryAfterSeconds;
       if (typeof retryAfter === 'number') reply.header('retry-after', String(retryAfter));
-      const resourceId =
-        typeof error.details.resource_id === 'string' ? error.details.resource_id : undefined;
+      const { resource_id, position, fields } = error.details;
       return send(error.status, {
         errors: error.message,
-        ...(resourceId ? { resource_id: resourceId } : {}),
+        ...(typeof resource_id === 'string' ? { resource_id } : {}),
+        // A refusal that still recorded something (a search that found nothing) says where, for X-Consistent-After.
+        ...(typeof position === 'string' ? { position } : {}),
+        ...(Array.isArray(fields) ? { fields: fields as { field: string; message: string }[] } : {}),
       });
     }
     if (error instanceof WrongExpectedRevisionError) {

@@ -2,7 +2,7 @@ import { projector } from '../projector.ts';
 
 export const merchantSearchesProjector = projector({
   name: 'merchant_searches',
-  tables: ['read.merchant_searches'],
+  tables: ['read.merchant_searches', 'read.ein_searches'],
   bulk: {
     order: ['MerchantSearched'],
     handlers: {
@@ -15,6 +15,23 @@ export const merchantSearchesProjector = projector({
             eventId: e.id,
           })),
         );
+        const einRows = events
+          .filter((e) => e.data.einSearch)
+          .map((e) => ({
+            fein: e.data.term.replace(/[\s-]/g, ''),
+            accountId: e.data.accountId,
+            at: e.recordedAt,
+            eventId: e.id,
+          }));
+        if (einRows.length > 0) {
+          await tx.query(
+            `insert into read.ein_searches (fein, account_id, searched_at, event_id)
+             select r.fein, r."accountId", r.at, r."eventId"
+             from jsonb_to_recordset($1::jsonb) as r(fein text, "accountId" uuid, at timestamptz, "eventId" uuid)
+             on conflict do nothing`,
+            [JSON.stringify(einRows)],
+          );
+        }
         if (rows.length === 0) return;
         await tx.query(
           `insert into read.merchant_searches (merchant_id, account_id, searched_at, event_id)

@@ -8,7 +8,7 @@ import {
   type searchCounts,
   type searchMerchants,
 } from '@mrn/contracts';
-import { type Actor, DomainError, type Handler, notFound } from '@mrn/platform';
+import { type Actor, DomainError, type Handler } from '@mrn/platform';
 import type { QueryDeps } from '../context.ts';
 import { likeEscape, MERCHANT_COLUMNS, MERCHANT_JOINS, type MerchantRow, toMerchantView } from '../views.ts';
 
@@ -88,10 +88,8 @@ export function searchHandlers(deps: QueryDeps) {
       einSearch,
       shown.map((r) => r.id),
     );
-    if (shown.length === 0) {
-      req.reply.header('x-position', recorded.position);
-      throw notFound(SEARCH_TEXTS.noneFound);
-    }
+    if (shown.length === 0)
+      throw new DomainError(404, SEARCH_TEXTS.noneFound, { position: recorded.position });
     return {
       data: shown.map((r) => toMerchantView(r, req.actor)),
       warning: rows.length > cap ? SEARCH_TEXTS.overflow(cap) : null,
@@ -105,13 +103,19 @@ export function searchHandlers(deps: QueryDeps) {
   };
 
   const searchCountsHandler: Handler<typeof searchCounts> = async (req) => {
-    const { rows } = await deps.pool.query<{ searched_at: Date; account_id: string }>(
-      `select s.searched_at, s.account_id from read.merchant_searches s
-         join read.merchants m on m.id = s.merchant_id
-        where m.fein = $1 and m.archived_at is null and s.searched_at > now() - make_interval(months => $2)
-        order by s.searched_at desc`,
-      [req.query.search, SEARCH_HISTORY_MONTHS],
-    );
+    // A live merchant: every search that found it (by EIN or keyword). No merchant: searches of the EIN.
+    const merchant = await byEin(req.query.search);
+    const { rows } = merchant[0]
+      ? await deps.pool.query<{ searched_at: Date; account_id: string }>(
+          `select searched_at, account_id from read.merchant_searches
+            where merchant_id = $1 and searched_at > now() - make_interval(months => $2) order by searched_at desc`,
+          [merchant[0].id, SEARCH_HISTORY_MONTHS],
+        )
+      : await deps.pool.query<{ searched_at: Date; account_id: string }>(
+          `select searched_at, account_id from read.ein_searches
+            where fein = $1 and searched_at > now() - make_interval(months => $2) order by searched_at desc`,
+          [req.query.search, SEARCH_HISTORY_MONTHS],
+        );
     const months = lastMonths(SEARCH_HISTORY_MONTHS, new Date());
     for (const r of rows) {
       const bucket = months.find((m) => m.month === r.searched_at.toISOString().slice(0, 7));

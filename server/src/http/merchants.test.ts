@@ -478,3 +478,23 @@ describe('admin merchant lists', () => {
     });
   });
 });
+
+describe('search counts for an EIN nobody has reported', () => {
+  it('counts searches of the EIN itself for PRO users, even without a merchant', async () => {
+    const fein = '31-4159265';
+    for (const who of ['tom', 'priya'] as const) {
+      const miss = await server.call({
+        method: 'GET',
+        url: `${routes.searchMerchants.path}?search=${fein}`,
+        token: as(who),
+      });
+      expect(miss.status).toBe(404);
+      expect(miss.body.position).toMatch(/^[0-9a-f]{16}-[0-9a-f]{16}$/);
+      // The 404 carries the position of the recorded search: the next read can wait for it.
+      await server.projections.waitFor(miss.body.position, ['merchant_searches'], 3000);
+    }
+    const counts = await get('marco', `${routes.searchCounts.path}?search=${fein}`);
+    expect(counts.status).toBe(200);
+    expect(counts.body.data.total).toBe(2);
+  });
+});
