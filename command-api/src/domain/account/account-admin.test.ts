@@ -1,0 +1,110 @@
+import type { Actor } from '@mrn/platform';
+import { describe, it } from 'vitest';
+import { specFor } from '../testing.ts';
+import { type AccountEvent, accountDecider } from './account.ts';
+
+const actor = (over: Partial<Actor>): Actor => ({
+  userId: 'u',
+  accountId: 'a1',
+  sessionId: 's',
+  sessionVersion: 0,
+  isAdmin: false,
+  isDmAdmin: false,
+  planLevel: 'BASIC',
+  mfaPending: false,
+  ...over,
+});
+const staff = actor({ accountId: 'platform', isDmAdmin: true, isAdmin: true });
+const ownAdmin = actor({ isAdmin: true });
+const otherAdmin = actor({ accountId: 'a2', isAdmin: true });
+const member = actor({});
+const as = (a: Actor) => specFor(accountDecider, { now: new Date(), actor: a });
+
+const opened = (
+  planLevel: 'BASIC' | 'PRO' = 'BASIC',
+  membershipStatus: 'none' | 'active' = 'none',
+): AccountEvent => ({
+  type: 'AccountOpened',
+  data: {
+    accountId: 'a1',
+    name: 'Summit',
+    website: 'summit.example',
+    primaryContactEmail: 'ops@summit.example',
+    planLevel,
+    membershipStatus,
+    isPlatform: false,
+  },
+});
+const details = {
+  name: 'Summit Capital',
+  website: 'summit.example',
+  primaryContactEmail: 'ops@summit.example',
+  merchantSubscriptionEnabled: false,
+  merchantSubscriptionNotificationEmail: null,
+  merchantSubscriptionNotificationWebhook: null,
+};
+
+describe('account decider: funder administration', () => {
+  it('lets the own account admin or a platform admin update; members and other admins are refused', () => {
+    const updated: AccountEvent = { type: 'AccountUpdated', data: { accountId: 'a1', ...details } };
+    as(ownAdmin).given([opened()]).when({ type: 'UpdateAccount', details }).thenEvents([updated]);
+    as(staff).given([opened()]).when({ type: 'UpdateAccount', details }).thenEvents([updated]);
+    as(member).given([opened()]).when({ type: 'UpdateAccount', details }).thenRefuses(403);
+    as(otherAdmin).given([opened()]).when({ type: 'UpdateAccount', details }).thenRefuses(403);
+  });
+
+  it('enables merchant subscriptions only by a platform admin and only for PRO', () => {
+    const withSubs = { ...details, merchantSubscriptionEnabled: true };
+    as(staff)
+      .given([opened('BASIC')])
+      .when({ type: 'UpdateAccount', details: withSubs })
+      .thenRefuses(400, 'PRO');
+    as(staff)
+      .given([opened('PRO')])
+      .when({ type: 'UpdateAccount', details: withSubs })
+      .thenEvents([{ type: 'AccountUpdated', data: { accountId: 'a1', ...withSubs } }]);
+    // An account admin's "enabled" is ignored: the stored value stays.
+    as(ownAdmin)
+      .given([opened('PRO')])
+      .when({ type: 'UpdateAccount', details: withSubs })
+      .thenEvents([{ type: 'AccountUpdated', data: { accountId: 'a1', ...details } }]);
+  });
+
+  it('starts a trial only without an active membership or trial, and cancels only a trial', () => {
+    const started: AccountEvent = { type: 'AccountTrialStarted', data: { accountId: 'a1' } };
+    as(staff).given([opened()]).when({ type: 'StartTrial' }).thenEvents([started]);
+    as(staff).given([opened(), started]).when({ type: 'StartTrial' }).thenRefuses(409);
+    as(staff)
+      .given([opened('BASIC', 'active')])
+      .when({ type: 'StartTrial' })
+      .thenRefuses(409);
+    as(staff)
+      .given([opened(), started])
+      .when({ type: 'CancelTrial' })
+      .thenEvents([{ type: 'AccountTrialCanceled', data: { accountId: 'a1' } }]);
+    as(staff).given([opened()]).when({ type: 'CancelTrial' }).thenRefuses(409);
+    as(ownAdmin).given([opened()]).when({ type: 'StartTrial' }).thenRefuses(403);
+  });
+
+  it('grants and revokes API access idempotently, platform admins only', () => {
+    const granted: AccountEvent = { type: 'AccountApiAccessGranted', data: { accountId: 'a1' } };
+    as(staff).given([opened()]).when({ type: 'GrantApiAccess' }).thenEvents([granted]);
+    as(staff).given([opened(), granted]).when({ type: 'GrantApiAccess' }).thenEvents([]);
+    as(staff)
+      .given([opened(), granted])
+      .when({ type: 'RevokeApiAccess' })
+      .thenEvents([{ type: 'AccountApiAccessRevoked', data: { accountId: 'a1' } }]);
+    as(ownAdmin).given([opened()]).when({ type: 'GrantApiAccess' }).thenRefuses(403);
+  });
+
+  it('toggles MFA required and archives, platform admins only; an archived funder takes no changes', () => {
+    as(staff)
+      .given([opened()])
+      .when({ type: 'ToggleMfaRequired' })
+      .thenEvents([{ type: 'AccountMfaRequiredChanged', data: { accountId: 'a1', mfaRequired: true } }]);
+    as(ownAdmin).given([opened()]).when({ type: 'ToggleMfaRequired' }).thenRefuses(403);
+    const archived: AccountEvent = { type: 'AccountArchived', data: { accountId: 'a1' } };
+    as(staff).given([opened()]).when({ type: 'ArchiveAccount' }).thenEvents([archived]);
+    as(staff).given([opened(), archived]).when({ type: 'UpdateAccount', details }).thenRefuses(410);
+  });
+});

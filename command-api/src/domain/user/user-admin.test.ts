@@ -1,0 +1,192 @@
+import { PASSWORD_REUSE_MESSAGE } from '@mrn/contracts';
+import type { Actor } from '@mrn/platform';
+import { describe, it } from 'vitest';
+import { specFor } from '../testing.ts';
+import { type UserEvent, userDecider } from './user.ts';
+
+const actor = (over: Partial<Actor>): Actor => ({
+  userId: 'u-admin',
+  accountId: 'a1',
+  sessionId: 's',
+  sessionVersion: 0,
+  isAdmin: true,
+  isDmAdmin: false,
+  planLevel: 'BASIC',
+  mfaPending: false,
+  ...over,
+});
+const ownAdmin = actor({});
+const otherAdmin = actor({ accountId: 'a2' });
+const self = actor({ userId: 'u1', isAdmin: false });
+const peer = actor({ userId: 'u2', isAdmin: false });
+const staff = actor({ userId: 'u-staff', accountId: 'platform', isDmAdmin: true });
+const as = (a: Actor) => specFor(userDecider, { now: new Date('2026-11-22T00:00:00Z'), actor: a });
+
+const registered: UserEvent = {
+  type: 'UserRegistered',
+  data: {
+    userId: 'u1',
+    accountId: 'a1',
+    email: 'ann@summit.example',
+    firstName: 'Ann',
+    lastName: 'Lee',
+    isAdmin: false,
+    isDmAdmin: false,
+    passwordHash: 'h0',
+    agreedToTermsAt: null,
+  },
+};
+const revoked = (v: number, reason: string): UserEvent => ({
+  type: 'UserSessionsRevoked',
+  data: { userId: 'u1', sessionVersion: v, reason },
+});
+
+describe('user decider: member administration', () => {
+  it('updates a profile for the user or an admin of the account; not a peer nor another account', () => {
+    const cmd = {
+      type: 'UpdateUser' as const,
+      firstName: 'Anne',
+      lastName: 'Lee',
+      email: 'ann@summit.example',
+    };
+    const updated: UserEvent = {
+      type: 'UserUpdated',
+      data: { userId: 'u1', firstName: 'Anne', lastName: 'Lee', email: 'ann@summit.example' },
+    };
+    as(self).given([registered]).when(cmd).thenEvents([updated]);
+    as(ownAdmin).given([registered]).when(cmd).thenEvents([updated]);
+    as(peer).given([registered]).when(cmd).thenRefuses(403);
+    as(otherAdmin).given([registered]).when(cmd).thenRefuses(403);
+  });
+
+  it('archives (revoking sessions) and restores; nobody archives themselves', () => {
+    as(ownAdmin)
+      .given([registered])
+      .when({ type: 'ArchiveUser' })
+      .thenEvents([{ type: 'UserArchived', data: { userId: 'u1' } }, revoked(1, 'archived')]);
+    as(self).given([registered]).when({ type: 'ArchiveUser' }).thenRefuses(403);
+    as(staff)
+      .given([registered, { type: 'UserArchived', data: { userId: 'u1' } }])
+      .when({ type: 'RestoreUser' })
+      .thenEvents([{ type: 'UserRestored', data: { userId: 'u1' } }]);
+    as(ownAdmin).given([registered]).when({ type: 'RestoreUser' }).thenRefuses(409);
+    const adminUser: UserEvent = {
+      ...registered,
+      data: { ...registered.data, userId: 'u-admin', isAdmin: true },
+    } as UserEvent;
+    as(ownAdmin).given([adminUser]).when({ type: 'ArchiveUser' }).thenRefuses(409, 'yourself');
+  });
+
+  it('toggles admin for managers; the MFA toggle is refused while the account requires MFA', () => {
+    as(ownAdmin)
+      .given([registered])
+      .when({ type: 'ToggleAdmin' })
+      .thenEvents([{ type: 'UserAdminChanged', data: { userId: 'u1', isAdmin: true } }]);
+    as(peer).given([registered]).when({ type: 'ToggleAdmin' }).thenRefuses(403);
+    as(ownAdmin)
+      .given([registered])
+      .when({ type: 'ToggleMfaRequired', accountRequiresMfa: true })
+      .thenRefuses(409);
+    as(ownAdmin)
+      .given([registered])
+      .when({ type: 'ToggleMfaRequired', accountRequiresMfa: false })
+      .thenEvents([{ type: 'UserMfaRequiredChanged', data: { userId: 'u1', mfaRequired: true } }]);
+  });
+
+  it('grants member API access only after the account has it', () => {
+    as(ownAdmin)
+      .given([registered])
+      .when({ type: 'GrantApiAccess', accountHasApiAccess: false, authenticationToken: 't', keyHash: 'k' })
+      .thenRefuses(409);
+    as(ownAdmin)
+      .given([registered])
+      .when({ type: 'GrantApiAccess', accountHasApiAccess: true, authenticationToken: 't', keyHash: 'k' })
+      .thenEvents([
+        { type: 'UserApiAccessGranted', data: { userId: 'u1', authenticationToken: 't', keyHash: 'k' } },
+      ]);
+    as(ownAdmin).given([registered]).when({ type: 'RegenerateApiKey', keyHash: 'k2' }).thenRefuses(409);
+  });
+});
+
+describe('user decider: passwords, MFA, terms', () => {
+  it('changes a password (revoking sessions) and refuses one of the last five', () => {
+    as(self)
+      .given([registered])
+      .when({ type: 'ChangePassword', passwordHash: 'h1', via: 'profile', matchesHistory: false })
+      .thenEvents([
+        { type: 'UserPasswordChanged', data: { userId: 'u1', passwordHash: 'h1', via: 'profile' } },
+        revoked(1, 'password changed'),
+      ]);
+    as(self)
+      .given([registered])
+      .when({ type: 'ChangePassword', passwordHash: 'h1', via: 'profile', matchesHistory: true })
+      .thenRefuses(422, PASSWORD_REUSE_MESSAGE);
+    as(peer)
+      .given([registered])
+      .when({ type: 'ChangePassword', passwordHash: 'h1', via: 'profile', matchesHistory: false })
+      .thenRefuses(403);
+    as(peer)
+      .given([registered])
+      .when({ type: 'ChangePassword', passwordHash: 'h1', via: 'admin', matchesHistory: false })
+      .thenRefuses(403);
+    as(ownAdmin)
+      .given([registered])
+      .when({ type: 'ChangePassword', passwordHash: 'h1', via: 'admin', matchesHistory: false })
+      .thenEvents([
+        { type: 'UserPasswordChanged', data: { userId: 'u1', passwordHash: 'h1', via: 'admin' } },
+        revoked(1, 'password changed'),
+      ]);
+  });
+
+  it('enables MFA once for the user themselves; a reset clears it and logs the user out', () => {
+    const enabled: UserEvent = { type: 'UserMfaEnabled', data: { userId: 'u1', secret: 'S' } };
+    as(self).given([registered]).when({ type: 'EnableMfa', secret: 'S' }).thenEvents([enabled]);
+    as(ownAdmin).given([registered]).when({ type: 'EnableMfa', secret: 'S' }).thenRefuses(403);
+    as(self).given([registered, enabled]).when({ type: 'EnableMfa', secret: 'T' }).thenRefuses(409);
+    as(ownAdmin)
+      .given([registered, enabled])
+      .when({ type: 'ResetMfa' })
+      .thenEvents([{ type: 'UserMfaReset', data: { userId: 'u1' } }, revoked(1, 'mfa reset')]);
+    as(ownAdmin).given([registered]).when({ type: 'ResetMfa' }).thenRefuses(409);
+  });
+
+  it('forgets a remembered device, and nothing when none is remembered', () => {
+    const remembered: UserEvent = {
+      type: 'UserDeviceRemembered',
+      data: {
+        userId: 'u1',
+        tokenHash: 'x',
+        ip: '1.2.3.4',
+        device: 'Chrome',
+        expiresAt: '2026-12-22T00:00:00Z',
+      },
+    };
+    as(self)
+      .given([registered, remembered])
+      .when({ type: 'ForgetDevice' })
+      .thenEvents([{ type: 'UserDeviceForgotten', data: { userId: 'u1' } }]);
+    as(self).given([registered]).when({ type: 'ForgetDevice' }).thenEvents([]);
+    as(peer).given([registered, remembered]).when({ type: 'ForgetDevice' }).thenRefuses(403);
+  });
+
+  it('records terms agreement once, for the user themselves', () => {
+    as(self)
+      .given([registered])
+      .when({ type: 'AgreeToTerms' })
+      .thenEvents([
+        { type: 'UserAgreedToTerms', data: { userId: 'u1', agreedAt: '2026-11-22T00:00:00.000Z' } },
+      ]);
+    as(self)
+      .given([registered, { type: 'UserAgreedToTerms', data: { userId: 'u1', agreedAt: 'x' } }])
+      .when({ type: 'AgreeToTerms' })
+      .thenEvents([]);
+    as(ownAdmin).given([registered]).when({ type: 'AgreeToTerms' }).thenRefuses(403);
+  });
+
+  it('refuses sign-in to an archived user', () => {
+    as(self)
+      .given([registered, { type: 'UserArchived', data: { userId: 'u1' } }])
+      .when({ type: 'SignIn', sessionId: 's' })
+      .thenRefuses(401);
+  });
+});
