@@ -2,7 +2,7 @@ import { projector } from '../projector.ts';
 
 export const merchantSearchesProjector = projector({
   name: 'merchant_searches',
-  tables: ['read.merchant_searches', 'read.ein_searches'],
+  tables: ['read.merchant_searches', 'read.ein_searches', 'read.account_daily_searches'],
   bulk: {
     order: ['MerchantSearched'],
     handlers: {
@@ -14,6 +14,14 @@ export const merchantSearchesProjector = projector({
             at: e.recordedAt,
             eventId: e.id,
           })),
+        );
+        await tx.query(
+          `insert into read.account_daily_searches (account_id, day, searches)
+           select r."accountId", (r.at at time zone 'utc')::date, count(*)::int
+           from jsonb_to_recordset($1::jsonb) as r("accountId" uuid, at timestamptz)
+           group by 1, 2
+           on conflict (account_id, day) do update set searches = read.account_daily_searches.searches + excluded.searches`,
+          [JSON.stringify(events.map((e) => ({ accountId: e.data.accountId, at: e.recordedAt })))],
         );
         const einRows = events
           .filter((e) => e.data.einSearch)

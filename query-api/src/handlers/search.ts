@@ -16,6 +16,8 @@ export const SEARCH_TEXTS = {
   noneFound: 'No Merchants Found',
   overflow: (cap: number) =>
     `More than ${cap} merchants match your search criteria. Please narrow your keyword search.`,
+  dailyLimit: (limit: number) =>
+    `BASIC members can search up to ${limit.toLocaleString('en-US')} times a day. Upgrade to PRO for unlimited searches.`,
   lowContribution:
     'Your 90 day contribution is below the 0.5% minimum needed to search. Add merchants and notes to raise it.',
 } as const;
@@ -33,6 +35,23 @@ export function searchHandlers(deps: QueryDeps) {
     );
     if (rows[0] && Number(rows[0].c) < MIN_CONTRIBUTION_PERCENT)
       throw new DomainError(403, SEARCH_TEXTS.lowContribution);
+  }
+
+  /** BASIC accounts have a daily search cap (accounts spec §1); it resets at midnight UTC. */
+  async function checkDailyLimit(actor: Actor): Promise<void> {
+    const limit = PLANS[actor.planLevel].dailySearchLimit;
+    if (actor.isDmAdmin || limit === null) return;
+    const { rows } = await deps.pool.query<{ searches: number }>(
+      `select searches from read.account_daily_searches where account_id = $1 and day = (now() at time zone 'utc')::date`,
+      [actor.accountId],
+    );
+    if ((rows[0]?.searches ?? 0) >= limit) {
+      const now = new Date();
+      const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
+      throw new DomainError(429, SEARCH_TEXTS.dailyLimit(limit), {
+        retryAfterSeconds: Math.ceil((midnight - now.getTime()) / 1000),
+      });
+    }
   }
 
   async function byEin(fein: string): Promise<MerchantRow[]> {
@@ -77,6 +96,7 @@ export function searchHandlers(deps: QueryDeps) {
 
   const searchMerchantsHandler: Handler<typeof searchMerchants> = async (req) => {
     await checkContribution(req.actor);
+    await checkDailyLimit(req.actor);
     const term = req.query.search;
     const einSearch = isEinSearch(term);
     const cap = keywordCap(req.actor);
