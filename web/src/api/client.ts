@@ -20,6 +20,11 @@ export type CallRequest<R extends RouteSpec> = Part<'params', RouteRequest<R>['p
     signal?: AbortSignal;
     /** Extra request headers, e.g. the Idempotency-Key of a create. */
     headers?: Record<string, string>;
+    /**
+     * The screen explains a 401 itself instead of ending the session: a wrong MFA code answers 401
+     * "Failed" on a session that is still good.
+     */
+    ownUnauthorized?: boolean;
   };
 
 /** `call(route)` for routes that need nothing, `call(route, { params, query, body })` otherwise. */
@@ -39,12 +44,14 @@ export async function call<R extends RouteSpec>(
     body,
     signal,
     headers: extraHeaders,
+    ownUnauthorized,
   } = (request ?? {}) as {
     params?: Record<string, string | number>;
     query?: unknown;
     body?: unknown;
     signal?: AbortSignal;
     headers?: Record<string, string>;
+    ownUnauthorized?: boolean;
   };
   const url = buildPath(route.path, params) + toQueryString(query);
 
@@ -71,7 +78,7 @@ export async function call<R extends RouteSpec>(
   const payload = await readJson(response);
   if (!response.ok) {
     // Anonymous routes (sign in above all) answer 401 for bad credentials, not for a lost session.
-    if (response.status === 401 && route.access !== 'anonymous') notifyUnauthorized();
+    if (response.status === 401 && route.access !== 'anonymous' && !ownUnauthorized) notifyUnauthorized();
     const errorBody = asErrorBody(payload);
     throw new ApiError(response.status, errorBody?.errors || fallbackText(route), errorBody);
   }

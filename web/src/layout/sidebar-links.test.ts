@@ -19,7 +19,7 @@ describe('sidebarLinks', () => {
     expect(labels({ ...member, is_admin: true })).toContain('Account');
   });
 
-  it('adds Funders, Merchants and Settings for platform admins', () => {
+  it('adds Funders, Merchants, Disputes, Mailbox and Settings for platform admins', () => {
     const links = labels({ ...member, is_dm_admin: true });
     expect(links).toEqual([
       'Dashboard',
@@ -27,6 +27,8 @@ describe('sidebarLinks', () => {
       'Our Members',
       'Funders',
       'Merchants',
+      'Disputes',
+      'Mailbox',
       'Settings',
       'Profile',
       'Logout',

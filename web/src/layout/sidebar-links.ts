@@ -28,6 +28,8 @@ export function sidebarLinks(user: SidebarUser): SidebarLink[] {
       label: 'Merchant Subscriptions',
       icon: 'notifications',
     },
+    user.is_dm_admin && { to: PATHS.disputes, label: 'Disputes', icon: 'take-action' },
+    user.is_dm_admin && { to: PATHS.mailbox, label: 'Mailbox', icon: 'inbox' },
     user.is_dm_admin && { to: PATHS.settings, label: 'Settings', icon: 'cog' },
     { to: PATHS.profile, label: 'Profile', icon: 'user' },
     { to: PATHS.logout, label: 'Logout', icon: 'log-out' },

@@ -15,38 +15,66 @@ import {
 } from './guards.tsx';
 import { PATHS } from './paths.ts';
 import {
-  ACCOUNT_ADMIN_PLACEHOLDERS,
   MEMBER_PLACEHOLDERS,
   MERCHANT_SUBSCRIPTION_PLACEHOLDERS,
-  PLATFORM_ADMIN_PLACEHOLDERS,
   type PlaceholderRoute,
-  PUBLIC_FORM_PLACEHOLDERS,
-  PUBLIC_PAGE_PLACEHOLDERS,
-  SESSION_STEP_PLACEHOLDERS,
 } from './placeholder-routes.ts';
 
-const LoginPage = lazy(() => import('../pages/login/LoginPage.tsx').then((m) => ({ default: m.LoginPage })));
+/** A page component of a lazily loaded module, by its export name. */
+const page = <M extends Record<string, unknown>>(load: () => Promise<M>, name: keyof M & string) =>
+  lazy(() => load().then((m) => ({ default: m[name] as React.ComponentType })));
+
+const LoginPage = page(() => import('../pages/login/LoginPage.tsx'), 'LoginPage');
+const ForgotPasswordPage = page(
+  () => import('../pages/password/ForgotPasswordPage.tsx'),
+  'ForgotPasswordPage',
+);
+const PasswordResetPage = page(() => import('../pages/password/PasswordResetPage.tsx'), 'PasswordResetPage');
 const DashboardPage = lazy(() =>
   import('../pages/dashboard/DashboardPage.tsx').then((m) => ({ default: m.DashboardPage })),
 );
+const SearchPage = page(() => import('../pages/search/SearchPage.tsx'), 'SearchPage');
+const AddMerchantPage = page(() => import('../pages/merchant/AddMerchantPage.tsx'), 'AddMerchantPage');
+const MerchantPage = page(() => import('../pages/merchant/MerchantPage.tsx'), 'MerchantPage');
+const AdminMerchantsPage = page(
+  () => import('../pages/admin-merchants/AdminMerchantsPage.tsx'),
+  'AdminMerchantsPage',
+);
+const DeletedMerchantPage = page(
+  () => import('../pages/admin-merchants/DeletedMerchantPage.tsx'),
+  'DeletedMerchantPage',
+);
 
-const SearchPage = lazy(() =>
-  import('../pages/search/SearchPage.tsx').then((m) => ({ default: m.SearchPage })),
+const MfaRegistrationPage = page(
+  () => import('../pages/session/MfaRegistrationPage.tsx'),
+  'MfaRegistrationPage',
 );
-const AddMerchantPage = lazy(() =>
-  import('../pages/merchant/AddMerchantPage.tsx').then((m) => ({ default: m.AddMerchantPage })),
+const MfaVerificationPage = page(
+  () => import('../pages/session/MfaVerificationPage.tsx'),
+  'MfaVerificationPage',
 );
-const MerchantPage = lazy(() =>
-  import('../pages/merchant/MerchantPage.tsx').then((m) => ({ default: m.MerchantPage })),
+const AgreeToTermsPage = page(() => import('../pages/session/AgreeToTermsPage.tsx'), 'AgreeToTermsPage');
+const MembershipPage = page(() => import('../pages/session/MembershipPage.tsx'), 'MembershipPage');
+
+const ProfilePage = page(() => import('../pages/profile/ProfilePage.tsx'), 'ProfilePage');
+const OurMembersPage = page(() => import('../pages/members/OurMembersPage.tsx'), 'OurMembersPage');
+const AccountPage = page(() => import('../pages/account/AccountPage.tsx'), 'AccountPage');
+const MemberPage = lazy(() =>
+  import('../pages/members/MemberPage.tsx').then((m) => ({ default: m.MemberPage })),
 );
-const AdminMerchantsPage = lazy(() =>
-  import('../pages/admin-merchants/AdminMerchantsPage.tsx').then((m) => ({ default: m.AdminMerchantsPage })),
-);
-const DeletedMerchantPage = lazy(() =>
-  import('../pages/admin-merchants/DeletedMerchantPage.tsx').then((m) => ({
-    default: m.DeletedMerchantPage,
-  })),
-);
+const FundersPage = page(() => import('../pages/funders/FundersPage.tsx'), 'FundersPage');
+const NewFunderPage = page(() => import('../pages/funders/NewFunderPage.tsx'), 'NewFunderPage');
+const FunderPage = page(() => import('../pages/funders/FunderPage.tsx'), 'FunderPage');
+const SettingsPage = page(() => import('../pages/admin/SettingsPage.tsx'), 'SettingsPage');
+const DisputesPage = page(() => import('../pages/admin/DisputesPage.tsx'), 'DisputesPage');
+const MailboxPage = page(() => import('../pages/admin/MailboxPage.tsx'), 'MailboxPage');
+
+const TermsOfUsePage = page(() => import('../pages/public/InfoPages.tsx'), 'TermsOfUsePage');
+const PrivacyPolicyPage = page(() => import('../pages/public/InfoPages.tsx'), 'PrivacyPolicyPage');
+const DisputeProcessPage = page(() => import('../pages/public/InfoPages.tsx'), 'DisputeProcessPage');
+const ProPage = page(() => import('../pages/public/InfoPages.tsx'), 'ProPage');
+const DevelopersPage = page(() => import('../pages/public/DevelopersPage.tsx'), 'DevelopersPage');
+const DisputePage = page(() => import('../pages/public/DisputePage.tsx'), 'DisputePage');
 
 const placeholders = (list: PlaceholderRoute[]) =>
   list.map(({ path, title, summary }) => (
@@ -59,14 +87,26 @@ export function AppRoutes() {
       <Route element={<PublicLayout />}>
         <Route path={PATHS.login} element={<LoginPage />} />
         <Route path={PATHS.gateway} element={<LoginPage />} />
-        {placeholders(PUBLIC_FORM_PLACEHOLDERS)}
+        <Route path={PATHS.forgotPassword} element={<ForgotPasswordPage />} />
+        <Route path={PATHS.passwordReset} element={<PasswordResetPage />} />
       </Route>
 
       <Route element={<MainLayout />}>
-        {placeholders(PUBLIC_PAGE_PLACEHOLDERS)}
+        {/* Public information pages and the dispute form: no sign-in needed. */}
+        <Route path={PATHS.termsOfUse} element={<TermsOfUsePage />} />
+        <Route path={PATHS.privacyPolicy} element={<PrivacyPolicyPage />} />
+        <Route path={PATHS.disputeProcess} element={<DisputeProcessPage />} />
+        <Route path={PATHS.pro} element={<ProPage />} />
+        <Route path={PATHS.developers} element={<DevelopersPage />} />
+        <Route path={PATHS.dispute} element={<DisputePage />} />
         <Route path={PATHS.notFound} element={<NotFoundPage />} />
 
-        <Route element={<RequireSession />}>{placeholders(SESSION_STEP_PLACEHOLDERS)}</Route>
+        <Route element={<RequireSession />}>
+          <Route path={PATHS.mfaRegistration} element={<MfaRegistrationPage />} />
+          <Route path={PATHS.mfaVerification} element={<MfaVerificationPage />} />
+          <Route path={PATHS.membership} element={<MembershipPage />} />
+          <Route path={PATHS.agreeToTerms} element={<AgreeToTermsPage />} />
+        </Route>
 
         <Route element={<RequireMember />}>
           <Route path={PATHS.dashboard} element={<DashboardPage withProIntroduction />} />
@@ -74,10 +114,14 @@ export function AppRoutes() {
           <Route path={PATHS.search} element={<SearchPage />} />
           <Route path={PATHS.newMerchant} element={<AddMerchantPage />} />
           <Route path={PATHS.merchant} element={<MerchantPage />} />
+          <Route path={PATHS.profile} element={<ProfilePage />} />
+          <Route path={PATHS.members} element={<OurMembersPage />} />
           {placeholders(MEMBER_PLACEHOLDERS)}
 
           <Route element={<RequireRole has={isAccountAdmin} />}>
-            {placeholders(ACCOUNT_ADMIN_PLACEHOLDERS)}
+            <Route path={PATHS.account} element={<AccountPage />} />
+            <Route path={PATHS.newAccountMember} element={<MemberPage scope="account" mode="add" />} />
+            <Route path={PATHS.accountMember} element={<MemberPage scope="account" mode="edit" />} />
           </Route>
           <Route element={<RequireMerchantSubscriptions />}>
             {placeholders(MERCHANT_SUBSCRIPTION_PLACEHOLDERS)}
@@ -86,7 +130,14 @@ export function AppRoutes() {
             <Route path={PATHS.merchants} element={<AdminMerchantsPage />} />
             <Route path={PATHS.deletedMerchants} element={<AdminMerchantsPage />} />
             <Route path={PATHS.deletedMerchant} element={<DeletedMerchantPage />} />
-            {placeholders(PLATFORM_ADMIN_PLACEHOLDERS)}
+            <Route path={PATHS.funders} element={<FundersPage />} />
+            <Route path={PATHS.newFunder} element={<NewFunderPage />} />
+            <Route path={PATHS.funder} element={<FunderPage />} />
+            <Route path={PATHS.newFunderMember} element={<MemberPage scope="funder" mode="add" />} />
+            <Route path={PATHS.funderMember} element={<MemberPage scope="funder" mode="edit" />} />
+            <Route path={PATHS.settings} element={<SettingsPage />} />
+            <Route path={PATHS.disputes} element={<DisputesPage />} />
+            <Route path={PATHS.mailbox} element={<MailboxPage />} />
           </Route>
         </Route>
       </Route>

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
   deletedMerchantPath,
+  funderPath,
   isReturnableRoute,
+  memberPath,
   merchantPath,
   newMerchantPath,
   searchPath,
@@ -42,5 +44,19 @@ describe('merchant paths', () => {
     expect(newMerchantPath('451234567')).toBe('/merchants/new?fein=45-1234567');
     expect(newMerchantPath('Acme & Sons')).toBe('/merchants/new?legal_name=Acme%20%26%20Sons');
     expect(newMerchantPath('  ')).toBe('/merchants/new');
+  });
+});
+
+describe('funder and member paths', () => {
+  it('builds funder pages with an optional tab', () => {
+    expect(funderPath('f1')).toBe('/funders/f1');
+    expect(funderPath('f1', 'members')).toBe('/funders/f1?tab=members');
+  });
+
+  it('puts members under the funder or under the own account', () => {
+    expect(memberPath({ funderId: 'f1', id: null })).toBe('/funders/f1/members/new');
+    expect(memberPath({ funderId: 'f1', id: 'u1' })).toBe('/funders/f1/members/u1');
+    expect(memberPath({ funderId: null, id: null })).toBe('/account/members/new');
+    expect(memberPath({ funderId: null, id: 'u 1' })).toBe('/account/members/u%201');
   });
 });

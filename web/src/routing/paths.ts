@@ -45,6 +45,8 @@ export const PATHS = {
   deletedMerchants: '/deleted-merchants',
   deletedMerchant: '/deleted-merchants/:id',
   settings: '/settings',
+  disputes: '/disputes',
+  mailbox: '/mailbox',
 } as const;
 
 export const searchPath = (term: string): string => `${PATHS.search}?search=${encodeURIComponent(term)}`;
@@ -52,6 +54,17 @@ export const searchPath = (term: string): string => `${PATHS.search}?search=${en
 /** /merchants/{id}, with `?highlight={noteId}` to mark one note row. */
 export const merchantPath = (id: string, highlightNoteId?: string): string =>
   `/merchants/${encodeURIComponent(id)}${highlightNoteId ? `?highlight=${encodeURIComponent(highlightNoteId)}` : ''}`;
+
+export const funderPath = (id: string, tab?: string): string =>
+  `/funders/${encodeURIComponent(id)}${tab ? `?tab=${encodeURIComponent(tab)}` : ''}`;
+
+/** A member's edit page: under the funder for platform administrators, under /account for account admins. */
+export const memberPath = (member: { id: string | null; funderId: string | null }): string => {
+  const tail = member.id ? encodeURIComponent(member.id) : 'new';
+  return member.funderId
+    ? `/funders/${encodeURIComponent(member.funderId)}/members/${tail}`
+    : `/account/members/${tail}`;
+};
 
 export const deletedMerchantPath = (id: string): string => `/deleted-merchants/${encodeURIComponent(id)}`;
 

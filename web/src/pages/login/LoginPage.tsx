@@ -1,9 +1,11 @@
 import { Button, Callout, Card, FormGroup, H2, InputGroup, Intent } from '@blueprintjs/core';
+import { REMEMBER_DEVICE_HEADER } from '@mrn/contracts/routes/auth';
 import { routes } from '@mrn/contracts/routes/index';
 import { type FormEvent, useRef, useState } from 'react';
 import { Link, Navigate } from 'react-router-dom';
 import { useApiMutation } from '../../api/hooks.ts';
 import { useAuth } from '../../auth/auth-context.ts';
+import { readDeviceToken } from '../../auth/remember-device.ts';
 import { PATHS } from '../../routing/paths.ts';
 import { PageSpinner } from '../../ui/PageSpinner.tsx';
 import { BRIEF_ERROR_TOAST_MS, dismissToast, showError, type ToastKey } from '../../ui/toaster.ts';
@@ -49,7 +51,13 @@ export function LoginPage() {
     setTouched({ email: true, password: true });
     if (!isValid || login.isPending) return;
     // A new attempt replaces the previous attempt's error (core spec §4).
-    login.mutate({ body: { auth: { email: values.email.trim(), password: values.password } } });
+    const email = values.email.trim();
+    // A device remembered at the MFA step lets the server skip that step (DESIGN §5).
+    const deviceToken = readDeviceToken(email);
+    login.mutate({
+      body: { auth: { email, password: values.password } },
+      headers: deviceToken ? { [REMEMBER_DEVICE_HEADER]: deviceToken } : undefined,
+    });
   };
 
   const field = (name: keyof LoginValues) => ({

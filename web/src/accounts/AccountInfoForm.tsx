@@ -1,0 +1,142 @@
+import { Button, Checkbox, Classes, Divider, H5, Intent } from '@blueprintjs/core';
+import type { AccountView } from '@mrn/contracts/routes/accounts';
+import { type FormEvent, useEffect } from 'react';
+import { TextField } from '../ui/fields.tsx';
+import { useForm } from '../ui/use-form.ts';
+import {
+  ACCOUNT_LABELS,
+  type AccountInfoValues,
+  type Errors,
+  isValid,
+  validateAccountInfo,
+} from './validation.ts';
+
+export const accountInfoValues = (account?: AccountView): AccountInfoValues => ({
+  name: account?.name ?? '',
+  website: account?.website ?? '',
+  primary_contact_email: account?.primary_contact_email ?? '',
+  merchant_subscription_enabled: account?.merchant_subscription_enabled ?? false,
+  merchant_subscription_notification_email: account?.merchant_subscription_notification_email ?? '',
+  merchant_subscription_notification_webhook: account?.merchant_subscription_notification_webhook ?? '',
+});
+
+/** The `account` body of create and update funder: every field, so nothing is cleared by omission. */
+export const accountBody = (values: AccountInfoValues) => ({
+  name: values.name.trim(),
+  website: values.website.trim(),
+  primary_contact_email: values.primary_contact_email.trim(),
+  merchant_subscription_enabled: values.merchant_subscription_enabled,
+  merchant_subscription_notification_email: values.merchant_subscription_notification_email.trim() || null,
+  merchant_subscription_notification_webhook:
+    values.merchant_subscription_notification_webhook.trim() || null,
+});
+
+/**
+ * Funder Info / Account Info (accounts §2): Funder name, Website, Primary Contact Email, all
+ * required; for PRO accounts the Merchant Subscription Settings, whose enabled checkbox only a
+ * platform administrator may change and whose webhook URL shows only when enabled.
+ */
+export function AccountInfoForm({
+  idPrefix,
+  initial,
+  subscriptionSettings,
+  canEnableSubscriptions,
+  saving,
+  serverErrors,
+  onSubmit,
+  autoFocus,
+}: {
+  idPrefix: string;
+  initial: AccountInfoValues;
+  subscriptionSettings: boolean;
+  canEnableSubscriptions: boolean;
+  saving: boolean;
+  serverErrors: Errors<keyof AccountInfoValues>;
+  onSubmit: (values: AccountInfoValues) => void;
+  autoFocus?: boolean;
+}) {
+  const form = useForm<AccountInfoValues>(initial);
+  const { setServerErrors } = form;
+  useEffect(() => setServerErrors(serverErrors), [serverErrors, setServerErrors]);
+  const errors = validateAccountInfo(form.values, { subscriptionSettings });
+  const errorOf = form.errorOf(errors);
+  const enabled = form.values.merchant_subscription_enabled;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    form.touchAll();
+    if (!isValid(errors) || saving) return;
+    onSubmit(form.values);
+  };
+  const text = (
+    name: Exclude<keyof AccountInfoValues, 'merchant_subscription_enabled'>,
+    max: number,
+    required = true,
+  ) => ({
+    id: `${idPrefix}-${name}`,
+    label: ACCOUNT_LABELS[name],
+    value: form.values[name],
+    onValueChange: (value: string) => form.setField(name, value),
+    onBlur: () => form.touch(name),
+    error: errorOf(name),
+    required,
+    maxLength: max,
+    disabled: saving,
+  });
+
+  return (
+    <form onSubmit={submit} noValidate aria-label="Funder details">
+      <div className="mrn-form-grid">
+        <TextField {...text('name', 120)} autoComplete="organization" autoFocus={autoFocus} />
+        <TextField {...text('website', 200)} type="url" placeholder="example.com" autoComplete="url" />
+        <TextField {...text('primary_contact_email', 64)} type="email" autoComplete="email" />
+      </div>
+      {subscriptionSettings && (
+        <section aria-labelledby={`${idPrefix}-subscriptions`} className="mrn-form-section">
+          <Divider />
+          <H5 id={`${idPrefix}-subscriptions`}>Merchant Subscription Settings</H5>
+          {canEnableSubscriptions ? (
+            <Checkbox
+              label="Enable merchant subscriptions"
+              checked={enabled}
+              onChange={(event) =>
+                form.setField('merchant_subscription_enabled', event.currentTarget.checked)
+              }
+              disabled={saving}
+            />
+          ) : (
+            <p className={Classes.TEXT_MUTED}>
+              Merchant subscriptions are {enabled ? 'enabled' : 'not enabled'} for this account
+              {enabled ? '.' : '; a platform administrator can enable them.'}
+            </p>
+          )}
+          <div className="mrn-form-grid">
+            <TextField
+              {...text('merchant_subscription_notification_email', 64, false)}
+              type="email"
+              helperText="Where subscription notifications are e-mailed."
+            />
+            {enabled && (
+              <TextField
+                {...text('merchant_subscription_notification_webhook', 500, false)}
+                type="url"
+                placeholder="https://"
+                helperText="Receives a signed POST for each subscribed merchant event."
+              />
+            )}
+          </div>
+        </section>
+      )}
+      <div className="mrn-form-actions">
+        <Button
+          type="submit"
+          intent={Intent.PRIMARY}
+          icon="floppy-disk"
+          text="Save details"
+          disabled={!isValid(errors)}
+          loading={saving}
+        />
+      </div>
+    </form>
+  );
+}

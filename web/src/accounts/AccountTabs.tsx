@@ -1,0 +1,73 @@
+import { Tab, Tabs } from '@blueprintjs/core';
+import type { AccountView } from '@mrn/contracts/routes/accounts';
+import { useEffect } from 'react';
+import { useLocation, useNavigate } from 'react-router-dom';
+import { showSuccess } from '../ui/toaster.ts';
+import { AccountSettingsPanel } from './AccountSettingsPanel.tsx';
+import { ComingSoonPanel } from './ComingSoonPanel.tsx';
+import { ContributionPanel } from './ContributionPanel.tsx';
+import { MembershipPanel } from './MembershipPanel.tsx';
+import { MembersPanel } from './MembersPanel.tsx';
+import { SecurityPanel } from './SecurityPanel.tsx';
+import { ACCOUNT_TABS, FUNDER_TABS, type TabId, tabFromUrl } from './tabs.ts';
+
+function panel(id: TabId, account: AccountView, view: 'admin' | 'own') {
+  switch (id) {
+    case 'settings':
+      return <AccountSettingsPanel account={account} view={view} />;
+    case 'membership':
+      return <MembershipPanel account={account} view={view} />;
+    case 'members':
+      return <MembersPanel account={account} view={view} />;
+    case 'security':
+      return <SecurityPanel account={account} />;
+    case 'billing':
+      return (
+        <ComingSoonPanel
+          icon="credit-card"
+          title="Billing"
+          description="Invoices (date, amount, paid, PDF download) and the card payment method arrive with billing."
+        />
+      );
+    case 'contribution':
+      return <ContributionPanel account={account} />;
+    case 'analytics':
+      return (
+        <ComingSoonPanel
+          icon="timeline-bar-chart"
+          title="Analytics"
+          description="Additions and searches by day, searches by source and hits by category for this funder."
+        />
+      );
+  }
+}
+
+/** The tabs of /funders/{id} (admin view) and /account (own view), the open tab kept in the URL. */
+export function AccountTabs({ account, view }: { account: AccountView; view: 'admin' | 'own' }) {
+  const { pathname, search, hash } = useLocation();
+  const navigate = useNavigate();
+  const tabs = view === 'admin' ? FUNDER_TABS : ACCOUNT_TABS;
+  const selected = tabFromUrl(tabs, search, hash);
+
+  // Back from the card payment provider's portal (accounts §2, §8).
+  useEffect(() => {
+    if (hash !== '#billing_updated') return;
+    showSuccess('Your payment method has been updated.');
+    navigate(`${pathname}?tab=billing`, { replace: true });
+  }, [hash, pathname, navigate]);
+
+  return (
+    <Tabs
+      id={`${view}-account-tabs`}
+      className="mrn-account-tabs"
+      selectedTabId={selected}
+      onChange={(next) => navigate(`${pathname}?tab=${String(next)}`, { replace: true })}
+      renderActiveTabPanelOnly
+      size="large"
+    >
+      {tabs.map((tab) => (
+        <Tab key={tab.id} id={tab.id} title={tab.title} panel={panel(tab.id, account, view)} />
+      ))}
+    </Tabs>
+  );
+}

@@ -1,0 +1,295 @@
+import {
+  Alert,
+  Button,
+  Card,
+  H4,
+  HTMLTable,
+  Intent,
+  NonIdealState,
+  Switch,
+  Tag,
+  Tooltip,
+} from '@blueprintjs/core';
+import type { AccountView } from '@mrn/contracts/routes/accounts';
+import { routes } from '@mrn/contracts/routes/index';
+import type { UserView } from '@mrn/contracts/routes/users';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import type { ApiError } from '../api/api-error.ts';
+import { useApiMutation, useApiQuery } from '../api/hooks.ts';
+import { useSignedInUser } from '../auth/auth-context.ts';
+import { memberPath } from '../routing/paths.ts';
+import { PageSpinner } from '../ui/PageSpinner.tsx';
+import { showError, showSuccess } from '../ui/toaster.ts';
+import { ApiCredentialsDialog, type CredentialsTarget } from './ApiCredentialsDialog.tsx';
+import { invalidateAccountData } from './queries.ts';
+
+const fullName = (u: UserView) => `${u.first_name} ${u.last_name}`;
+
+type Pending = { isPending: boolean; variables?: { params?: { id: string } } };
+const busyOn = (mutation: Pending, id: string) => mutation.isPending && mutation.variables?.params?.id === id;
+
+/**
+ * Account Members (accounts §2, §6): Members and Archived Members with Admin?, API (only when the
+ * account has API access), MFA Required (disabled when the account requires MFA; hidden in the own
+ * view) and Delete; archived rows have Restore.
+ */
+export function MembersPanel({ account, view }: { account: AccountView; view: 'admin' | 'own' }) {
+  const me = useSignedInUser();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [archiving, setArchiving] = useState<UserView | null>(null);
+  const [credentials, setCredentials] = useState<CredentialsTarget | null>(null);
+  const funderId = view === 'admin' ? account.resource_id : null;
+  const members = useApiQuery(
+    routes.listAccountUsers,
+    { params: { id: account.resource_id } },
+    { select: (answer) => answer.data, meta: { errorToast: true } },
+  );
+
+  const handlers = (success: string, after?: () => void) => ({
+    onSuccess: () => {
+      showSuccess(success);
+      after?.();
+      void invalidateAccountData(queryClient);
+    },
+    onError: (error: ApiError) => {
+      if (error.status !== 401) showError(error.message);
+    },
+  });
+  const toggleAdmin = useApiMutation(
+    routes.toggleUserAdmin,
+    handlers("Member's admin status has been updated."),
+  );
+  const toggleMfa = useApiMutation(
+    routes.toggleUserMfaRequired,
+    handlers("Member's MFA requirement has been updated."),
+  );
+  const archive = useApiMutation(
+    routes.archiveUser,
+    handlers('Member has been archived.', () => setArchiving(null)),
+  );
+  const restore = useApiMutation(routes.restoreUser, handlers('Member has been restored.'));
+  const revokeApi = useApiMutation(routes.revokeUserApiAccess, handlers('API access has been revoked.'));
+  const grantApi = useApiMutation(routes.grantUserApiAccess, {
+    onSuccess: (answer, request) => {
+      showSuccess('API access has been granted.');
+      const member = members.data?.members.find((m) => m.resource_id === request.params.id);
+      setCredentials({
+        userId: request.params.id,
+        name: member ? fullName(member) : 'member',
+        issued: answer.data,
+      });
+      void invalidateAccountData(queryClient);
+    },
+    onError: (error) => {
+      if (error.status !== 401) showError(error.message);
+    },
+  });
+
+  const showApi = account.can_access_api;
+  const showMfa = view === 'admin';
+  const archived = account.archived_at !== null;
+
+  if (members.isPending) return <PageSpinner label="Loading members" />;
+  if (members.isError) return null;
+  const { members: active, archived: former } = members.data;
+
+  return (
+    <div className="mrn-tab-panel">
+      <Card className="mrn-card mrn-table-card" elevation={1}>
+        <div className="mrn-card-title-row">
+          <H4>Members</H4>
+          <Button
+            intent={Intent.PRIMARY}
+            icon="plus"
+            text="Add Member"
+            disabled={archived}
+            onClick={() => navigate(memberPath({ funderId, id: null }))}
+          />
+        </div>
+        {!showApi && (
+          <p className="bp6-text-muted mrn-card-note">
+            {view === 'admin'
+              ? 'API access is off for this funder; grant it on the Security tab to manage members’ API credentials.'
+              : 'Your account does not have API access. A platform administrator can grant it.'}
+          </p>
+        )}
+        {active.length === 0 ? (
+          <NonIdealState icon="people" title="No members yet" className="mrn-empty-small" />
+        ) : (
+          <div className="mrn-table-scroll">
+            <HTMLTable className="mrn-table mrn-table-stack" striped>
+              <caption className="mrn-visually-hidden">Members</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Email</th>
+                  <th scope="col">Admin?</th>
+                  {showApi && <th scope="col">API</th>}
+                  {showMfa && <th scope="col">MFA Required</th>}
+                  <th scope="col">Delete</th>
+                </tr>
+              </thead>
+              <tbody>
+                {active.map((m) => {
+                  const self = m.resource_id === me.resource_id;
+                  const name = fullName(m);
+                  return (
+                    <tr key={m.resource_id}>
+                      <td className="mrn-cell-title" data-label="Name">
+                        <Link to={memberPath({ funderId, id: m.resource_id })}>{name}</Link>
+                        {self && (
+                          <Tag minimal className="mrn-inline-tag">
+                            You
+                          </Tag>
+                        )}
+                      </td>
+                      <td data-label="Email" className="mrn-break">
+                        {m.email}
+                      </td>
+                      <td data-label="Admin?">
+                        <Switch
+                          className="mrn-cell-switch"
+                          checked={m.is_admin}
+                          disabled={self || archived || busyOn(toggleAdmin, m.resource_id)}
+                          onChange={() => toggleAdmin.mutate({ params: { id: m.resource_id } })}
+                          aria-label={`${name} is an account admin`}
+                        />
+                      </td>
+                      {showApi && (
+                        <td data-label="API">
+                          <span className="mrn-cell-actions">
+                            <Switch
+                              className="mrn-cell-switch"
+                              checked={m.api_granted}
+                              disabled={
+                                archived ||
+                                busyOn(grantApi, m.resource_id) ||
+                                busyOn(revokeApi, m.resource_id)
+                              }
+                              onChange={() =>
+                                (m.api_granted ? revokeApi : grantApi).mutate({
+                                  params: { id: m.resource_id },
+                                })
+                              }
+                              aria-label={`API access for ${name}`}
+                            />
+                            {m.api_granted && (
+                              <Tooltip content="API Credentials" placement="top">
+                                <Button
+                                  variant="minimal"
+                                  icon="key"
+                                  aria-label={`API credentials of ${name}`}
+                                  onClick={() => setCredentials({ userId: m.resource_id, name })}
+                                />
+                              </Tooltip>
+                            )}
+                          </span>
+                        </td>
+                      )}
+                      {showMfa && (
+                        <td data-label="MFA Required">
+                          <Tooltip
+                            content="The whole account requires MFA"
+                            disabled={!account.mfa_required}
+                            placement="top"
+                          >
+                            <Switch
+                              className="mrn-cell-switch"
+                              checked={m.mfa_required}
+                              disabled={account.mfa_required || archived || busyOn(toggleMfa, m.resource_id)}
+                              onChange={() => toggleMfa.mutate({ params: { id: m.resource_id } })}
+                              aria-label={`MFA required for ${name}`}
+                            />
+                          </Tooltip>
+                        </td>
+                      )}
+                      <td data-label="Delete">
+                        <Tooltip
+                          content={self ? "You can't archive yourself" : 'Archive member'}
+                          placement="left"
+                        >
+                          <Button
+                            variant="minimal"
+                            intent={Intent.DANGER}
+                            icon="trash"
+                            aria-label={`Archive ${name}`}
+                            disabled={self || archived}
+                            loading={busyOn(archive, m.resource_id)}
+                            onClick={() => setArchiving(m)}
+                          />
+                        </Tooltip>
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </HTMLTable>
+          </div>
+        )}
+      </Card>
+
+      <Card className="mrn-card mrn-table-card" elevation={1}>
+        <H4>Archived Members</H4>
+        {former.length === 0 ? (
+          <p className="bp6-text-muted mrn-card-note">No archived members.</p>
+        ) : (
+          <div className="mrn-table-scroll">
+            <HTMLTable className="mrn-table mrn-table-stack" striped>
+              <caption className="mrn-visually-hidden">Archived Members</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Email</th>
+                  <th scope="col">Restore</th>
+                </tr>
+              </thead>
+              <tbody>
+                {former.map((m) => (
+                  <tr key={m.resource_id}>
+                    <td className="mrn-cell-title" data-label="Name">
+                      {fullName(m)}
+                    </td>
+                    <td data-label="Email" className="mrn-break">
+                      {m.email}
+                    </td>
+                    <td data-label="Restore">
+                      <Button
+                        size="small"
+                        icon="undo"
+                        text="Restore"
+                        disabled={archived}
+                        loading={busyOn(restore, m.resource_id)}
+                        onClick={() => restore.mutate({ params: { id: m.resource_id } })}
+                      />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </HTMLTable>
+          </div>
+        )}
+      </Card>
+
+      <Alert
+        isOpen={archiving !== null}
+        intent={Intent.DANGER}
+        icon="trash"
+        confirmButtonText="Archive Member"
+        cancelButtonText="Cancel"
+        canEscapeKeyCancel
+        loading={archive.isPending}
+        onCancel={() => setArchiving(null)}
+        onConfirm={() => archiving && archive.mutate({ params: { id: archiving.resource_id } })}
+      >
+        <p>
+          Archive <strong>{archiving ? fullName(archiving) : ''}</strong>? They are signed out and can no
+          longer sign in. You can restore them from Archived Members.
+        </p>
+      </Alert>
+      <ApiCredentialsDialog target={credentials} onClose={() => setCredentials(null)} />
+    </div>
+  );
+}

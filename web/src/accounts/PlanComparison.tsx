@@ -1,0 +1,41 @@
+import { HTMLTable, Icon, Intent } from '@blueprintjs/core';
+import type { PlanLevel } from '@mrn/contracts/domain/plans';
+import { planFeatureRows } from './plans.ts';
+
+function Cell({ value }: { value: string | boolean }) {
+  if (value === true) return <Icon icon="tick" intent={Intent.SUCCESS} title="Included" />;
+  if (value === false) return <Icon icon="minus" className="bp6-text-muted" title="Not included" />;
+  return <>{value}</>;
+}
+
+/** BASIC and PRO side by side (accounts spec §1); the current plan's column is marked. */
+export function PlanComparison({ current }: { current?: PlanLevel }) {
+  const mark = (plan: PlanLevel) => (plan === current ? ' (current)' : '');
+  return (
+    <div className="mrn-table-scroll">
+      <HTMLTable className="mrn-table mrn-plan-table" compact>
+        <caption className="mrn-visually-hidden">Plan comparison</caption>
+        <thead>
+          <tr>
+            <th scope="col">Feature</th>
+            <th scope="col">BASIC{mark('BASIC')}</th>
+            <th scope="col">PRO{mark('PRO')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {planFeatureRows().map((row) => (
+            <tr key={row.feature}>
+              <th scope="row">{row.feature}</th>
+              <td>
+                <Cell value={row.basic} />
+              </td>
+              <td>
+                <Cell value={row.pro} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </HTMLTable>
+    </div>
+  );
+}

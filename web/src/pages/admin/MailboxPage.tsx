@@ -1,0 +1,127 @@
+import { Button, Card, Classes, Dialog, DialogBody, DialogFooter, H2, HTMLTable } from '@blueprintjs/core';
+import { routes } from '@mrn/contracts/routes/index';
+import { useState } from 'react';
+import { Link } from 'react-router-dom';
+import { useApiQuery } from '../../api/hooks.ts';
+import { formatDateTime } from '../../merchants/format.ts';
+import { useDocumentTitle } from '../../ui/use-document-title.ts';
+import { ListState } from '../admin-merchants/ListState.tsx';
+import { mailLinkHref, splitLinks } from './mail-links.ts';
+
+interface Mail {
+  id: string;
+  to: string;
+  subject: string;
+  text: string;
+  received_at: string;
+}
+
+function MailBody({ text }: { text: string }) {
+  const origin = window.location.origin;
+  return (
+    <pre className="mrn-mail-body">
+      {splitLinks(text).map((part, index) => {
+        if (part.kind === 'text') return part.text;
+        const href = mailLinkHref(part.url, origin);
+        return href.startsWith('/') ? (
+          // biome-ignore lint/suspicious/noArrayIndexKey: parts of one fixed text
+          <Link key={index} to={href}>
+            {part.url}
+          </Link>
+        ) : (
+          // biome-ignore lint/suspicious/noArrayIndexKey: parts of one fixed text
+          <a key={index} href={href} target="_blank" rel="noopener noreferrer">
+            {part.url}
+          </a>
+        );
+      })}
+    </pre>
+  );
+}
+
+/** /mailbox: the development mailbox, where the product's e-mails land without a real SMTP server. */
+export function MailboxPage() {
+  useDocumentTitle('Mailbox');
+  const [open, setOpen] = useState<Mail | null>(null);
+  const mail = useApiQuery(routes.listDevMailbox, undefined, {
+    select: (answer) => answer.data,
+    meta: { errorToast: true },
+    staleTime: 0,
+    refetchInterval: 15_000,
+  });
+  const rows = mail.data ?? [];
+
+  return (
+    <div className="mrn-page">
+      <header className="mrn-page-header mrn-header-row">
+        <div>
+          <H2>Mailbox</H2>
+          <p className={Classes.TEXT_MUTED}>
+            E-mails the product sent (invitations, password resets, notifications), newest first; the latest
+            200.
+          </p>
+        </div>
+        <Button icon="refresh" text="Refresh" loading={mail.isFetching} onClick={() => void mail.refetch()} />
+      </header>
+      <ListState
+        isPending={mail.isPending}
+        error={mail.error}
+        isEmpty={rows.length === 0}
+        emptyIcon="inbox"
+        emptyTitle="The mailbox is empty"
+      />
+      {rows.length > 0 && (
+        <Card className="mrn-table-card" elevation={1}>
+          <div className="mrn-table-scroll">
+            <HTMLTable className="mrn-table mrn-table-stack" striped interactive>
+              <caption className="mrn-visually-hidden">Mailbox</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Received</th>
+                  <th scope="col">To</th>
+                  <th scope="col">Subject</th>
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((m) => (
+                  <tr key={m.id} onClick={() => setOpen(m)}>
+                    <td data-label="Received" className="mrn-nowrap">
+                      {formatDateTime(m.received_at)}
+                    </td>
+                    <td data-label="To" className="mrn-break">
+                      {m.to}
+                    </td>
+                    <td data-label="Subject">
+                      <button type="button" className="mrn-link-button" onClick={() => setOpen(m)}>
+                        {m.subject}
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </HTMLTable>
+          </div>
+        </Card>
+      )}
+      <Dialog
+        isOpen={open !== null}
+        onClose={() => setOpen(null)}
+        title={open?.subject ?? 'Mail'}
+        icon="envelope"
+        className="mrn-dialog-wide"
+      >
+        {open && (
+          <>
+            <DialogBody>
+              <p className={Classes.TEXT_MUTED}>
+                To {open.to} · {formatDateTime(open.received_at)}
+              </p>
+              <MailBody text={open.text} />
+            </DialogBody>
+            <DialogFooter actions={<Button text="Close" onClick={() => setOpen(null)} />} />
+          </>
+        )}
+      </Dialog>
+    </div>
+  );
+}

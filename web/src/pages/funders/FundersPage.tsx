@@ -1,0 +1,269 @@
+import {
+  Alert,
+  Button,
+  Card,
+  H2,
+  HTMLSelect,
+  HTMLTable,
+  Icon,
+  Intent,
+  Switch,
+  Tag,
+  Tooltip,
+} from '@blueprintjs/core';
+import type { AccountView } from '@mrn/contracts/routes/accounts';
+import { routes } from '@mrn/contracts/routes/index';
+import { keepPreviousData } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import {
+  MEMBERSHIP_FILTERS,
+  type MembershipFilter,
+  membershipLabel,
+  PLAN_FILTERS,
+  type PlanFilter,
+} from '../../accounts/membership.ts';
+import { useFunderActions } from '../../accounts/use-funder-actions.ts';
+import { ApiError } from '../../api/api-error.ts';
+import { downloadRoute } from '../../api/download.ts';
+import { useApiQuery } from '../../api/hooks.ts';
+import { contributionIntent, formatContribution } from '../../layout/contribution.ts';
+import { formatDate } from '../../merchants/format.ts';
+import { funderPath, PATHS } from '../../routing/paths.ts';
+import { ListSearchBox } from '../../ui/ListSearchBox.tsx';
+import { Pager } from '../../ui/Pager.tsx';
+import { showError } from '../../ui/toaster.ts';
+import { useDocumentTitle } from '../../ui/use-document-title.ts';
+import { ListState } from '../admin-merchants/ListState.tsx';
+import { FUNDER_PAGE_SIZES, useFunderListParams } from './use-funder-list-params.ts';
+
+const numberFormat = new Intl.NumberFormat('en-US');
+
+function MembershipIcon({ funder }: { funder: AccountView }) {
+  if (funder.archived_at)
+    return (
+      <Tag minimal intent={Intent.DANGER}>
+        Archived
+      </Tag>
+    );
+  const active = funder.membership_status === 'active' || funder.membership_status === 'trialing';
+  const label = membershipLabel(funder.membership_status);
+  return (
+    <Tooltip content={label} placement="top">
+      <Icon
+        icon={active ? 'tick-circle' : 'disable'}
+        intent={active ? Intent.SUCCESS : Intent.NONE}
+        className={active ? undefined : 'bp6-text-muted'}
+        title={label}
+        tabIndex={0}
+      />
+    </Tooltip>
+  );
+}
+
+/** /funders: every funder for platform administrators (accounts §2). */
+export function FundersPage() {
+  useDocumentTitle('Funders');
+  const navigate = useNavigate();
+  const list = useFunderListParams();
+  const membershipId = useId();
+  const planId = useId();
+  const [archiving, setArchiving] = useState<AccountView | null>(null);
+  const [exporting, setExporting] = useState(false);
+  const actions = useFunderActions({ onArchived: () => setArchiving(null) });
+  const funders = useApiQuery(
+    routes.listAccounts,
+    {
+      query: {
+        page: list.page,
+        per_page: list.perPage,
+        search: list.search || undefined,
+        membership_filter: list.membership || undefined,
+        plan_level_filter: list.plan || undefined,
+      },
+    },
+    { placeholderData: keepPreviousData, meta: { errorToast: true } },
+  );
+  const rows = funders.data?.data ?? [];
+  const filtered = Boolean(list.search || list.membership || list.plan);
+
+  const exportContacts = async () => {
+    setExporting(true);
+    try {
+      await downloadRoute(routes.exportContacts, 'contacts.csv');
+    } catch (error) {
+      if (!(error instanceof ApiError && error.status === 401))
+        showError(error instanceof Error ? error.message : String(error));
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  return (
+    <div className="mrn-page">
+      <header className="mrn-page-header mrn-header-row">
+        <H2>Funders</H2>
+        <div className="mrn-header-actions">
+          <Button
+            icon="download"
+            text="Export Contacts"
+            loading={exporting}
+            onClick={() => void exportContacts()}
+          />
+          <Button
+            intent={Intent.PRIMARY}
+            icon="plus"
+            text="Add Funder"
+            onClick={() => navigate(PATHS.newFunder)}
+          />
+        </div>
+      </header>
+      <div className="mrn-list-toolbar">
+        <ListSearchBox
+          key={list.search}
+          value={list.search}
+          onSearch={list.setSearch}
+          placeholder="Search by name"
+        />
+        <div className="mrn-filters">
+          <span className="mrn-filter">
+            <label htmlFor={membershipId}>Membership Status</label>
+            <HTMLSelect
+              id={membershipId}
+              value={list.membership}
+              onChange={(event) => list.setMembership(event.target.value as MembershipFilter)}
+              options={MEMBERSHIP_FILTERS.map((f) => ({ value: f.value, label: f.label }))}
+            />
+          </span>
+          <span className="mrn-filter">
+            <label htmlFor={planId}>Plan Level</label>
+            <HTMLSelect
+              id={planId}
+              value={list.plan}
+              onChange={(event) => list.setPlan(event.target.value as PlanFilter)}
+              options={PLAN_FILTERS.map((f) => ({ value: f.value, label: f.label }))}
+            />
+          </span>
+        </div>
+      </div>
+      {funders.data && (
+        <div className="mrn-list-toolbar mrn-list-toolbar-end">
+          <Pager
+            pagination={funders.data.pagination}
+            onPageChange={list.setPage}
+            pageSizes={FUNDER_PAGE_SIZES}
+            onPageSizeChange={list.setPerPage}
+            loading={funders.isPlaceholderData}
+          />
+        </div>
+      )}
+      <ListState
+        isPending={funders.isPending}
+        error={funders.error}
+        isEmpty={rows.length === 0}
+        emptyIcon="bank-account"
+        emptyTitle={filtered ? 'No funders match these filters' : 'No funders yet'}
+        emptyDescription={filtered ? undefined : 'Add the first funder with Add Funder.'}
+      />
+      {rows.length > 0 && (
+        <Card className="mrn-table-card" elevation={1}>
+          <div className="mrn-table-scroll">
+            <HTMLTable className="mrn-table mrn-table-stack" striped>
+              <caption className="mrn-visually-hidden">Funders</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Merchants Added</th>
+                  <th scope="col">Last Added</th>
+                  <th scope="col">90 Day Cont. %</th>
+                  <th scope="col">API Access</th>
+                  <th scope="col">MFA Required</th>
+                  <th scope="col">Membership?</th>
+                  <th scope="col">Delete</th>
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((f) => {
+                  const archived = f.archived_at !== null;
+                  return (
+                    <tr key={f.resource_id}>
+                      <td className="mrn-cell-title" data-label="Name">
+                        <Link to={funderPath(f.resource_id)}>{f.name}</Link>
+                        {f.plan_level === 'PRO' && (
+                          <Tag minimal intent={Intent.PRIMARY} className="mrn-inline-tag">
+                            PRO
+                          </Tag>
+                        )}
+                      </td>
+                      <td data-label="Merchants Added" className="mrn-num">
+                        {numberFormat.format(f.merchants_added)}
+                      </td>
+                      <td data-label="Last Added" className="mrn-nowrap">
+                        {formatDate(f.last_merchant_added_at) || '—'}
+                      </td>
+                      <td data-label="90 Day Cont. %">
+                        <Tag minimal intent={contributionIntent(f.total_ninety_days_contribution_percentage)}>
+                          {formatContribution(f.total_ninety_days_contribution_percentage)}
+                        </Tag>
+                      </td>
+                      <td data-label="API Access">
+                        <Switch
+                          className="mrn-cell-switch"
+                          checked={f.can_access_api}
+                          disabled={archived || actions.apiBusy(f.resource_id)}
+                          onChange={() => actions.toggleApi(f)}
+                          aria-label={`API access for ${f.name}`}
+                        />
+                      </td>
+                      <td data-label="MFA Required">
+                        <Switch
+                          className="mrn-cell-switch"
+                          checked={f.mfa_required}
+                          disabled={archived || actions.mfaBusy(f.resource_id)}
+                          onChange={() => actions.toggleMfa(f)}
+                          aria-label={`MFA required for ${f.name}`}
+                        />
+                      </td>
+                      <td data-label="Membership?">
+                        <MembershipIcon funder={f} />
+                      </td>
+                      <td data-label="Delete">
+                        <Tooltip content={archived ? 'Already archived' : 'Archive funder'} placement="left">
+                          <Button
+                            variant="minimal"
+                            intent={Intent.DANGER}
+                            icon="trash"
+                            aria-label={`Archive ${f.name}`}
+                            disabled={archived}
+                            loading={actions.archiveBusy(f.resource_id)}
+                            onClick={() => setArchiving(f)}
+                          />
+                        </Tooltip>
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </HTMLTable>
+          </div>
+        </Card>
+      )}
+      <Alert
+        isOpen={archiving !== null}
+        intent={Intent.DANGER}
+        icon="trash"
+        confirmButtonText="Archive Funder"
+        cancelButtonText="Cancel"
+        canEscapeKeyCancel
+        loading={archiving ? actions.archiveBusy(archiving.resource_id) : false}
+        onCancel={() => setArchiving(null)}
+        onConfirm={() => archiving && actions.archive(archiving.resource_id)}
+      >
+        <p>
+          Archive <strong>{archiving?.name}</strong>? Its members can no longer sign in. The merchants and
+          notes it added stay in the network.
+        </p>
+      </Alert>
+    </div>
+  );
+}

@@ -1,0 +1,91 @@
+import { Card, Classes, H2, HTMLTable, Intent, Tag } from '@blueprintjs/core';
+import { PAGE_SIZES } from '@mrn/contracts/domain/notes';
+import { routes } from '@mrn/contracts/routes/index';
+import { keepPreviousData } from '@tanstack/react-query';
+import { websiteHref, websiteLabel } from '../../accounts/website.ts';
+import { useApiQuery } from '../../api/hooks.ts';
+import { Pager } from '../../ui/Pager.tsx';
+import { useDocumentTitle } from '../../ui/use-document-title.ts';
+import { useListParams } from '../../ui/use-list-params.ts';
+import { ListState } from '../admin-merchants/ListState.tsx';
+
+/** /members, "Our Members": the funders with an active membership (core §2, accounts §2). */
+export function OurMembersPage() {
+  useDocumentTitle('Our Members');
+  const list = useListParams(PAGE_SIZES, PAGE_SIZES[0]);
+  const members = useApiQuery(
+    routes.listMemberFunders,
+    { query: { page: list.page, per_page: list.perPage } },
+    { placeholderData: keepPreviousData, meta: { errorToast: true } },
+  );
+  const rows = members.data?.data ?? [];
+
+  return (
+    <div className="mrn-page">
+      <header className="mrn-page-header">
+        <H2>Our Members</H2>
+        <p className={Classes.TEXT_MUTED}>The funders who share their experience through the network.</p>
+      </header>
+      {members.data && (
+        <div className="mrn-list-toolbar mrn-list-toolbar-end">
+          <Pager
+            pagination={members.data.pagination}
+            onPageChange={list.setPage}
+            pageSizes={PAGE_SIZES}
+            onPageSizeChange={list.setPerPage}
+            loading={members.isPlaceholderData}
+          />
+        </div>
+      )}
+      <ListState
+        isPending={members.isPending}
+        error={members.error}
+        isEmpty={rows.length === 0}
+        emptyIcon="people"
+        emptyTitle="No member funders yet"
+      />
+      {rows.length > 0 && (
+        <Card className="mrn-table-card" elevation={1}>
+          <div className="mrn-table-scroll">
+            <HTMLTable className="mrn-table mrn-table-stack" striped>
+              <caption className="mrn-visually-hidden">Member funders</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Website</th>
+                  <th scope="col">Plan</th>
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((m) => {
+                  const href = websiteHref(m.website);
+                  return (
+                    <tr key={m.resource_id}>
+                      <td className="mrn-cell-title" data-label="Name">
+                        {m.name}
+                      </td>
+                      <td data-label="Website" className="mrn-break">
+                        {href && m.website ? (
+                          <a href={href} target="_blank" rel="noopener noreferrer">
+                            {websiteLabel(m.website)}
+                          </a>
+                        ) : (
+                          '—'
+                        )}
+                      </td>
+                      <td data-label="Plan">
+                        <Tag minimal intent={m.plan_level === 'PRO' ? Intent.PRIMARY : Intent.NONE}>
+                          {m.plan_level}
+                        </Tag>
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </HTMLTable>
+          </div>
+        </Card>
+      )}
+    </div>
+  );
+}

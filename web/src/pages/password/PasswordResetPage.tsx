@@ -1,0 +1,127 @@
+import { Button, Callout, Card, H2, Intent } from '@blueprintjs/core';
+import { routes } from '@mrn/contracts/routes/index';
+import type { FormEvent } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import {
+  isValid,
+  PASSWORD_LABELS,
+  type PasswordResetValues,
+  validatePasswordReset,
+} from '../../accounts/validation.ts';
+import { useApiMutation } from '../../api/hooks.ts';
+import { serverFieldErrors } from '../../merchants/server-fields.ts';
+import { PATHS } from '../../routing/paths.ts';
+import { TextField } from '../../ui/fields.tsx';
+import { showError, showSuccess } from '../../ui/toaster.ts';
+import { useDocumentTitle } from '../../ui/use-document-title.ts';
+import { useForm } from '../../ui/use-form.ts';
+
+export const PASSWORD_UPDATED = 'Password has been updated.';
+
+/** /password_reset?reset_token=…&email=…: the link of a reset or invitation e-mail (core §2, §5). */
+export function PasswordResetPage() {
+  useDocumentTitle('Reset password');
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const token = params.get('reset_token') ?? '';
+  const form = useForm<PasswordResetValues>(() => ({
+    email: params.get('email') ?? '',
+    newPassword: '',
+    confirmPassword: '',
+  }));
+  const errors = validatePasswordReset(form.values);
+  const errorOf = form.errorOf(errors);
+  const reset = useApiMutation(routes.passwordReset, {
+    onSuccess: () => {
+      showSuccess(PASSWORD_UPDATED);
+      navigate(PATHS.login, { replace: true });
+    },
+    onError: (error) => {
+      if (error.status === 400) {
+        const fields = serverFieldErrors(error.body, '', {
+          email: 'Email',
+          new_password: PASSWORD_LABELS.newPassword,
+          confirm_password: PASSWORD_LABELS.confirmPassword,
+        });
+        form.setServerErrors({
+          email: fields.email,
+          newPassword: fields.new_password,
+          confirmPassword: fields.confirm_password,
+        });
+      }
+      showError(error.message);
+    },
+  });
+
+  if (!token)
+    return (
+      <Card className="mrn-login-card" elevation={2}>
+        <H2>Reset password</H2>
+        <Callout intent={Intent.WARNING} icon="warning-sign" title="This link is incomplete">
+          <p>Open the link from your e-mail again, or ask for a new one.</p>
+          <Link to={PATHS.forgotPassword}>Request a new link</Link>
+        </Callout>
+      </Card>
+    );
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    form.touchAll();
+    if (!isValid(errors) || reset.isPending) return;
+    reset.mutate({
+      body: {
+        email: form.values.email.trim(),
+        reset_token: token,
+        new_password: form.values.newPassword,
+        confirm_password: form.values.confirmPassword,
+      },
+    });
+  };
+  const field = (name: keyof PasswordResetValues) => ({
+    id: `reset-${name}`,
+    value: form.values[name],
+    onValueChange: (value: string) => form.setField(name, value),
+    onBlur: () => form.touch(name),
+    error: errorOf(name),
+    required: true,
+    maxLength: 64,
+    disabled: reset.isPending,
+  });
+
+  return (
+    <Card className="mrn-login-card" elevation={2}>
+      <H2>Reset password</H2>
+      <p className="bp6-text-muted">
+        Choose a new password of 8 to 64 characters. Your last five can't be reused.
+      </p>
+      <form onSubmit={submit} noValidate aria-label="Reset password">
+        <TextField {...field('email')} label="Email" type="email" autoComplete="username" />
+        <TextField
+          {...field('newPassword')}
+          label={PASSWORD_LABELS.newPassword}
+          type="password"
+          autoComplete="new-password"
+          autoFocus
+        />
+        <TextField
+          {...field('confirmPassword')}
+          label={PASSWORD_LABELS.confirmPassword}
+          type="password"
+          autoComplete="new-password"
+        />
+        <Button
+          type="submit"
+          intent={Intent.PRIMARY}
+          size="large"
+          fill
+          text="Update password"
+          disabled={!isValid(errors)}
+          loading={reset.isPending}
+        />
+      </form>
+      <p className="mrn-login-links">
+        <Link to={PATHS.forgotPassword}>Request a new link</Link>
+      </p>
+    </Card>
+  );
+}
