@@ -1,6 +1,7 @@
 import { cpus } from 'node:os';
 import { type BenchServer, describeServer, startBenchServer } from './database.ts';
 import { runEventStoreBench } from './event-store-bench.ts';
+import { runSearchBench } from './search-bench.ts';
 
 // `npm run bench` runs every suite; `npm run bench -- eventstore` only the ones named.
 const SUITES: Record<string, (server: BenchServer) => Promise<void>> = {
@@ -11,6 +12,20 @@ const SUITES: Record<string, (server: BenchServer) => Promise<void>> = {
       writers: Math.round(numberFromEnv('BENCH_WRITERS', 8)),
       appendsPerStream: 10,
       rounds: Math.round(numberFromEnv('BENCH_ROUNDS', 10)),
+    }),
+  search: (server) =>
+    runSearchBench(server, {
+      merchants: Math.round(numberFromEnv('BENCH_MERCHANTS', 1_000_000)),
+      notes: Math.round(numberFromEnv('BENCH_NOTES', 3_000_000)),
+      seedWriters: Math.round(numberFromEnv('BENCH_SEED_WRITERS', 4)),
+      seedBatch: Math.round(numberFromEnv('BENCH_SEED_BATCH', 200)),
+      seconds: numberFromEnv('BENCH_SECONDS', 10),
+      warmupSeconds: numberFromEnv('BENCH_WARMUP_SECONDS', 1.5),
+      concurrency: Math.round(numberFromEnv('BENCH_CONCURRENCY', 16)),
+      einShare: 0.7,
+      port: Math.round(numberFromEnv('BENCH_SERVER_PORT', 8097)),
+      explain: process.env.BENCH_EXPLAIN === '1',
+      keepDatabase: process.env.BENCH_KEEP_DATABASE === '1',
     }),
 };
 
@@ -28,7 +43,11 @@ async function main(): Promise<void> {
     console.log(`usage: npm run bench -- [${Object.keys(SUITES).join('|')}]...
 env: DATABASE_URL (server to create a scratch database on; default: embedded Postgres in ./.data-bench),
      BENCH_SECONDS (measured seconds per case, default 10), BENCH_WARMUP_SECONDS (default 1.5),
-     BENCH_WRITERS (default 8), BENCH_ROUNDS (interleaved slices per case, default 10)`);
+     eventstore: BENCH_WRITERS (default 8), BENCH_ROUNDS (interleaved slices per case, default 10)
+     search: BENCH_MERCHANTS (default 1000000), BENCH_NOTES (default 3000000), BENCH_SEED_WRITERS (default 4),
+       BENCH_SEED_BATCH (merchants per appendMany, default 200), BENCH_CONCURRENCY (HTTP connections, default 16),
+       BENCH_SERVER_PORT (default 8097, another free one if taken), BENCH_EXPLAIN=1 (print full query plans),
+       BENCH_KEEP_DATABASE=1 (keep the search database, with DATABASE_URL, to look closer)`);
     return;
   }
   const unknown = args.filter((a) => !(a in SUITES));

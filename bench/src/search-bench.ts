@@ -1,0 +1,684 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { openAccount, registerUser } from '@mrn/command-api';
+import { streams } from '@mrn/contracts';
+import {
+  createLogger,
+  createPool,
+  decodePosition,
+  type Pool,
+  PostgresEventStore,
+  runMigrations,
+} from '@mrn/platform';
+import { allProjectors, rebuildProjector } from '@mrn/projections';
+import { likeEscape, MERCHANT_COLUMNS, MERCHANT_JOINS } from '@mrn/query-api/views';
+import { allMigrations, ensurePlatformAdmin } from '@mrn/server';
+import { CpuMeter, type CpuUse } from './cpu.ts';
+import { type BenchServer, createBenchDatabase } from './database.ts';
+import { type LoadRequest, type LoadResult, percentile, postJson, runLoad } from './http-load.ts';
+import { einOf, keywordTerm, merchantAppends, noteCounts, type Owner, Rng } from './search-data.ts';
+import { formatCount, formatMs, type Row, renderTable } from './table.ts';
+
+export interface SearchBenchOptions {
+  merchants: number;
+  notes: number;
+  /** Concurrent appendMany writers while seeding. */
+  seedWriters: number;
+  /** Merchants per appendMany (two streams each). */
+  seedBatch: number;
+  /** Measured seconds per HTTP phase. */
+  seconds: number;
+  warmupSeconds: number;
+  /** Concurrent keep-alive connections of the HTTP phases. */
+  concurrency: number;
+  /** Share of EIN searches in the mixed phase. */
+  einShare: number;
+  port: number;
+  /** Print the full EXPLAIN (ANALYZE, BUFFERS) plans, not just their timings. */
+  explain: boolean;
+  /** Leave the database behind for a closer look (only useful with DATABASE_URL). */
+  keepDatabase: boolean;
+}
+
+const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const ADMIN_EMAIL = 'bench-admin@merchantrisk.local';
+const FUNDER_EMAIL = 'dana.whitfield@summit-bench.example';
+const PASSWORD = 'bench-password-2026';
+
+const TARGETS = { einP99Ms: 5, keywordP99Ms: 25, searchesPerSecond: 2000, replayEventsPerSecond: 20_000 };
+
+export async function runSearchBench(server: BenchServer, opts: SearchBenchOptions): Promise<void> {
+  console.log(
+    `bench:      ${formatCount(opts.merchants)} merchants, ${formatCount(opts.notes)} notes seeded through the ` +
+      `event store (appendMany of ${opts.seedBatch} merchants = ${opts.seedBatch * 2} streams, ${opts.seedWriters} ` +
+      `writers, 'no_stream', seeding pool with synchronous_commit=off); read models rebuilt with ` +
+      `rebuildProjector one projector after another on a normal pool; then the real server in a second ` +
+      `process, searched over HTTP (keep-alive, ${opts.concurrency} connections, ${opts.seconds} s per phase ` +
+      `after ${opts.warmupSeconds} s warm-up) as a PRO funder user (keyword cap 25)`,
+  );
+  console.log(`load:       ${formatLoad()} (1/5/15 min load average before the suite)`);
+  const db = await createBenchDatabase(server, 'search');
+  const pools: Pool[] = [];
+  let child: ServerProcess | undefined;
+  const rows: Row[] = [];
+  const checks: string[] = [];
+  const notes: string[] = [];
+  try {
+    const seedPool = createPool(db.url, opts.seedWriters + 2, { asynchronousCommit: true });
+    pools.push(seedPool);
+    await runMigrations(seedPool, allMigrations());
+    const seedStore = new PostgresEventStore(seedPool);
+
+    // ---- 1. seeding --------------------------------------------------------------------------------
+    const owner = await createFunder(seedStore);
+    process.stderr.write('  seeding…\n');
+    const seed = await seedMerchants(seedStore, owner, opts);
+    // A live log has long been vacuumed; without this, the first projector to read it would pay for
+    // setting every row's hint bits, and autovacuum would wake in the middle of a later measurement.
+    const vacuumStarted = performance.now();
+    await maintenance(seedPool, ['checkpoint', 'vacuum (analyze) events', 'checkpoint']);
+    notes.push(`checkpoint, vacuum (analyze) events, checkpoint after seeding: ${seconds(vacuumStarted)} s`);
+    rows.push({ section: 'seeding through the event store (appendMany, asynchronous commit)' });
+    rows.push([
+      `  ${formatCount(seed.events)} events (${formatCount(opts.merchants)} EinReserved, ` +
+        `${formatCount(opts.merchants)} MerchantAdded, ${formatCount(opts.notes)} NoteAdded) in ${seed.seconds.toFixed(1)} s`,
+      formatCount(seed.events / seed.seconds),
+      '',
+      '',
+      '',
+      '',
+    ]);
+
+    // ---- 2. projection replay ----------------------------------------------------------------------
+    // Rebuilt as `npm run rebuild -- all` does: one projector after another, on an ordinary pool.
+    const rebuildPool = createPool(db.url, 3);
+    pools.push(rebuildPool);
+    const rebuildStore = new PostgresEventStore(rebuildPool);
+    rows.push({
+      section: 'projection replay (rebuildProjector from START, each projector reads the whole log)',
+    });
+    let replaySeconds = 0;
+    let replayed = 0;
+    for (const p of allProjectors) {
+      process.stderr.write(`  rebuilding ${p.name}…\n`);
+      const started = performance.now();
+      const progress = reportRebuildProgress(rebuildPool, p.name, started);
+      const count = await rebuildProjector({ pool: rebuildPool, store: rebuildStore }, p).finally(
+        progress.stop,
+      );
+      const seconds = (performance.now() - started) / 1000;
+      replaySeconds += seconds;
+      replayed = count;
+      const rate = count / seconds;
+      const measured = p.name === 'merchants' || p.name === 'notes';
+      rows.push([
+        `  ${p.name}: ${formatCount(count)} events in ${seconds.toFixed(1)} s`,
+        formatCount(rate),
+        '',
+        '',
+        '',
+        measured ? verdict(rate >= TARGETS.replayEventsPerSecond, '≥ 20,000 events/s') : '',
+      ]);
+    }
+    const totalRate = replayed / replaySeconds;
+    rows.push([
+      `  all ${allProjectors.length} read models, one after another: ${replaySeconds.toFixed(1)} s`,
+      formatCount(totalRate),
+      '',
+      '',
+      '',
+      verdict(totalRate >= TARGETS.replayEventsPerSecond, '≥ 20,000 events/s'),
+    ]);
+    notes.push(await describeTables(rebuildPool));
+    // Analyze for the planner; vacuum too, as autovacuum soon would, so it does not run mid-measurement.
+    const analyzeStarted = performance.now();
+    await maintenance(rebuildPool, ['vacuum (analyze) read.merchants, read.notes', 'checkpoint']);
+    notes.push(`vacuum (analyze) read.merchants, read.notes, checkpoint: ${seconds(analyzeStarted)} s`);
+    checks.push(await checkReadModels(rebuildPool, opts));
+
+    // ---- 3. searches over HTTP against the real server in its own process ----------------------------
+    const port = await freePort(opts.port);
+    process.stderr.write(`  starting the server on port ${port}…\n`);
+    child = await startServerProcess(db.url, port);
+    const baseUrl = `http://127.0.0.1:${port}`;
+    const token = await signIn(baseUrl);
+    const backend = (await rebuildPool.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
+    const meter = new CpuMeter(child.process.pid ?? -1, backend);
+    notes.push(`load average (1/5/15 min) before the HTTP phases: ${formatLoad()}`);
+
+    const rng = new Rng(0x5eed);
+    const einRequest = (checkEvery: number): LoadRequest => {
+      const ein = einOf(Math.floor(rng.next() * opts.merchants));
+      return {
+        path: `/api/search/merchants?search=${ein}`,
+        kind: 'EIN',
+        // Parsing every answer would load the client; every nth proves the right merchant comes back.
+        ...(rng.next() < 1 / checkEvery ? { check: (body: string) => einFound(body, ein) } : {}),
+      };
+    };
+    const keywordRequest = (): LoadRequest => {
+      const { term, kind } = keywordTerm(rng);
+      return {
+        path: `/api/search/merchants?search=${encodeURIComponent(term)}`,
+        kind: `keyword, ${kind}`,
+        keepBody: true,
+      };
+    };
+    const load = (concurrency: number, seconds: number, next: () => LoadRequest) =>
+      runLoad({ baseUrl, token, concurrency, seconds, warmupSeconds: opts.warmupSeconds, next, meter });
+
+    let searchesSent = 0;
+    const phases: { label: string; result: LoadResult; p99Target?: number; rateTarget?: number }[] = [];
+    const phase = async (
+      label: string,
+      concurrency: number,
+      seconds: number,
+      next: () => LoadRequest,
+      targets: { p99Target?: number; rateTarget?: number } = {},
+    ) => {
+      process.stderr.write(`  ${label}…\n`);
+      const result = await load(concurrency, seconds, next);
+      searchesSent += result.sent;
+      phases.push({ label, result, ...targets });
+      return result;
+    };
+    const c = opts.concurrency;
+    await phase(`EIN search, ${c} connections`, c, opts.seconds, () => einRequest(64), {
+      p99Target: TARGETS.einP99Ms,
+    });
+    await phase(`keyword search, ${c} connections`, c, opts.seconds, keywordRequest, {
+      p99Target: TARGETS.keywordP99Ms,
+    });
+    await phase(
+      `mixed ${Math.round(opts.einShare * 100)}% EIN / ${Math.round((1 - opts.einShare) * 100)}% keyword, ${c} connections`,
+      c,
+      opts.seconds,
+      () => (rng.next() < opts.einShare ? einRequest(256) : keywordRequest()),
+      { rateTarget: TARGETS.searchesPerSecond },
+    );
+    // Without queueing: what one search costs the server when it is the only one in flight.
+    const quiet = Math.max(2, opts.seconds / 2);
+    await phase('EIN search, 1 connection (no queueing)', 1, quiet, () => einRequest(16));
+    await phase('keyword search, 1 connection (no queueing)', 1, quiet, keywordRequest);
+
+    rows.push({ section: 'searches over HTTP (GET /api/search/merchants, server in a second process)' });
+    for (const { label, result, p99Target, rateTarget } of phases) {
+      const p99 = percentile(result.latencies, 0.99);
+      rows.push([
+        `  ${label}`,
+        formatCount(result.perSecond),
+        formatMs(percentile(result.latencies, 0.5)),
+        formatMs(p99),
+        formatErrors(result),
+        p99Target !== undefined
+          ? verdict(p99 <= p99Target, `p99 ≤ ${p99Target} ms`)
+          : rateTarget !== undefined
+            ? verdict(result.perSecond >= rateTarget, `≥ ${formatCount(rateTarget)}/s`)
+            : '',
+      ]);
+      if (result.byKind.size > 1 || label.startsWith('keyword')) {
+        for (const [kind, k] of [...result.byKind].sort(([a], [b]) => a.localeCompare(b))) {
+          rows.push([
+            `    ${kind}: ${formatShare(k.count, result.requests)} of searches, ${formatOutcomes(k.outcomes)}`,
+            '',
+            formatMs(percentile(k.latencies, 0.5)),
+            formatMs(percentile(k.latencies, 0.99)),
+            '',
+            '',
+          ]);
+        }
+      }
+      if (result.cpu)
+        rows.push([`    ${formatCpu(result.cpu, result.requests, meter.seesPostgres)}`, '', '', '', '', '']);
+      for (const [key, e] of result.errors) notes.push(`${label}: ${e.count} × ${key}, e.g. ${e.example}`);
+    }
+
+    // Every search is a MerchantSearched fact (DESIGN §4): none may be lost on the way.
+    const recorded = await countSearchEvents(rebuildPool, owner.accountId);
+    checks.push(
+      `${formatCount(searchesSent)} searches answered 200/404, ${formatCount(recorded)} MerchantSearched recorded` +
+        (recorded === searchesSent ? '' : ' — MISMATCH!'),
+    );
+
+    process.stderr.write('  EXPLAIN ANALYZE of the search queries…\n');
+    const explained = await explainQueries(rebuildPool, opts, owner);
+
+    console.log(
+      renderTable(
+        [
+          { header: 'case' },
+          { header: 'per s', align: 'right' },
+          { header: 'p50 ms', align: 'right' },
+          { header: 'p99 ms', align: 'right' },
+          { header: 'errors', align: 'right' },
+          { header: 'target' },
+        ],
+        rows,
+      ),
+    );
+    console.log(`\nchecks: ${checks.join('; ')}`);
+    console.log(`notes:  ${notes.join('\n        ')}`);
+    console.log(`\n${explained}`);
+  } finally {
+    if (child) {
+      const output = await child.stop();
+      if (output.trim()) process.stderr.write(`  server output (warn and above):\n${indent(output)}\n`);
+    }
+    for (const p of pools) await p.end().catch(() => undefined);
+    if (opts.keepDatabase) console.log(`kept:   ${db.url}`);
+    else await db.drop();
+  }
+}
+
+async function createFunder(store: PostgresEventStore): Promise<Owner> {
+  const logger = createLogger('warn', 'bench');
+  // The platform administrator the server would otherwise create on its first start.
+  await ensurePlatformAdmin(
+    { store, logger },
+    { productName: 'Merchant Risk Network', email: ADMIN_EMAIL, password: PASSWORD },
+  );
+  const accountId = randomUUID();
+  const userId = randomUUID();
+  const ctx = { now: new Date() };
+  const metadata = { source: 'system' as const };
+  await openAccount(
+    { store },
+    {
+      accountId,
+      name: 'Summit Capital Funding',
+      website: 'https://summitcapital.example',
+      primaryContactEmail: FUNDER_EMAIL,
+      planLevel: 'PRO',
+      membershipStatus: 'active',
+      isPlatform: false,
+    },
+    ctx,
+    metadata,
+  );
+  await registerUser(
+    { store },
+    {
+      userId,
+      accountId,
+      email: FUNDER_EMAIL,
+      firstName: 'Dana',
+      lastName: 'Whitfield',
+      isAdmin: true,
+      isDmAdmin: false,
+      password: PASSWORD,
+      agreedToTermsAt: ctx.now.toISOString(),
+    },
+    ctx,
+    metadata,
+  );
+  return { accountId, userId };
+}
+
+/** `seedWriters` loops, each taking the next `seedBatch` merchants and appending them in one appendMany. */
+async function seedMerchants(
+  store: PostgresEventStore,
+  owner: Owner,
+  opts: SearchBenchOptions,
+): Promise<{ events: number; seconds: number }> {
+  const counts = noteCounts(opts.merchants, opts.notes, new Rng(42));
+  let next = 0;
+  let done = 0;
+  let events = 0;
+  let reported = 0;
+  const started = performance.now();
+  const writer = async () => {
+    for (;;) {
+      const from = next;
+      if (from >= opts.merchants) return;
+      const to = Math.min(from + opts.seedBatch, opts.merchants);
+      next = to;
+      const batch = [];
+      for (let i = from; i < to; i++) batch.push(...merchantAppends(i, counts[i]!, owner));
+      await store.appendMany(batch);
+      done += to - from;
+      for (const b of batch) events += b.events.length;
+      const tenth = Math.floor((done * 10) / opts.merchants);
+      if (tenth > reported) {
+        reported = tenth;
+        const seconds = (performance.now() - started) / 1000;
+        process.stderr.write(
+          `  seeding: ${tenth * 10}% — ${formatCount(done)} merchants, ${formatCount(events)} events, ` +
+            `${formatCount(events / seconds)} events/s\n`,
+        );
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: opts.seedWriters }, writer));
+  return { events, seconds: (performance.now() - started) / 1000 };
+}
+
+async function checkReadModels(pool: Pool, opts: SearchBenchOptions): Promise<string> {
+  const { rows } = await pool.query<{ merchants: number; notes: number; last: number }>(
+    `select (select count(*) from read.merchants) as merchants, (select count(*) from read.notes) as notes,
+            (select count(*) from read.merchants where last_note_category is not null) as last`,
+  );
+  const r = rows[0]!;
+  const ok = r.merchants === opts.merchants && r.notes === opts.notes && r.last === opts.merchants;
+  return (
+    `read models: ${formatCount(r.merchants)} merchants, ${formatCount(r.notes)} notes, ` +
+    `${formatCount(r.last)} with a last note category${ok ? '' : ' — EXPECTED OTHERWISE!'}`
+  );
+}
+
+async function describeTables(pool: Pool): Promise<string> {
+  const { rows } = await pool.query<{
+    name: string;
+    live: number;
+    dead: number;
+    updated: number;
+    hot: number;
+    heap: string;
+    indexes: string;
+  }>(
+    `select relname as name, n_live_tup as live, n_dead_tup as dead, n_tup_upd as updated, n_tup_hot_upd as hot,
+            pg_size_pretty(pg_table_size(relid)) as heap, pg_size_pretty(pg_indexes_size(relid)) as indexes
+       from pg_stat_user_tables where relname in ('merchants', 'notes', 'events') order by relname`,
+  );
+  return `sizes after the rebuild: ${rows
+    .map(
+      (r) =>
+        `${r.name} ${r.heap} + ${r.indexes} indexes (${formatCount(r.live)} live, ${formatCount(r.dead)} dead rows` +
+        (r.updated > 0 ? `, ${formatCount(r.updated)} updates of which ${formatCount(r.hot)} HOT)` : ')'),
+    )
+    .join('; ')}`;
+}
+
+async function countSearchEvents(pool: Pool, accountId: string): Promise<number> {
+  const { rows } = await pool.query<{ n: number }>('select count(*) as n from events where stream_id = $1', [
+    streams.searches(accountId),
+  ]);
+  return rows[0]!.n;
+}
+
+interface ServerProcess {
+  process: ChildProcess;
+  /** SIGTERM, then SIGKILL after 15 s; resolves with what the server printed. */
+  stop(): Promise<string>;
+}
+
+/** `tsx server/src/main.ts` as `npm start` runs it, pointed at the bench database. */
+async function startServerProcess(databaseUrl: string, port: number): Promise<ServerProcess> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'mrn-bench-server-'));
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+    cwd: REPO_ROOT,
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      ADMIN_EMAIL,
+      ADMIN_PASSWORD: PASSWORD,
+      JWT_SECRET: 'bench-jwt-secret-0123456789abcdef0123456789abcdef',
+      DATA_DIR: dataDir,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const keep = (chunk: Buffer) => {
+    // Only the tail matters when something goes wrong.
+    output = (output + chunk.toString('utf8')).slice(-20_000);
+  };
+  proc.stdout!.on('data', keep);
+  proc.stderr!.on('data', keep);
+  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+  let exitCode: number | null = null;
+  proc.once('exit', (code) => {
+    exitCode = code;
+  });
+  const server: ServerProcess = {
+    process: proc,
+    async stop() {
+      if (proc.exitCode === null && proc.signalCode === null) {
+        proc.kill('SIGTERM');
+        const timer = setTimeout(() => proc.kill('SIGKILL'), 15_000);
+        await exited;
+        clearTimeout(timer);
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+      // The "running at" banner is not news.
+      return output.replace(/\n\s*Merchant Risk Network is running at \S+\s*\n/, '\n');
+    },
+  };
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (exitCode !== null || proc.signalCode !== null) {
+      throw new Error(`The server exited (${exitCode ?? proc.signalCode}) before it was healthy:\n${output}`);
+    }
+    const healthy = await fetch(`http://127.0.0.1:${port}/health`)
+      .then((r) => r.status === 200)
+      .catch(() => false);
+    if (healthy) return server;
+    if (Date.now() > deadline) {
+      await server.stop();
+      throw new Error(`The server was not healthy after 120 s:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+async function signIn(baseUrl: string): Promise<string> {
+  const { status, json } = await postJson(baseUrl, '/api/auth/login', {
+    auth: { email: FUNDER_EMAIL, password: PASSWORD },
+  });
+  const jwt = (json as { data?: { jwt?: string; user?: { plan_level?: string } } } | null)?.data;
+  if (status !== 200 || !jwt?.jwt) throw new Error(`Sign-in failed: ${status} ${JSON.stringify(json)}`);
+  if (jwt.user?.plan_level !== 'PRO') throw new Error(`The funder should be PRO, is ${jwt.user?.plan_level}`);
+  return jwt.jwt;
+}
+
+/** The given port when free, otherwise one the system picks. */
+function freePort(preferred: number): Promise<number> {
+  const attempt = (port: number) =>
+    new Promise<number>((resolve, reject) => {
+      const probe = createServer();
+      probe.once('error', reject);
+      probe.listen(port, '127.0.0.1', () => {
+        const address = probe.address();
+        const chosen = typeof address === 'object' && address ? address.port : port;
+        probe.close(() => resolve(chosen));
+      });
+    });
+  return attempt(preferred).catch(() => attempt(0));
+}
+
+function einFound(body: string, ein: string): boolean {
+  const data = (JSON.parse(body) as { data?: { fein?: string }[] }).data;
+  return data?.length === 1 && data[0]?.fein === ein;
+}
+
+/**
+ * EXPLAIN (ANALYZE, BUFFERS) of the statements one search runs, with sample terms, timed warm: the
+ * session check of every request (platform/src/http/authenticate.ts), the contribution check and the
+ * EIN and keyword queries of query-api/src/handlers/search.ts (mirrored here; keep them in step).
+ */
+async function explainQueries(pool: Pool, opts: SearchBenchOptions, owner: Owner): Promise<string> {
+  const rng = new Rng(0xe7);
+  const { rows: session } = await pool.query<{ id: string; user_id: string }>(
+    'select id, user_id from auth_sessions where user_id = $1 limit 1',
+    [owner.userId],
+  );
+  const keyword = (kind: string) => {
+    for (;;) {
+      const k = keywordTerm(rng);
+      if (k.kind === kind) return k.term.toLowerCase();
+    }
+  };
+  const contains = (term: string): [string, unknown[]] => [
+    `select ${MERCHANT_COLUMNS} from read.merchants m ${MERCHANT_JOINS}
+      where m.archived_at is null and m.search_text like $1
+      order by (m.search_text like $2) desc, similarity(m.search_text, $3) desc, m.legal_name, m.id
+      limit $4`,
+    [`%${likeEscape(term)}%`, `${likeEscape(term)}%`, term, 26],
+  ];
+  const misspelt = keyword('misspelt');
+  const cases: { label: string; sql: string; params: unknown[] }[] = [
+    {
+      label: 'session check (every request)',
+      sql: `select s.revoked_at, s.expires_at, u.session_version, u.archived_at, u.is_admin, u.is_dm_admin,
+            a.plan_level, a.archived_at as account_archived_at
+       from auth_sessions s
+       left join read.users u on u.id = s.user_id
+       left join read.accounts a on a.id = s.account_id
+      where s.id = $1 and s.user_id = $2`,
+      params: [session[0]?.id ?? randomUUID(), owner.userId],
+    },
+    {
+      label: 'contribution check (every search)',
+      sql: 'select ninety_day_contribution as c from read.accounts where id = $1',
+      params: [owner.accountId],
+    },
+    {
+      label: 'EIN',
+      sql: `select ${MERCHANT_COLUMNS} from read.merchants m ${MERCHANT_JOINS} where m.fein = $1 and m.archived_at is null`,
+      params: [einOf(Math.floor(rng.next() * opts.merchants))],
+    },
+    ...[keyword('two words'), keyword('two words'), keyword('one word'), keyword('one word'), misspelt].map(
+      (term) => {
+        const [sql, params] = contains(term);
+        return { label: `keyword contains '${term}'`, sql, params };
+      },
+    ),
+    {
+      label: `keyword similarity fallback '${misspelt}'`,
+      sql: `select ${MERCHANT_COLUMNS} from read.merchants m ${MERCHANT_JOINS}
+        where m.archived_at is null and m.search_text % $1
+        order by similarity(m.search_text, $1) desc, m.legal_name, m.id limit $2`,
+      params: [misspelt, 26],
+    },
+  ];
+  const lines = [
+    "EXPLAIN (ANALYZE, BUFFERS) of one search's statements, best of 3 warm runs: execution + planning time",
+    '(planning is paid on every call: the services send these as unnamed statements):',
+  ];
+  const client = await pool.connect();
+  try {
+    // As the server plans them: prepared with parameters, so generic plans would show too.
+    for (const c of cases) {
+      let best = Number.POSITIVE_INFINITY;
+      let bestPlanning = Number.NaN;
+      let plan: string[] = [];
+      for (let run = 0; run < 3; run++) {
+        const { rows } = await client.query<{ 'QUERY PLAN': string }>(
+          `explain (analyze, buffers) ${c.sql}`,
+          c.params,
+        );
+        const text = rows.map((r) => r['QUERY PLAN']);
+        const all = text.join('\n');
+        const ms = Number(/Execution Time: ([\d.]+) ms/.exec(all)?.[1] ?? Number.NaN);
+        const planning = Number(/Planning Time: ([\d.]+) ms/.exec(all)?.[1] ?? Number.NaN);
+        if (ms < best || plan.length === 0) {
+          best = ms;
+          bestPlanning = planning;
+          plan = text;
+        }
+      }
+      const actualRows = /actual time=[\d.]+\.\.[\d.]+ rows=([\d.]+)/.exec(plan[0] ?? '')?.[1] ?? '?';
+      const scans = plan
+        .filter((l) => /Scan|Sort|Recheck|Heap Blocks|Buffers/.test(l))
+        .slice(0, 4)
+        .map((l) => l.trim().replace(/\s+/g, ' '));
+      lines.push(
+        `  ${formatMs(best).padStart(6)} + ${formatMs(bestPlanning).padStart(5)} ms  ${c.label} → ${actualRows} rows; ${scans.join(' | ')}`,
+      );
+      if (opts.explain) lines.push(indent(plan.join('\n'), 14));
+    }
+  } finally {
+    client.release();
+  }
+  return lines.join('\n');
+}
+
+/** Prints how far a rebuild has got every ~10% of the log (its checkpoint moves with every batch). */
+function reportRebuildProgress(pool: Pool, name: string, started: number): { stop: () => void } {
+  let head = 0;
+  let reported = 0;
+  let stopped = false;
+  const tick = async () => {
+    if (head === 0) {
+      head = (await pool.query<{ p: number }>('select max(position) as p from events')).rows[0]?.p ?? 0;
+    }
+    const { rows } = await pool.query<{ position: string }>(
+      'select position from subscription_checkpoints where name = $1',
+      [name],
+    );
+    const at = rows[0] ? Number(decodePosition(rows[0].position).position) : 0;
+    const tenth = head > 0 ? Math.floor((at * 10) / head) : 0;
+    if (tenth > reported && tenth < 10) {
+      reported = tenth;
+      const seconds = (performance.now() - started) / 1000;
+      process.stderr.write(`  rebuilding ${name}: ${tenth * 10}% — ${formatCount(at / seconds)} events/s\n`);
+    }
+  };
+  const timer = setInterval(() => {
+    if (!stopped) tick().catch(() => undefined);
+  }, 2000);
+  return {
+    stop: () => {
+      stopped = true;
+      clearInterval(timer);
+    },
+  };
+}
+
+/** Statements that may outlast the pool's statement_timeout on a large database. */
+async function maintenance(pool: Pool, statements: string[]): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('set statement_timeout = 0');
+    for (const sql of statements) await client.query(sql);
+    await client.query('reset statement_timeout');
+  } finally {
+    client.release();
+  }
+}
+
+const seconds = (since: number) => ((performance.now() - since) / 1000).toFixed(1);
+
+const formatLoad = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' / ');
+
+function formatCpu(cpu: CpuUse, requests: number, seesPostgres: boolean): string {
+  const per = (ms: number) => `${(ms / requests).toFixed(2)} ms`;
+  const ours = cpu.clientMs + cpu.serverMs + (seesPostgres ? cpu.postgresMs : 0);
+  const others = Math.max(0, cpu.machineBusyMs - ours);
+  const pct = (ms: number) => `${Math.round((100 * ms) / Math.max(1, cpu.machineTotalMs))}%`;
+  return (
+    `CPU per search: bench client ${per(cpu.clientMs)}, server ${per(cpu.serverMs)}` +
+    (seesPostgres ? `, Postgres ${per(cpu.postgresMs)}` : '') +
+    `; machine ${pct(cpu.machineBusyMs)} busy, other processes ${pct(others)}`
+  );
+}
+
+const verdict = (ok: boolean, target: string) => `${target} ${ok ? 'ok' : 'MISSED'}`;
+
+const formatShare = (n: number, total: number) => `${((100 * n) / total).toFixed(0)}%`;
+
+function formatOutcomes(outcomes: Map<string, number>): string {
+  const total = [...outcomes.values()].reduce((a, b) => a + b, 0);
+  return [...outcomes].map(([o, n]) => `${formatShare(n, total)} ${o}`).join(', ');
+}
+
+function formatErrors(r: LoadResult): string {
+  let n = 0;
+  for (const e of r.errors.values()) n += e.count;
+  return formatCount(n);
+}
+
+const indent = (text: string, by = 4) =>
+  text
+    .split('\n')
+    .map((l) => `${' '.repeat(by)}${l}`)
+    .join('\n');
