@@ -17,3 +17,7 @@ export async function signedInPage(
   await page.waitForURL('**/dashboard');
   return page;
 }
+
+/** A form control by its label, which may carry Blueprint's "(required)" after it. */
+export const field = (scope: Page | ReturnType<Page['getByRole']>, label: string) =>
+  scope.getByLabel(new RegExp(`^${label.replace(/[/]/g, '\\/')}( \\(required\\))?$`));
