@@ -45,7 +45,9 @@ export function AccountInfoForm({
   serverErrors,
   onSubmit,
   autoFocus,
+  readOnly = false,
 }: {
+  readOnly?: boolean;
   idPrefix: string;
   initial: AccountInfoValues;
   subscriptionSettings: boolean;
@@ -65,7 +67,7 @@ export function AccountInfoForm({
   const submit = (event: FormEvent) => {
     event.preventDefault();
     form.touchAll();
-    if (!isValid(errors) || saving) return;
+    if (!isValid(errors) || saving || readOnly) return;
     onSubmit(form.values);
   };
   const text = (
@@ -81,7 +83,7 @@ export function AccountInfoForm({
     error: errorOf(name),
     required,
     maxLength: max,
-    disabled: saving,
+    disabled: saving || readOnly,
   });
 
   return (
@@ -133,7 +135,7 @@ export function AccountInfoForm({
           intent={Intent.PRIMARY}
           icon="floppy-disk"
           text="Save details"
-          disabled={!isValid(errors)}
+          disabled={!isValid(errors) || readOnly}
           loading={saving}
         />
       </div>

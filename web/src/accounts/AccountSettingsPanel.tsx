@@ -36,6 +36,7 @@ export function AccountSettingsPanel({ account, view }: { account: AccountView; 
         subscriptionSettings={account.plan_level === 'PRO'}
         canEnableSubscriptions={view === 'admin'}
         saving={update.isPending}
+        readOnly={account.archived_at !== null}
         serverErrors={serverErrors}
         onSubmit={(values) => {
           setServerErrors({});

@@ -52,11 +52,15 @@ function ChangePasswordForm({ userId, mode, onClose }: Omit<ChangePasswordDialog
         new_password: PASSWORD_LABELS.newPassword,
         confirm_password: PASSWORD_LABELS.confirmPassword,
       });
-      form.setServerErrors({
-        oldPassword: fields.old_password,
-        newPassword: fields.new_password,
-        confirmPassword: fields.confirm_password,
-      });
+      if (Object.keys(fields).length > 0) {
+        // Shown under the fields, where the user fixes them.
+        form.setServerErrors({
+          oldPassword: fields.old_password,
+          newPassword: fields.new_password,
+          confirmPassword: fields.confirm_password,
+        });
+        return;
+      }
     }
     showError(error.message);
   };

@@ -120,7 +120,7 @@ export function MembersPanel({ account, view }: { account: AccountView; view: 'a
           <NonIdealState icon="people" title="No members yet" className="mrn-empty-small" />
         ) : (
           <div className="mrn-table-scroll">
-            <HTMLTable className="mrn-table mrn-table-stack" striped>
+            <HTMLTable className="mrn-table mrn-table-stack mrn-table-middle" striped>
               <caption className="mrn-visually-hidden">Members</caption>
               <thead>
                 <tr>
@@ -237,7 +237,7 @@ export function MembersPanel({ account, view }: { account: AccountView; view: 'a
           <p className="bp6-text-muted mrn-card-note">No archived members.</p>
         ) : (
           <div className="mrn-table-scroll">
-            <HTMLTable className="mrn-table mrn-table-stack" striped>
+            <HTMLTable className="mrn-table mrn-table-stack mrn-table-middle" striped>
               <caption className="mrn-visually-hidden">Archived Members</caption>
               <thead>
                 <tr>

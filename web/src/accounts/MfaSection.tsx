@@ -8,6 +8,7 @@ import { useAuth } from '../auth/auth-context.ts';
 import { storeDeviceToken } from '../auth/remember-device.ts';
 import { showError, showSuccess } from '../ui/toaster.ts';
 import { invalidateAccountData } from './queries.ts';
+import { describeUserAgent } from './user-agent.ts';
 
 /**
  * The MFA section of the profile and member forms (accounts §2, §4): Reset MFA and Forget Device
@@ -84,7 +85,10 @@ export function MfaSection({ member, self }: { member: UserView; self: boolean }
                   <dt>IP address</dt>
                   <dd>{member.otp_ip ?? 'unknown'}</dd>
                   <dt>Device</dt>
-                  <dd>{member.otp_device ?? 'unknown'}</dd>
+                  <dd>
+                    {describeUserAgent(member.otp_device) ?? 'Unknown browser'}
+                    {member.otp_device && <div className="bp6-text-muted mrn-small">{member.otp_device}</div>}
+                  </dd>
                 </dl>
               ) : (
                 <p className={Classes.TEXT_MUTED}>No device is remembered.</p>

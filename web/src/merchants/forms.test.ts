@@ -162,4 +162,14 @@ describe('serverFieldErrors', () => {
     expect(serverFieldErrors(body, 'note', { note: 'Note' })).toEqual({ note: 'Note is required' });
     expect(serverFieldErrors(null, 'note', { note: 'Note' })).toEqual({});
   });
+
+  it('keeps a whole-sentence message as it is', () => {
+    const body = {
+      errors: 'x',
+      fields: [{ field: 'old_password', message: 'The current password is not correct.' }],
+    };
+    expect(serverFieldErrors(body, '', { old_password: 'Old Password' })).toEqual({
+      old_password: 'The current password is not correct.',
+    });
+  });
 });

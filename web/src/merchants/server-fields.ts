@@ -14,7 +14,9 @@ export function serverFieldErrors<F extends string>(
     const name = prefix ? (field.startsWith(`${prefix}.`) ? field.slice(prefix.length + 1) : null) : field;
     if (name === null || !(name in labels)) continue;
     const key = name as F;
-    errors[key] ??= `${labels[key]} ${message}`;
+    // A fragment ("is required") follows the label; a whole sentence ("The current password is not
+    // correct.") stands alone.
+    errors[key] ??= /^[A-Z]/.test(message) ? message : `${labels[key]} ${message}`;
   }
   return errors;
 }

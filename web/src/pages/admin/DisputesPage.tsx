@@ -117,7 +117,9 @@ export function DisputesPage() {
                     </td>
                     <td data-label="Reason">
                       <span className="mrn-clamp">{d.reason}</span>
-                      <Button size="small" variant="minimal" text="Read" onClick={() => setOpen(d)} />
+                      <button type="button" className="mrn-link-button mrn-small" onClick={() => setOpen(d)}>
+                        Read the whole dispute
+                      </button>
                     </td>
                   </tr>
                 ))}

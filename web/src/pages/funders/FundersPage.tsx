@@ -168,7 +168,7 @@ export function FundersPage() {
       {rows.length > 0 && (
         <Card className="mrn-table-card" elevation={1}>
           <div className="mrn-table-scroll">
-            <HTMLTable className="mrn-table mrn-table-stack" striped>
+            <HTMLTable className="mrn-table mrn-table-stack mrn-table-middle" striped>
               <caption className="mrn-visually-hidden">Funders</caption>
               <thead>
                 <tr>

@@ -62,7 +62,8 @@ export function MembershipPage() {
             Merchant search, adding merchants and notes, up to{' '}
             {PLANS.BASIC.dailySearchLimit?.toLocaleString('en-US')} searches a day.
           </p>
-          <Button text="Start Basic Membership" disabled fill title="Card payment is coming soon" />
+          <Button text="Start Basic Membership" disabled fill />
+          <p className={`${Classes.TEXT_MUTED} mrn-small`}>Card payment coming soon</p>
         </Card>
         <Card elevation={1} className="mrn-plan-card mrn-plan-card-pro">
           <H4>Pro</H4>
@@ -72,13 +73,8 @@ export function MembershipPage() {
           <p>
             Everything in Basic, unlimited searches, API access, merchant subscriptions and search history.
           </p>
-          <Button
-            text="Start Pro Membership"
-            intent={Intent.PRIMARY}
-            disabled
-            fill
-            title="Card payment is coming soon"
-          />
+          <Button text="Start Pro Membership" intent={Intent.PRIMARY} disabled fill />
+          <p className={`${Classes.TEXT_MUTED} mrn-small`}>Card payment coming soon</p>
         </Card>
       </div>
       <Card elevation={1}>

@@ -10,7 +10,13 @@ import { pendingSessionStep } from '../../auth/post-login-route.ts';
 import { storeDeviceToken } from '../../auth/remember-device.ts';
 import { PATHS } from '../../routing/paths.ts';
 import { CopyButton } from '../../ui/CopyButton.tsx';
-import { BRIEF_ERROR_TOAST_MS, showError, showSuccess } from '../../ui/toaster.ts';
+import {
+  BRIEF_ERROR_TOAST_MS,
+  dismissToast,
+  showError,
+  showSuccess,
+  type ToastKey,
+} from '../../ui/toaster.ts';
 import { useDocumentTitle } from '../../ui/use-document-title.ts';
 import { OtpCodeForm } from './OtpCodeForm.tsx';
 import { isLostSession } from './session-step.ts';
@@ -48,6 +54,7 @@ export function MfaRegistrationPage() {
   const user = useSignedInUser();
   const { state, continueAfterSignIn } = useAuth();
   const done = useRef(false);
+  const failureToast = useRef<ToastKey | null>(null);
   useDocumentTitle('Set up two-factor authentication');
   const pending = state.status === 'signed-in' ? pendingSessionStep(user, state.bypassMfa) : null;
   const needed = pending === PATHS.mfaRegistration;
@@ -63,6 +70,7 @@ export function MfaRegistrationPage() {
   const register = useApiMutation(routes.otpRegister, {
     onSuccess: (answer) => {
       done.current = true;
+      if (failureToast.current) dismissToast(failureToast.current);
       storeToken(answer.data.jwt);
       if (answer.data.remember_token) storeDeviceToken(answer.data.user.email, answer.data.remember_token);
       showSuccess('Two-factor authentication is now active.');
@@ -73,7 +81,7 @@ export function MfaRegistrationPage() {
         notifyUnauthorized();
         return;
       }
-      showError(error.message, { timeoutMs: BRIEF_ERROR_TOAST_MS });
+      failureToast.current = showError(error.message, { timeoutMs: BRIEF_ERROR_TOAST_MS });
     },
   });
 
