@@ -1,6 +1,7 @@
 import {
   Alert,
   Button,
+  Callout,
   Card,
   H4,
   HTMLTable,
@@ -93,7 +94,12 @@ export function MembersPanel({ account, view }: { account: AccountView; view: 'a
   const archived = account.archived_at !== null;
 
   if (members.isPending) return <PageSpinner label="Loading members" />;
-  if (members.isError) return null;
+  if (members.isError)
+    return (
+      <Callout intent={Intent.DANGER} icon="error" role="alert">
+        {members.error.message}
+      </Callout>
+    );
   const { members: active, archived: former } = members.data;
 
   return (

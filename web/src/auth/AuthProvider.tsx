@@ -34,7 +34,12 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   // While logging out, the logout call's own 401 must not start a second logout.
   const loggingOutRef = useRef(false);
 
+  // Bumped when a session ends, so a restore still under way when the user logs out (a direct visit
+  // to /logout) gives up instead of storing its token again and failing on a closed session.
+  const sessionEpoch = useRef(0);
+
   const endSession = useCallback(() => {
+    sessionEpoch.current += 1;
     clearToken();
     queryClient.clear();
     withNavigation(() => {
@@ -110,22 +115,28 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     if (restoreStarted.current || state.status !== 'restoring') return;
     restoreStarted.current = true;
+    const epoch = sessionEpoch.current;
+    const ended = () => sessionEpoch.current !== epoch || loggingOutRef.current;
     void (async () => {
       let restored: { jwt: string; user: SessionUser };
       try {
         restored = (await call(routes.autoLogin)).data;
       } catch {
+        if (ended()) return;
         await logout({ rememberCurrentRoute: true });
         return;
       }
+      if (ended()) return;
       storeToken(restored.jwt);
       try {
         await queryClient.fetchQuery(appSettingsQuery());
       } catch {
+        if (ended()) return;
         showError(MESSAGES.appSettingsFailed);
         await logout({ rememberCurrentRoute: true });
         return;
       }
+      if (ended()) return;
       setState({ status: 'signed-in', user: restored.user, bypassMfa: readBypassMfa() });
       showSuccess(MESSAGES.loggedIn(PRODUCT_NAME));
     })();

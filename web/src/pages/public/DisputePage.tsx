@@ -36,10 +36,7 @@ export function DisputePage() {
   const submitDispute = useApiMutation(routes.createDispute, {
     onError: (error) => {
       if (error.status === 400) {
-        const { state: _s, ...labels } = DISPUTE_LABELS;
-        form.setServerErrors({
-          ...serverFieldErrors(error.body, 'dispute', { ...labels, state: DISPUTE_LABELS.state }),
-        });
+        form.setServerErrors(serverFieldErrors(error.body, 'dispute', DISPUTE_LABELS));
         showError(error.message);
       } else showError(DISPUTE_FAILED);
     },
