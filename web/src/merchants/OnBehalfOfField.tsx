@@ -1,10 +1,13 @@
-import { TextField } from '../ui/fields.tsx';
+import { FormGroup, HTMLSelect, InputGroup, Intent } from '@blueprintjs/core';
+import { routes } from '@mrn/contracts/routes/index';
+import { useState } from 'react';
+import { useApiQuery } from '../api/hooks.ts';
 
-export const ON_BEHALF_OF_LABEL = 'Add on Behalf of (funder account id)';
+export const ON_BEHALF_OF_LABEL = 'Add on Behalf of';
 
 /**
  * Platform administrators may add records on behalf of a funder (core spec §2, sent as
- * proxied_creator). There is no accounts list to pick from yet, so the account id is typed.
+ * proxied_creator): find the funder by name, then pick it. Empty means "for my own account".
  */
 export function OnBehalfOfField({
   id,
@@ -21,19 +24,47 @@ export function OnBehalfOfField({
   error?: string;
   disabled?: boolean;
 }) {
+  const [search, setSearch] = useState('');
+  const funders = useApiQuery(routes.listAccounts, {
+    query: { page: 1, per_page: 25, search: search.trim() || undefined, membership_filter: 'active' },
+  });
+  const options = funders.data?.data ?? [];
   return (
-    <TextField
-      id={id}
+    <FormGroup
       label={ON_BEHALF_OF_LABEL}
-      value={value}
-      onValueChange={onValueChange}
-      onBlur={onBlur}
-      error={error}
-      helperText="Optional. Leave empty to add the record for your own account."
-      disabled={disabled}
-      maxLength={36}
-      autoComplete="off"
-      placeholder="e.g. 3f1c2b9a-…"
-    />
+      labelFor={id}
+      helperText={error ?? 'Optional. Leave it on your own account to add the record for yourself.'}
+      intent={error ? Intent.DANGER : Intent.NONE}
+    >
+      <div className="mrn-on-behalf">
+        <InputGroup
+          aria-label="Find a funder by name"
+          leftIcon="search"
+          placeholder="Find a funder by name"
+          value={search}
+          onValueChange={setSearch}
+          disabled={disabled}
+        />
+        <HTMLSelect
+          id={id}
+          fill
+          value={value}
+          onChange={(event) => onValueChange(event.currentTarget.value)}
+          onBlur={onBlur}
+          disabled={disabled || funders.isLoading}
+        >
+          <option value="">My own account</option>
+          {/* Keep a chosen funder selectable even when the search no longer lists it. */}
+          {value && !options.some((o) => o.resource_id === value) && (
+            <option value={value}>Selected funder</option>
+          )}
+          {options.map((o) => (
+            <option key={o.resource_id} value={o.resource_id}>
+              {o.name} ({o.plan_level})
+            </option>
+          ))}
+        </HTMLSelect>
+      </div>
+    </FormGroup>
   );
 }
