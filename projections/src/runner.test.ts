@@ -68,3 +68,20 @@ describe('projection runner', () => {
     await runner.stop();
   });
 });
+
+describe('checkpoints of batches a projector has nothing to do with', () => {
+  it('moves the cursor at once but writes the checkpoint only now and then', async () => {
+    const name = `idle-${randomUUID()}`;
+    const idle = projector({ name, tables: [], handlers: { NoteArchived: async () => undefined } });
+    const runner = new ProjectionRunner({ pool: db.pool, store, logger: createLogger('silent') }, [idle]);
+    await runner.start();
+    // The first batch is written (nothing written yet), later irrelevant ones within 5 s are not.
+    const first = await store.appendToStream('app-settings', [settings('a')], { expectedRevision: 'any' });
+    expect(await runner.waitFor(first.position, [name], 5000)).toBe(true);
+    const second = await store.appendToStream('app-settings', [settings('b')], { expectedRevision: 'any' });
+    expect(await runner.waitFor(second.position, [name], 5000)).toBe(true);
+    const stored = await readCheckpoint(db.pool, name);
+    expect(stored < second.position).toBe(true);
+    await runner.stop();
+  });
+});

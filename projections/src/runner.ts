@@ -8,7 +8,9 @@ import {
   START,
   withTransaction,
 } from '@mrn/platform';
-import { applyEvents, type Projector } from './projector.ts';
+import { applyEvents, handles, type Projector } from './projector.ts';
+
+const IDLE_CHECKPOINT_MS = 5000;
 
 export async function readCheckpoint(pool: Pool, name: string): Promise<Position> {
   const { rows } = await pool.query<{ position: string }>(
@@ -65,6 +67,7 @@ export class ProjectionRunner {
 
   private async run(p: Projector, from: Position): Promise<void> {
     let cursor = from;
+    let lastWrite = 0;
     while (!this.controller.signal.aborted) {
       try {
         await this.deps.store.subscribeToAll({
@@ -72,7 +75,15 @@ export class ProjectionRunner {
           signal: this.controller.signal,
           batchSize: 2000,
           onBatch: async (events) => {
-            await applyBatch(this.deps.pool, p, events);
+            // A batch with nothing for this projector only moves its cursor: writing that checkpoint on
+            // every batch cost every projector a commit per search. Re-reading such events after a
+            // restart is harmless, so the checkpoint is written at most every few seconds.
+            const relevant = events.some((e) => handles(p, e.type));
+            const now = Date.now();
+            if (relevant || now - lastWrite >= IDLE_CHECKPOINT_MS) {
+              await applyBatch(this.deps.pool, p, events);
+              lastWrite = now;
+            }
             cursor = events[events.length - 1]!.position;
             this.progress.set(p.name, cursor);
             this.changed.emit('progress');
