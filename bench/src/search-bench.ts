@@ -559,7 +559,7 @@ async function explainQueries(pool: Pool, opts: SearchBenchOptions, owner: Owner
   ];
   const lines = [
     "EXPLAIN (ANALYZE, BUFFERS) of one search's statements, best of 3 warm runs: execution + planning time",
-    '(planning is paid on every call: the services send these as unnamed statements):',
+    '(an unnamed statement pays its planning on every call, a named one once per connection):',
   ];
   const client = await pool.connect();
   try {

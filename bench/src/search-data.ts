@@ -285,11 +285,14 @@ const pad2 = (n: number) => n.toString().padStart(2, '0');
 
 export type KeywordKind = 'two words' | 'one word' | 'misspelt';
 
-/** A keyword a user might type: mostly a name's two words, some single words, a few typos (trigram fallback). */
+/**
+ * A keyword a user might type: mostly a name's two words, some single words (either word of a name,
+ * each matching thousands), a few typos (nothing contains them: the trigram similarity fallback).
+ */
 export function keywordTerm(r: Rng): { term: string; kind: KeywordKind } {
   const roll = r.next();
   if (roll < 0.75) return { term: `${r.pick(FIRST_WORDS)} ${r.pick(SECOND_WORDS)}`, kind: 'two words' };
-  if (roll < 0.95) return { term: r.pick(FIRST_WORDS), kind: 'one word' };
+  if (roll < 0.95) return { term: r.pick(r.chance(0.5) ? FIRST_WORDS : SECOND_WORDS), kind: 'one word' };
   const first = r.pick(FIRST_WORDS);
   // Drop one inner letter of the first word: nothing contains it, so the search falls back to similarity.
   const at = r.int(1, first.length - 2);
