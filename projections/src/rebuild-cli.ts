@@ -6,7 +6,7 @@ import {
   startEmbeddedPostgres,
 } from '@mrn/platform';
 import { allProjectors } from './read-models/index.ts';
-import { rebuildProjector } from './rebuild.ts';
+import { rebuildProjectors } from './rebuild.ts';
 
 // `npm run rebuild -- <name|all>`: replays the log into one or every read model. Stop the server
 // first (or point DATABASE_URL at a database whose projections are stopped).
@@ -25,15 +25,20 @@ const url = config.DATABASE_URL ?? embedded!.url('mrn');
 const pool = createPool(url);
 const store = new PostgresEventStore(pool);
 try {
-  for (const p of allProjectors.filter((p) => target === 'all' || p.name === target)) {
-    const started = performance.now();
-    const count = await rebuildProjector({ pool, store }, p);
-    const seconds = (performance.now() - started) / 1000;
-    logger.info(
-      { projector: p.name, events: count, seconds, eventsPerSecond: Math.round(count / seconds) },
-      'rebuilt',
-    );
-  }
+  // \`all\` is one pass over the log feeding every projector, not one pass per projector.
+  const chosen = allProjectors.filter((p) => target === 'all' || p.name === target);
+  const started = performance.now();
+  const count = await rebuildProjectors({ pool, store }, chosen);
+  const seconds = (performance.now() - started) / 1000;
+  logger.info(
+    {
+      projectors: chosen.map((p) => p.name),
+      events: count,
+      seconds,
+      eventsPerSecond: Math.round(count / seconds),
+    },
+    'rebuilt',
+  );
 } finally {
   await store.close();
   await pool.end();

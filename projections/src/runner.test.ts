@@ -85,3 +85,54 @@ describe('checkpoints of batches a projector has nothing to do with', () => {
     await runner.stop();
   });
 });
+
+describe('one reader for every projector', () => {
+  it('feeds projectors at different checkpoints each event once, and a failing one holds back only itself', async () => {
+    await db.pool.query(
+      'create table if not exists seen_by (projector text, event_id uuid, primary key (projector, event_id))',
+    );
+    const name = (n: string) => `${n}-${randomUUID()}`;
+    const counting = (n: string, failOn?: string) =>
+      projector({
+        name: n,
+        tables: [],
+        handlers: {
+          AppSettingsChanged: async (tx, e) => {
+            if (e.data.dashboardMessage === failOn) throw new Error('boom');
+            await tx.query('insert into seen_by (projector, event_id) values ($1, $2)', [n, e.id]);
+          },
+        },
+      });
+    const behind = counting(name('behind'));
+    const ahead = counting(name('ahead'));
+    const failing = counting(name('failing'), 'poison');
+    const first = await store.appendToStream('app-settings', [settings('x1'), settings('x2')], {
+      expectedRevision: 'any',
+    });
+    // `ahead` has already applied everything up to `first`.
+    await db.pool.query(
+      'insert into subscription_checkpoints (name, position, updated_at) values ($1, $2, now())',
+      [ahead.name, first.position],
+    );
+    const logger = createLogger('silent');
+    const runner = new ProjectionRunner({ pool: db.pool, store, logger }, [behind, ahead, failing]);
+    await runner.start();
+    const second = await store.appendToStream('app-settings', [settings('x3'), settings('poison')], {
+      expectedRevision: 'any',
+    });
+    expect(await runner.waitFor(second.position, [behind.name, ahead.name], 5000)).toBe(true);
+    expect(await runner.waitFor(second.position, [failing.name], 300)).toBe(false);
+    await runner.stop();
+
+    const seen = async (n: string) =>
+      (await db.pool.query<{ n: number }>('select count(*)::int as n from seen_by where projector = $1', [n]))
+        .rows[0]!.n;
+    const total = (await store.readAll({ fromPosition: START, maxCount: 10_000 })).filter(
+      (e) => e.type === 'AppSettingsChanged',
+    ).length;
+    expect(await seen(behind.name)).toBe(total);
+    expect(await seen(ahead.name)).toBe(2);
+    // The failing projector committed nothing of the batch with the poison event.
+    expect(await readCheckpoint(db.pool, failing.name)).not.toBe(second.position);
+  });
+});

@@ -11,12 +11,26 @@ import {
 import { applyEvents, handles, type Projector } from './projector.ts';
 
 const IDLE_CHECKPOINT_MS = 5000;
+const BATCH_SIZE = 2000;
+const BATCH_INTERVAL_MS = 5;
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
 
 export async function readCheckpoint(pool: Pool, name: string): Promise<Position> {
-  const { rows } = await pool.query<{ position: string }>(
-    'select position from subscription_checkpoints where name = $1',
-    [name],
-  );
+  const { rows } = await pool.query<{ position: string }>({
+    name: 'mrn_read_checkpoint',
+    text: 'select position from subscription_checkpoints where name = $1',
+    values: [name],
+  });
   return rows[0]?.position ?? START;
 }
 
@@ -26,27 +40,69 @@ export async function applyBatch(pool: Pool, p: Projector, events: RecordedEvent
   if (!last) return;
   await withTransaction(pool, async (tx) => {
     await applyEvents(p, tx, events);
-    await tx.query(
-      `insert into subscription_checkpoints (name, position, updated_at) values ($1, $2, now())
+    await tx.query({
+      name: 'mrn_write_checkpoint',
+      text: `insert into subscription_checkpoints (name, position, updated_at) values ($1, $2, now())
        on conflict (name) do update set position = excluded.position, updated_at = now()`,
-      [p.name, last.position],
-    );
+      values: [p.name, last.position],
+    });
   });
 }
 
 /**
- * Keeps every projector's read model up to date from the global log, each from its own checkpoint,
- * and tells waiting queries when a position has been passed (read-your-writes, DESIGN §1).
+ * Feeds one batch read from the log to every projector, each from its own cursor and in its own
+ * transaction, the projectors side by side. Resolves with the new cursors once all are done; if one
+ * fails, the others keep what they committed and the error is thrown after all have finished.
+ */
+export async function dispatchBatch(
+  pool: Pool,
+  projectors: readonly Projector[],
+  cursors: Map<string, Position>,
+  events: RecordedEvent[],
+  hooks: {
+    shouldWrite?: (p: Projector, relevant: boolean) => boolean;
+    /** After a projector committed events it handles. */
+    onApplied?: (p: Projector) => void;
+  } = {},
+): Promise<void> {
+  const last = events[events.length - 1];
+  if (!last) return;
+  const outcomes = await Promise.allSettled(
+    projectors.map(async (p) => {
+      const cursor = cursors.get(p.name) ?? START;
+      if (cursor >= last.position) return;
+      const mine = events[0]!.position > cursor ? events : events.filter((e) => e.position > cursor);
+      const relevant = mine.some((e) => handles(p, e.type));
+      if (hooks.shouldWrite?.(p, relevant) ?? true) await applyBatch(pool, p, mine);
+      if (relevant) hooks.onApplied?.(p);
+      cursors.set(p.name, last.position);
+    }),
+  );
+  const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+  if (failed) throw failed.reason;
+}
+
+/**
+ * Keeps every projector's read model up to date from the global log, and tells waiting queries when
+ * a position has been passed (read-your-writes, DESIGN §1). One reader tails the log for all of
+ * them: with a reader each, every appended search woke seven readers that each queried the log.
  */
 export class ProjectionRunner {
   private readonly progress = new Map<string, Position>();
+  private readonly lastWrite = new Map<string, number>();
   private readonly changed = new EventEmitter();
   private readonly controller = new AbortController();
-  private readonly running: Promise<void>[] = [];
+  private running: Promise<void> | undefined;
   private started = false;
 
   constructor(
-    private readonly deps: { pool: Pool; store: EventStore; logger: Logger },
+    private readonly deps: {
+      pool: Pool;
+      store: EventStore;
+      logger: Logger;
+      /** Told the name of each projector that has just committed events it handles. */
+      onApplied?: (projector: string) => void;
+    },
     readonly projectors: readonly Projector[],
   ) {
     this.changed.setMaxListeners(0);
@@ -58,45 +114,65 @@ export class ProjectionRunner {
 
   async start(): Promise<void> {
     this.started = true;
-    for (const p of this.projectors) {
-      const from = await readCheckpoint(this.deps.pool, p.name);
-      this.progress.set(p.name, from);
-      this.running.push(this.run(p, from));
-    }
+    await this.loadCheckpoints();
+    this.running = this.run();
   }
 
-  private async run(p: Projector, from: Position): Promise<void> {
-    let cursor = from;
-    let lastWrite = 0;
+  private async loadCheckpoints(): Promise<void> {
+    for (const p of this.projectors) this.progress.set(p.name, await readCheckpoint(this.deps.pool, p.name));
+  }
+
+  private slowest(): Position {
+    let min: Position | undefined;
+    for (const p of this.progress.values()) if (min === undefined || p < min) min = p;
+    return min ?? START;
+  }
+
+  private async run(): Promise<void> {
     while (!this.controller.signal.aborted) {
       try {
         await this.deps.store.subscribeToAll({
-          fromPosition: cursor,
+          fromPosition: this.slowest(),
           signal: this.controller.signal,
-          batchSize: 2000,
+          batchSize: BATCH_SIZE,
           onBatch: async (events) => {
-            // A batch with nothing for this projector only moves its cursor: writing that checkpoint on
-            // every batch cost every projector a commit per search. Re-reading such events after a
-            // restart is harmless, so the checkpoint is written at most every few seconds.
-            const relevant = events.some((e) => handles(p, e.type));
-            const now = Date.now();
-            if (relevant || now - lastWrite >= IDLE_CHECKPOINT_MS) {
-              await applyBatch(this.deps.pool, p, events);
-              lastWrite = now;
+            const started = performance.now();
+            try {
+              await dispatchBatch(this.deps.pool, this.projectors, this.progress, events, {
+                shouldWrite: (p, relevant) => this.shouldWrite(p, relevant),
+                onApplied: (p) => this.deps.onApplied?.(p.name),
+              });
+            } finally {
+              this.changed.emit('progress');
             }
-            cursor = events[events.length - 1]!.position;
-            this.progress.set(p.name, cursor);
-            this.changed.emit('progress');
+            // Under load, reading again at once would fetch a few events per batch, each costing a
+            // projector a transaction: a short pause lets the next batch fill. It adds at most a few
+            // milliseconds of lag, and an idle log is still read the moment something is appended.
+            const pause = BATCH_INTERVAL_MS - (performance.now() - started);
+            if (events.length < BATCH_SIZE && pause > 0) await sleep(pause, this.controller.signal);
           },
         });
       } catch (error) {
         if (this.controller.signal.aborted) return;
-        // The batch rolled back with its checkpoint; resume from the last committed one after a pause.
-        this.deps.logger.error({ err: error, projector: p.name }, 'projection batch failed; retrying');
+        // The failed batch rolled back with its checkpoint; resume every projector from its last
+        // committed one after a pause (the others only skip again what they have already applied).
+        this.deps.logger.error({ err: error }, 'projection batch failed; retrying');
         await new Promise((r) => setTimeout(r, 1000));
-        cursor = await readCheckpoint(this.deps.pool, p.name).catch(() => cursor);
+        await this.loadCheckpoints().catch(() => undefined);
       }
     }
+  }
+
+  /**
+   * A batch with nothing for a projector only moves its cursor: writing that checkpoint every time
+   * cost a commit per search. Re-reading such events after a restart is harmless, so the checkpoint
+   * is written at most every few seconds.
+   */
+  private shouldWrite(p: Projector, relevant: boolean): boolean {
+    const now = Date.now();
+    if (!relevant && now - (this.lastWrite.get(p.name) ?? 0) < IDLE_CHECKPOINT_MS) return false;
+    this.lastWrite.set(p.name, now);
+    return true;
   }
 
   /** Resolves true once every named projector (all when empty) has passed `position`, false on timeout. */
@@ -120,6 +196,6 @@ export class ProjectionRunner {
 
   async stop(): Promise<void> {
     this.controller.abort();
-    await Promise.allSettled(this.running);
+    await this.running?.catch(() => undefined);
   }
 }

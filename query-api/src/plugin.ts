@@ -21,7 +21,7 @@ export function queryHandlers(deps: QueryDeps): HandlersFor<RoutesOf<'query'>> {
   };
 }
 
-/** Mounts every query route; honours X-Consistent-After by waiting for the route's read models. */
+/** Mounts every query route; honours X-Consistent-After by waiting for the route's read models first. */
 export function registerQueryApi(deps: QueryDeps): void {
   registerRoutes(deps.app, queryRoutes, queryHandlers(deps), {
     pool: deps.pool,
@@ -29,11 +29,9 @@ export function registerQueryApi(deps: QueryDeps): void {
       const token = request.headers[CONSISTENT_AFTER_HEADER];
       if (typeof token !== 'string' || token === '') return;
       if (!isPosition(token)) throw invalid(`${CONSISTENT_AFTER_HEADER}: is not a position`);
-      const caughtUp = await deps.consistency.waitFor(
-        token,
-        route.readModels,
-        deps.config.CONSISTENCY_TIMEOUT_MS,
-      );
+      // The session check reads users and accounts: they too must be as of the position.
+      const readModels = route.readModels && [...route.readModels, 'users', 'accounts'];
+      const caughtUp = await deps.consistency.waitFor(token, readModels, deps.config.CONSISTENCY_TIMEOUT_MS);
       // Answering late data is better than no answer; the header tells the client it may be behind.
       if (!caughtUp) reply.header('x-consistency', 'timeout');
     },

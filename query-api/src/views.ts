@@ -134,3 +134,39 @@ export function pagination(page: number, perPage: number, total: number) {
 
 /** Escapes LIKE wildcards in user input. */
 export const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/**
+ * The words of a keyword, split as the full-text index splits names: lower case, letters and digits.
+ * Postgres' parser also splits at apostrophes and hyphens, so "O'Brien Auto-Parts" gives the same
+ * words on both sides.
+ */
+export const keywordWords = (term: string): string[] =>
+  term
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
+
+/**
+ * The parameters of a keyword scan over read.merchant_words: the range of words the longest typed
+ * word begins (the most selective, as a rule), and for each other word, which the name must have a
+ * word beginning with, a `like` pattern (a cheap first test) and a regular expression (the exact one). Words under three letters must be whole words: as prefixes
+ * they would match most names. Words hold only letters and digits, so they are safe in a pattern.
+ */
+export function keywordScan(words: readonly string[]): [string, string, string[], string[]] {
+  const whole = (w: string) => w.length < 3;
+  const driving = words.reduce((a, b) => (b.length > a.length ? b : a));
+  const others = words.filter((w, i) => i !== words.indexOf(driving));
+  return [
+    driving,
+    whole(driving) ? `${driving}\u0001` : nextPrefix(driving),
+    others.map((w) => `%${w}%`),
+    others.map((w) => `\\m${w}${whole(w) ? '\\M' : ''}`),
+  ];
+}
+
+/** The least string after every string that begins with `prefix` (byte order, as collation "C" sorts). */
+const nextPrefix = (prefix: string): string => {
+  const chars = [...prefix];
+  const last = chars.pop()!.codePointAt(0)!;
+  return chars.join('') + String.fromCodePoint(last + 1);
+};

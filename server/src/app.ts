@@ -11,6 +11,7 @@ import {
   installErrorHandler,
   type Logger,
   PostgresEventStore,
+  sessionCache,
 } from '@mrn/platform';
 import { allProjectors, ProjectionRunner } from '@mrn/projections';
 import { registerQueryApi, SearchRecorder } from '@mrn/query-api';
@@ -48,7 +49,18 @@ export async function startServer(
   // Search facts are many and individually cheap: their own small pool commits asynchronously.
   const searchPool = createPool(db.url, 4, { asynchronousCommit: true });
   const searches = new SearchRecorder(new PostgresEventStore(searchPool, { listenUrl: db.url }));
-  const projections = new ProjectionRunner({ pool: db.pool, store, logger }, allProjectors);
+  const projections = new ProjectionRunner(
+    {
+      pool: db.pool,
+      store,
+      logger,
+      // Sessions are checked against users and accounts: a change there must not wait for the cache.
+      onApplied: (name) => {
+        if (name === 'users' || name === 'accounts') sessionCache.clear();
+      },
+    },
+    allProjectors,
+  );
   await projections.start();
 
   const app: FastifyInstance = Fastify({

@@ -1,4 +1,4 @@
-import type { Pool } from '@mrn/platform';
+import { type Pool, sessionCache } from '@mrn/platform';
 
 export async function openSession(
   pool: Pool,
@@ -22,6 +22,7 @@ export async function closeSession(pool: Pool, sessionId: string): Promise<void>
   await pool.query('update auth_sessions set revoked_at = now() where id = $1 and revoked_at is null', [
     sessionId,
   ]);
+  sessionCache.clear();
 }
 
 /** Ends every live session of a user except, optionally, the one making the change. */
@@ -30,4 +31,5 @@ export async function closeUserSessions(pool: Pool, userId: string, except?: str
     'update auth_sessions set revoked_at = now() where user_id = $1 and revoked_at is null and id is distinct from $2',
     [userId, except ?? null],
   );
+  sessionCache.clear();
 }

@@ -17,6 +17,7 @@ import {
 
 const CHANNEL = 'mrn_events';
 const UNIQUE_VIOLATION = '23505';
+const NOTIFY_INTERVAL_MS = 3;
 
 interface EventRow {
   position: string | number;
@@ -91,12 +92,14 @@ from ins group by stream_id`;
 
 // Only transactions older than the oldest one still running are certain to be complete, so a
 // cursor never has to step back over an event that commits late (DESIGN §3).
-const READ_ALL = `
+// The limit is written into the statement, one named statement per batch size: with `limit $3` the
+// generic plan looked costly, so Postgres re-planned every read (a third of a millisecond each).
+const READ_ALL = (limit: number) => `
 select ${COLUMNS} from events
 where transaction_id < pg_snapshot_xmin(pg_current_snapshot())
   and (transaction_id, position) > ($1::text::xid8, $2::bigint)
 order by transaction_id, position
-limit $3`;
+limit ${limit}`;
 
 const HAS_UNSEEN = `select exists (select 1 from events where (transaction_id, position) > ($1::text::xid8, $2::bigint)) as pending`;
 
@@ -265,10 +268,11 @@ export class PostgresEventStore implements EventStore {
 
   async readAll(opts: { fromPosition: Position; maxCount: number }): Promise<RecordedEvent[]> {
     const { transactionId, position } = decodePosition(opts.fromPosition);
+    const limit = Math.max(1, Math.floor(opts.maxCount));
     const { rows } = await this.pool.query<EventRow>({
-      name: 'mrn_read_all',
-      text: READ_ALL,
-      values: [transactionId.toString(), position.toString(), opts.maxCount],
+      name: `mrn_read_all_${limit}`,
+      text: READ_ALL(limit),
+      values: [transactionId.toString(), position.toString()],
     });
     return rows.map(toRecorded);
   }
@@ -289,31 +293,55 @@ export class PostgresEventStore implements EventStore {
     await this.startListening();
     let cursor = opts.fromPosition;
     let idleSpins = 0;
-    while (!opts.signal.aborted && !this.closed) {
-      const events = await this.readAll({ fromPosition: cursor, maxCount: batchSize });
-      if (events.length > 0) {
-        await opts.onBatch(events);
-        cursor = events[events.length - 1]!.position;
+    // Wake-ups since the last read: one that came while a batch was being handled means read again.
+    let wakes = 0;
+    const onWake = () => {
+      wakes++;
+    };
+    this.wake.on('wake', onWake);
+    try {
+      while (!opts.signal.aborted && !this.closed) {
+        wakes = 0;
+        const events = await this.readAll({ fromPosition: cursor, maxCount: batchSize });
+        if (events.length > 0) {
+          await opts.onBatch(events);
+          cursor = events[events.length - 1]!.position;
+          idleSpins = 0;
+          // A full batch, or appends since the read: there is more to read. Otherwise everything
+          // visible has been read, and the only question is whether something is still in flight.
+          if (events.length === batchSize || wakes > 0) continue;
+        }
+        if (!(await this.idle(cursor, opts.signal, () => wakes > 0, idleSpins))) {
+          idleSpins++;
+          continue;
+        }
         idleSpins = 0;
-        continue;
+        if (wakes === 0) await this.waitForWake(pollMs, opts.signal);
       }
-      // Rows exist past the cursor but an older transaction is still open: they become visible the
-      // moment it ends, so look again shortly instead of waiting for the next wake-up.
-      const { transactionId, position } = decodePosition(cursor);
-      const pending = (
-        await this.pool.query<{ pending: boolean }>(HAS_UNSEEN, [
-          transactionId.toString(),
-          position.toString(),
-        ])
-      ).rows[0]?.pending;
-      if (pending) {
-        idleSpins++;
-        await delay(Math.min(2 ** Math.min(idleSpins, 5), 25), opts.signal);
-        continue;
-      }
-      idleSpins = 0;
-      await this.waitForWake(pollMs, opts.signal);
+    } finally {
+      this.wake.off('wake', onWake);
     }
+  }
+
+  /**
+   * After the log has been read up to `cursor`: true when nothing is left to read (wait for a
+   * wake-up), false after a short pause when rows past the cursor exist but an older transaction is
+   * still open (they become visible the moment it ends, with no wake-up of their own).
+   */
+  private async idle(
+    cursor: Position,
+    signal: AbortSignal,
+    woken: () => boolean,
+    spins: number,
+  ): Promise<boolean> {
+    if (woken()) return false;
+    const { transactionId, position } = decodePosition(cursor);
+    const pending = (
+      await this.pool.query<{ pending: boolean }>(HAS_UNSEEN, [transactionId.toString(), position.toString()])
+    ).rows[0]?.pending;
+    if (!pending) return true;
+    await delay(Math.min(2 ** Math.min(spins + 1, 5), 25), signal);
+    return false;
   }
 
   async close(): Promise<void> {
@@ -335,14 +363,17 @@ export class PostgresEventStore implements EventStore {
     this.notifyState = 'running';
     // NOTIFY inside the append transaction would serialise every commit on the notify queue lock;
     // sent afterwards from its own statement it only costs the subscribers a round trip.
+    // Under load one NOTIFY per append was a round trip per search; at most one every few
+    // milliseconds wakes other processes just as well.
     const send = (): void => {
+      const started = performance.now();
       this.pool
         .query(`select pg_notify('${CHANNEL}', '')`)
         .catch(() => undefined)
         .finally(() => {
           if (this.notifyState === 'pending') {
             this.notifyState = 'running';
-            send();
+            setTimeout(send, Math.max(0, NOTIFY_INTERVAL_MS - (performance.now() - started)));
           } else this.notifyState = 'idle';
         });
     };

@@ -24,7 +24,10 @@ export type HandlersFor<T extends Record<string, RouteSpec>> = { [K in keyof T]:
 
 export interface RegisterOptions {
   pool: Pool;
-  /** Runs after authentication and validation, before the handler (query-api: consistency wait). */
+  /**
+   * Runs first, before authentication (query-api: the consistency wait, so that the session check
+   * too sees the read models as of the position asked for).
+   */
   beforeHandler?: (route: RouteSpec, request: FastifyRequest, reply: FastifyReply) => Promise<void>;
 }
 
@@ -67,13 +70,13 @@ export function registerRoutes<T extends Record<string, RouteSpec>>(
       method: spec.method,
       url: spec.path,
       handler: async (request, reply) => {
+        if (options.beforeHandler) await options.beforeHandler(spec, request, reply);
         const actor =
           spec.access === 'anonymous'
             ? await optionalActor(options.pool, request)
             : await authenticate(options.pool, request);
         if (actor) authorise(actor, spec.access, spec.plan);
         const { params, query, body } = parseRequest(spec, request);
-        if (options.beforeHandler) await options.beforeHandler(spec, request, reply);
         return handler({
           params,
           query,

@@ -159,6 +159,17 @@ describe('merchant read models', () => {
         search_text: 'beta motors ',
       },
     ]);
+    // Keyword search indexes the words of live merchants only; the vocabulary keeps every word seen.
+    const words = await db.pool.query(
+      'select word, name, merchant_id from read.merchant_words order by word',
+    );
+    expect(words.rows).toEqual(
+      ['alpha', 'bakery', 'cafe'].map((word) => ({ word, name: 'alpha bakery & cafe ', merchant_id: m1 })),
+    );
+    const vocabulary = await db.pool.query<{ word: string }>('select word from read.search_words');
+    expect(vocabulary.rows.map((r) => r.word)).toEqual(
+      expect.arrayContaining(['alpha', 'bakery', 'cafe', 'beta', 'motors']),
+    );
   });
 
   it('notes: edits, deletion requests, archived with their merchant; a rebuild yields the same rows', async () => {

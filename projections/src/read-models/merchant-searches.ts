@@ -1,5 +1,6 @@
 import { projector } from '../projector.ts';
 
+// Named statements: under load this projector runs several times a second.
 export const merchantSearchesProjector = projector({
   name: 'merchant_searches',
   tables: ['read.merchant_searches', 'read.ein_searches', 'read.account_daily_searches'],
@@ -15,14 +16,15 @@ export const merchantSearchesProjector = projector({
             eventId: e.id,
           })),
         );
-        await tx.query(
-          `insert into read.account_daily_searches (account_id, day, searches)
+        await tx.query({
+          name: 'mrn_project_daily_searches',
+          text: `insert into read.account_daily_searches (account_id, day, searches)
            select r."accountId", (r.at at time zone 'utc')::date, count(*)::int
            from jsonb_to_recordset($1::jsonb) as r("accountId" uuid, at timestamptz)
            group by 1, 2
            on conflict (account_id, day) do update set searches = read.account_daily_searches.searches + excluded.searches`,
-          [JSON.stringify(events.map((e) => ({ accountId: e.data.accountId, at: e.recordedAt })))],
-        );
+          values: [JSON.stringify(events.map((e) => ({ accountId: e.data.accountId, at: e.recordedAt })))],
+        });
         const einRows = events
           .filter((e) => e.data.einSearch)
           .map((e) => ({
@@ -32,22 +34,24 @@ export const merchantSearchesProjector = projector({
             eventId: e.id,
           }));
         if (einRows.length > 0) {
-          await tx.query(
-            `insert into read.ein_searches (fein, account_id, searched_at, event_id)
+          await tx.query({
+            name: 'mrn_project_ein_searches',
+            text: `insert into read.ein_searches (fein, account_id, searched_at, event_id)
              select r.fein, r."accountId", r.at, r."eventId"
              from jsonb_to_recordset($1::jsonb) as r(fein text, "accountId" uuid, at timestamptz, "eventId" uuid)
              on conflict do nothing`,
-            [JSON.stringify(einRows)],
-          );
+            values: [JSON.stringify(einRows)],
+          });
         }
         if (rows.length === 0) return;
-        await tx.query(
-          `insert into read.merchant_searches (merchant_id, account_id, searched_at, event_id)
+        await tx.query({
+          name: 'mrn_project_merchant_searches',
+          text: `insert into read.merchant_searches (merchant_id, account_id, searched_at, event_id)
            select r."merchantId", r."accountId", r.at, r."eventId"
            from jsonb_to_recordset($1::jsonb) as r("merchantId" uuid, "accountId" uuid, at timestamptz, "eventId" uuid)
            on conflict do nothing`,
-          [JSON.stringify(rows)],
-        );
+          values: [JSON.stringify(rows)],
+        });
       },
     },
   },

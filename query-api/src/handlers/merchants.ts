@@ -14,6 +14,8 @@ import { type Actor, type Handler, notFound } from '@mrn/platform';
 import type { QueryDeps } from '../context.ts';
 import {
   iso,
+  keywordScan,
+  keywordWords,
   likeEscape,
   MERCHANT_COLUMNS,
   MERCHANT_JOINS,
@@ -28,10 +30,26 @@ import {
 } from '../views.ts';
 
 /** The admin lists' search box: an EIN, or words of the name/DBA. */
-function listFilter(search: string | undefined, firstParam: number): { sql: string; params: unknown[] } {
+function listFilter(
+  search: string | undefined,
+  archived: boolean,
+  firstParam: number,
+): { sql: string; params: unknown[] } {
   if (!search) return { sql: 'true', params: [] };
   if (isEinSearch(search)) return { sql: `m.fein = $${firstParam}`, params: [normaliseEin(search)] };
-  return { sql: `m.search_text like $${firstParam}`, params: [`%${likeEscape(search.toLowerCase())}%`] };
+  // Archived merchants are few and have left the keyword index.
+  if (archived)
+    return { sql: `m.search_text like $${firstParam}`, params: [`%${likeEscape(search.toLowerCase())}%`] };
+  const words = keywordWords(search);
+  if (words.length === 0) return { sql: 'false', params: [] };
+  const [from, to, likes, starts] = keywordScan(words);
+  const [a, b, c, d] = [firstParam, firstParam + 1, firstParam + 2, firstParam + 3];
+  return {
+    sql: `m.id in (select w.merchant_id from read.merchant_words w
+                    where w.word >= $${a} and w.word < $${b} and w.name like all($${c}::text[])
+                      and w.name ~ all($${d}::text[]))`,
+    params: [from, to, likes, starts],
+  };
 }
 
 export function merchantQueryHandlers(deps: QueryDeps) {
@@ -40,7 +58,7 @@ export function merchantQueryHandlers(deps: QueryDeps) {
     q: { page: number; per_page: number; search?: string | undefined },
     actor: Actor,
   ) {
-    const filter = listFilter(q.search, 1);
+    const filter = listFilter(q.search, archived, 1);
     const where = `${archived ? 'm.archived_at is not null' : 'm.archived_at is null'} and ${filter.sql}`;
     const order = archived ? 'm.archived_at desc, m.id' : 'm.created_at desc, m.id';
     const [rows, count] = await Promise.all([

@@ -264,6 +264,17 @@ describe('members', () => {
     tokens.marco = await server.login(DEMO.marco, DEMO_PASSWORD);
   });
 
+  it('applies a role given or taken to the live token of the member at once', async () => {
+    // Sessions are cached for a moment; a change to users must not wait for that moment to pass.
+    const members = buildPath(routes.listAccountUsers.path, { id: accountOf.dana! });
+    const asMarco = () => server.call({ method: 'GET', url: members, token: tokens.marco });
+    expect((await asMarco()).status).toBe(403);
+    await put(tokens.dana!, buildPath(routes.toggleUserAdmin.path, { id: userOf.marco! }));
+    expect((await asMarco()).status).toBe(200);
+    await put(tokens.dana!, buildPath(routes.toggleUserAdmin.path, { id: userOf.marco! }));
+    expect((await asMarco()).status).toBe(403);
+  });
+
   it('grants member API access only after the account has it, showing the key once', async () => {
     const grant = buildPath(routes.grantUserApiAccess.path, { id: userOf.marco! });
     const refused = await put(tokens.dana!, grant);

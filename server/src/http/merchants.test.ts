@@ -226,6 +226,19 @@ describe('search', () => {
     expect((await search('priya', 'qwc')).body.data[0].resource_id).toBe(merchantId);
   });
 
+  it('matches every word typed as the beginning of a word, in any order', async () => {
+    expect((await search('priya', 'widg quan')).body.data[0].resource_id).toBe(merchantId);
+    expect((await search('priya', 'Quantum-Widgets')).body.data[0].resource_id).toBe(merchantId);
+    // "antum" begins no word of any name; the nearest known word ("quantum") is searched instead.
+    expect((await search('priya', 'widgets antum')).body.data[0].resource_id).toBe(merchantId);
+  });
+
+  it('corrects a misspelt word to the nearest word of a known name', async () => {
+    const res = await search('priya', 'quantim widgets');
+    expect(res.status).toBe(200);
+    expect(res.body.data[0].resource_id).toBe(merchantId);
+  });
+
   it('caps keyword results at 5 for BASIC and 25 for PRO with the overflow warning', async () => {
     const basic = await search('tom', 'zebra logistics');
     expect(basic.body.data).toHaveLength(5);
