@@ -154,8 +154,9 @@ export const keywordWords = (term: string): string[] =>
  */
 export function keywordScan(words: readonly string[]): [string, string, string[], string[]] {
   const whole = (w: string) => w.length < 3;
-  const driving = words.reduce((a, b) => (b.length > a.length ? b : a));
-  const others = words.filter((w, i) => i !== words.indexOf(driving));
+  const at = words.reduce((best, w, i) => (w.length > words[best]!.length ? i : best), 0);
+  const driving = words[at]!;
+  const others = words.filter((_, i) => i !== at);
   return [
     driving,
     whole(driving) ? `${driving}\u0001` : nextPrefix(driving),
