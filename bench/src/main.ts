@@ -26,6 +26,7 @@ const SUITES: Record<string, (server: BenchServer) => Promise<void>> = {
       port: Math.round(numberFromEnv('BENCH_SERVER_PORT', 8097)),
       explain: process.env.BENCH_EXPLAIN === '1',
       keepDatabase: process.env.BENCH_KEEP_DATABASE === '1',
+      reuseDatabase: process.env.BENCH_REUSE_DATABASE || undefined,
     }),
 };
 
@@ -47,7 +48,8 @@ env: DATABASE_URL (server to create a scratch database on; default: embedded Pos
      search: BENCH_MERCHANTS (default 1000000), BENCH_NOTES (default 3000000), BENCH_SEED_WRITERS (default 4),
        BENCH_SEED_BATCH (merchants per appendMany, default 200), BENCH_CONCURRENCY (HTTP connections, default 16),
        BENCH_SERVER_PORT (default 8097, another free one if taken), BENCH_EXPLAIN=1 (print full query plans),
-       BENCH_KEEP_DATABASE=1 (keep the search database, with DATABASE_URL, to look closer)`);
+       BENCH_KEEP_DATABASE=1 (keep the search database, with DATABASE_URL, to look closer),
+       BENCH_REUSE_DATABASE=<name> (measure the searches again on a kept database, skipping seeding and replay)`);
     return;
   }
   const unknown = args.filter((a) => !(a in SUITES));

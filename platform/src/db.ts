@@ -12,7 +12,14 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 export function createPool(
   connectionString: string,
   max = 20,
-  opts: { asynchronousCommit?: boolean } = {},
+  opts: {
+    asynchronousCommit?: boolean;
+    /**
+     * Plan every prepared statement once, for any parameters. Only for a pool that runs nothing but
+     * named statements whose best plan does not depend on the values (it applies to unnamed ones too).
+     */
+    genericPlans?: boolean;
+  } = {},
 ): Pool {
   const pool = new pg.Pool({
     connectionString,
@@ -20,7 +27,7 @@ export function createPool(
     // An open transaction holds back every event-store subscriber (DESIGN §3), so none may idle.
     options: `-c idle_in_transaction_session_timeout=30000 -c statement_timeout=60000${
       opts.asynchronousCommit ? ' -c synchronous_commit=off' : ''
-    }`,
+    }${opts.genericPlans ? ' -c plan_cache_mode=force_generic_plan' : ''}`,
   });
   pool.on('error', () => {
     // A dropped idle client is replaced on next checkout; the error is not actionable here.

@@ -12,7 +12,6 @@ create table read.merchant_words (
   merchant_id uuid not null,
   primary key (word, name, merchant_id)
 );
-create index merchant_words_merchant on read.merchant_words (merchant_id);
 
 -- Every word ever seen in a name: the vocabulary a misspelt keyword is corrected against, a few
 -- thousand rows where a similarity search over a million names took hundreds of milliseconds.

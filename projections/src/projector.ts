@@ -7,7 +7,14 @@ export type ProjectedEvent<T extends EventType = EventType> = RecordedEvent<
 >;
 
 type Handlers = { [T in EventType]?: (tx: PoolClient, event: ProjectedEvent<T>) => Promise<void> };
-type BulkHandlers = { [T in EventType]?: (tx: PoolClient, events: ProjectedEvent<T>[]) => Promise<void> };
+type BulkHandlers = {
+  [T in EventType]?: (
+    tx: PoolClient,
+    events: ProjectedEvent<T>[],
+    /** The whole batch, every type, in log order: to fold later events of a record into its insert. */
+    batch: readonly ProjectedEvent[],
+  ) => Promise<void>;
+};
 
 export interface Projector {
   /** Also the checkpoint name. */
@@ -23,9 +30,20 @@ export interface Projector {
    * guarantees, e.g., no note after an archive); replay-equality tests hold projectors to it.
    */
   bulk?: { order: readonly EventType[]; handlers: BulkHandlers };
+  /**
+   * Indexes of its tables that no statement of the replay needs (schema-qualified names): a rebuild
+   * drops them first and builds them once at the end.
+   */
+  deferredIndexes?: readonly string[];
 }
 
 export const projector = (definition: Projector): Projector => definition;
+
+/** The event types the projector does something with. */
+export const handledTypes = (p: Projector): string[] => [
+  ...Object.keys(p.handlers ?? {}),
+  ...Object.keys(p.bulk?.handlers ?? {}),
+];
 
 export const handles = (p: Projector, type: string): boolean =>
   (p.handlers !== undefined && type in p.handlers) || (p.bulk !== undefined && type in p.bulk.handlers);
@@ -44,9 +62,9 @@ export async function applyEvents(p: Projector, tx: PoolClient, events: Recorded
     for (const type of p.bulk.order) {
       const ofType = events.filter((e) => e.type === type);
       const handler = p.bulk.handlers[type] as
-        | ((tx: PoolClient, e: RecordedEvent[]) => Promise<void>)
+        | ((tx: PoolClient, e: RecordedEvent[], batch: RecordedEvent[]) => Promise<void>)
         | undefined;
-      if (ofType.length > 0 && handler) await handler(tx, ofType);
+      if (ofType.length > 0 && handler) await handler(tx, ofType, events);
     }
   }
 }

@@ -22,7 +22,9 @@ const embedded = config.DATABASE_URL
   ? undefined
   : await startEmbeddedPostgres({ dataDir: config.DATA_DIR, port: config.EMBEDDED_PG_PORT, database: 'mrn' });
 const url = config.DATABASE_URL ?? embedded!.url('mrn');
-const pool = createPool(url);
+// Asynchronous commit: a batch and its checkpoint still commit together, and a rebuild cut short by
+// a crash is simply run again; waiting for every batch's WAL flush only slowed it down.
+const pool = createPool(url, allProjectors.length + 2, { asynchronousCommit: true });
 const store = new PostgresEventStore(pool);
 try {
   // \`all\` is one pass over the log feeding every projector, not one pass per projector.

@@ -1,11 +1,13 @@
 import { type EventStore, type Pool, type Position, START, withTransaction } from '@mrn/platform';
-import type { Projector } from './projector.ts';
+import { handledTypes, type Projector } from './projector.ts';
 import { dispatchBatch } from './runner.ts';
 
 /**
- * Empties the projectors' tables and checkpoints, then replays the whole log into all of them in
- * one pass: each batch is read once and applied by every projector side by side, while the next
- * batch is already being read. Returns how many events were read. Run it while they are stopped.
+ * Empties the projectors' tables and checkpoints, then replays the log into all of them in one pass:
+ * each batch is read once and applied by every projector side by side, while the next batch is
+ * already being read. Only events of the types they handle are read, and the indexes they declare
+ * deferrable are built once at the end. Returns how many events were applied. Run it while the
+ * projectors are stopped.
  */
 export async function rebuildProjectors(
   deps: { pool: Pool; store: EventStore },
@@ -13,22 +15,34 @@ export async function rebuildProjectors(
   opts: { batchSize?: number; onProgress?: (events: number) => void } = {},
 ): Promise<number> {
   const batchSize = opts.batchSize ?? 5000;
+  const types = [...new Set(projectors.flatMap(handledTypes))];
+  await restoreDeferredIndexes(deps.pool);
   await withTransaction(deps.pool, async (tx) => {
     const tables = projectors.flatMap((p) => p.tables);
     if (tables.length > 0) await tx.query(`truncate ${tables.join(', ')}`);
     await tx.query('delete from subscription_checkpoints where name = any($1)', [
       projectors.map((p) => p.name),
     ]);
+    for (const index of projectors.flatMap((p) => p.deferredIndexes ?? [])) {
+      await tx.query(
+        `insert into rebuild_deferred_indexes (name, definition)
+         select $1, pg_get_indexdef(to_regclass($1)) where to_regclass($1) is not null
+         on conflict (name) do nothing`,
+        [index],
+      );
+      await tx.query(`drop index if exists ${index}`);
+    }
   });
   const cursors = new Map<string, Position>(projectors.map((p) => [p.name, START]));
   let count = 0;
-  let next = deps.store.readAll({ fromPosition: START, maxCount: batchSize });
+  const read = (from: Position) => deps.store.readAll({ fromPosition: from, maxCount: batchSize, types });
+  let next = read(START);
   for (;;) {
     const events = await next;
-    if (events.length === 0) return count;
+    if (events.length === 0) break;
     // Reading the next batch overlaps with writing this one: the log and the read models are
     // different work, and on two cores they run at the same time.
-    next = deps.store.readAll({ fromPosition: events[events.length - 1]!.position, maxCount: batchSize });
+    next = read(events[events.length - 1]!.position);
     try {
       await dispatchBatch(deps.pool, projectors, cursors, events);
     } catch (error) {
@@ -38,8 +52,31 @@ export async function rebuildProjectors(
     count += events.length;
     opts.onProgress?.(count);
   }
+  await restoreDeferredIndexes(deps.pool);
+  return count;
 }
 
 /** One projector's rebuild: see `rebuildProjectors`. */
 export const rebuildProjector = (deps: { pool: Pool; store: EventStore }, p: Projector, batchSize = 5000) =>
   rebuildProjectors(deps, [p], { batchSize });
+
+/** Creates the indexes a rebuild dropped and has not created again (it ended, or was cut short). */
+export async function restoreDeferredIndexes(pool: Pool): Promise<void> {
+  const { rows } = await pool.query<{ name: string; definition: string }>(
+    'select name, definition from rebuild_deferred_indexes order by name',
+  );
+  if (rows.length === 0) return;
+  const client = await pool.connect();
+  try {
+    // Building an index over millions of rows may take longer than the pool's statement timeout.
+    await client.query('set statement_timeout = 0');
+    for (const { name, definition } of rows) {
+      const exists = (await client.query('select to_regclass($1) is not null as e', [name])).rows[0]?.e;
+      if (!exists) await client.query(definition);
+      await client.query('delete from rebuild_deferred_indexes where name = $1', [name]);
+    }
+  } finally {
+    await client.query('reset statement_timeout').catch(() => undefined);
+    client.release();
+  }
+}

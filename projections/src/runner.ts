@@ -9,6 +9,7 @@ import {
   withTransaction,
 } from '@mrn/platform';
 import { applyEvents, handles, type Projector } from './projector.ts';
+import { restoreDeferredIndexes } from './rebuild.ts';
 
 const IDLE_CHECKPOINT_MS = 5000;
 const BATCH_SIZE = 2000;
@@ -114,6 +115,7 @@ export class ProjectionRunner {
 
   async start(): Promise<void> {
     this.started = true;
+    await restoreDeferredIndexes(this.deps.pool);
     await this.loadCheckpoints();
     this.running = this.run();
   }

@@ -9,6 +9,12 @@ export interface Consistency {
 
 export interface QueryDeps {
   pool: Pool;
+  /**
+   * The search statements (named, their best plan the same for any term): planned once per
+   * connection. With the default plan choice Postgres re-planned the keyword scan on every search,
+   * since a generic range over words looked costlier than the one for the word at hand.
+   */
+  lookups: Pool;
   /** Only for reading a merchant's history (the audit replay). */
   store: EventStore;
   searches: SearchRecorder;

@@ -153,17 +153,21 @@ export const keywordWords = (term: string): string[] =>
  * they would match most names. Words hold only letters and digits, so they are safe in a pattern.
  */
 export function keywordScan(words: readonly string[]): [string, string, string[], string[]] {
-  const whole = (w: string) => w.length < 3;
   const at = words.reduce((best, w, i) => (w.length > words[best]!.length ? i : best), 0);
   const driving = words[at]!;
   const others = words.filter((_, i) => i !== at);
   return [
-    driving,
-    whole(driving) ? `${driving}\u0001` : nextPrefix(driving),
+    ...keywordRange(driving),
     others.map((w) => `%${w}%`),
-    others.map((w) => `\\m${w}${whole(w) ? '\\M' : ''}`),
+    others.map((w) => `\\m${w}${w.length < 3 ? '\\M' : ''}`),
   ];
 }
+
+/** The range of words a typed word stands for: [word, upper bound) in byte order (collation "C"). */
+export const keywordRange = (word: string): [string, string] => [
+  word,
+  word.length < 3 ? `${word}\u0001` : nextPrefix(word),
+];
 
 /** The least string after every string that begins with `prefix` (byte order, as collation "C" sorts). */
 const nextPrefix = (prefix: string): string => {

@@ -49,6 +49,7 @@ export async function startServer(
   // Search facts are many and individually cheap: their own small pool commits asynchronously.
   const searchPool = createPool(db.url, 4, { asynchronousCommit: true });
   const searches = new SearchRecorder(new PostgresEventStore(searchPool, { listenUrl: db.url }));
+  const lookupPool = createPool(db.url, 6, { genericPlans: true });
   const projections = new ProjectionRunner(
     {
       pool: db.pool,
@@ -76,7 +77,16 @@ export async function startServer(
   );
   const publicUrl = config.PUBLIC_URL ?? `http://localhost:${config.PORT}`;
   registerCommandApi({ app, pool: db.pool, store, config, logger, mailer, publicUrl });
-  registerQueryApi({ app, pool: db.pool, store, searches, config, logger, consistency: projections });
+  registerQueryApi({
+    app,
+    pool: db.pool,
+    lookups: lookupPool,
+    store,
+    searches,
+    config,
+    logger,
+    consistency: projections,
+  });
   app.get('/health', async (_request, reply) => {
     const ok = projections.isRunning;
     return reply.code(ok ? 200 : 503).send({ status: ok ? 'ok' : 'starting' });
@@ -108,6 +118,7 @@ export async function startServer(
       await mailbox?.close();
       await searches.flush();
       await searchPool.end();
+      await lookupPool.end();
       await projections.stop();
       await store.close();
       await db.close();

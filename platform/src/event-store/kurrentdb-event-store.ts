@@ -298,7 +298,12 @@ export class KurrentDbEventStore implements EventStore {
     }
   }
 
-  async readAll(opts: { fromPosition: Position; maxCount: number }): Promise<RecordedEvent[]> {
+  async readAll(opts: {
+    fromPosition: Position;
+    maxCount: number;
+    types?: readonly string[];
+  }): Promise<RecordedEvent[]> {
+    const wanted = opts.types && new Set(opts.types);
     if (opts.maxCount <= 0) return [];
     // KurrentDB reads $all forwards *including* the event at the start position; ours is exclusive,
     // so read one more and drop whatever is not past fromPosition.
@@ -306,11 +311,14 @@ export class KurrentDbEventStore implements EventStore {
     for await (const resolved of this.client.readAll({
       fromPosition: toReadPosition(opts.fromPosition),
       direction: FORWARDS,
-      maxCount: opts.maxCount + 1,
+      // Without a type filter one more than asked (the start is inclusive); with one, read on until
+      // enough events of those types have come.
+      ...(wanted ? {} : { maxCount: opts.maxCount + 1 }),
       filter: excludeSystemEvents(),
     })) {
       const event = toRecordedEvent(resolved);
       if (!event || event.position <= opts.fromPosition) continue;
+      if (wanted && !wanted.has(event.type)) continue;
       out.push(event);
       if (out.length >= opts.maxCount) break;
     }

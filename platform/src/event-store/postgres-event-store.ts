@@ -94,10 +94,10 @@ from ins group by stream_id`;
 // cursor never has to step back over an event that commits late (DESIGN §3).
 // The limit is written into the statement, one named statement per batch size: with `limit $3` the
 // generic plan looked costly, so Postgres re-planned every read (a third of a millisecond each).
-const READ_ALL = (limit: number) => `
+const READ_ALL = (limit: number, typed: boolean) => `
 select ${COLUMNS} from events
 where transaction_id < pg_snapshot_xmin(pg_current_snapshot())
-  and (transaction_id, position) > ($1::text::xid8, $2::bigint)
+  and (transaction_id, position) > ($1::text::xid8, $2::bigint)${typed ? '\n  and type = any($3::text[])' : ''}
 order by transaction_id, position
 limit ${limit}`;
 
@@ -266,13 +266,18 @@ export class PostgresEventStore implements EventStore {
     }
   }
 
-  async readAll(opts: { fromPosition: Position; maxCount: number }): Promise<RecordedEvent[]> {
+  async readAll(opts: {
+    fromPosition: Position;
+    maxCount: number;
+    types?: readonly string[];
+  }): Promise<RecordedEvent[]> {
     const { transactionId, position } = decodePosition(opts.fromPosition);
     const limit = Math.max(1, Math.floor(opts.maxCount));
+    const values = [transactionId.toString(), position.toString()];
     const { rows } = await this.pool.query<EventRow>({
-      name: `mrn_read_all_${limit}`,
-      text: READ_ALL(limit),
-      values: [transactionId.toString(), position.toString()],
+      name: `mrn_read_all_${limit}${opts.types ? '_typed' : ''}`,
+      text: READ_ALL(limit, opts.types !== undefined),
+      values: opts.types ? [...values, opts.types] : values,
     });
     return rows.map(toRecorded);
   }

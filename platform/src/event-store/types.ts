@@ -63,8 +63,15 @@ export interface EventStore {
   /** Appends to many streams atomically in one round trip (bulk loads, batched facts such as searches). */
   appendMany(batch: StreamAppend[]): Promise<AppendResult[]>;
   readStream(streamId: string, opts?: { fromRevision?: bigint }): AsyncIterable<RecordedEvent>;
-  /** Events after `fromPosition` (exclusive) in global order, at most `maxCount`. */
-  readAll(opts: { fromPosition: Position; maxCount: number }): Promise<RecordedEvent[]>;
+  /**
+   * Events after `fromPosition` (exclusive) in global order, at most `maxCount`; with `types`, only
+   * events of those types (a replay skips what no projector handles without reading it).
+   */
+  readAll(opts: {
+    fromPosition: Position;
+    maxCount: number;
+    types?: readonly string[];
+  }): Promise<RecordedEvent[]>;
   /** Catch-up from `fromPosition`, then live; resolves when `signal` aborts. */
   subscribeToAll(opts: SubscribeOptions): Promise<void>;
   /** The position of the newest event a subscriber can see now (START when empty). */

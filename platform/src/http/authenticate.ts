@@ -17,6 +17,14 @@ interface SessionRow {
   account_archived_at: Date | null;
 }
 
+/** The session check of every authenticated request (exported for the bench). */
+export const SESSION_QUERY = `select s.revoked_at, s.expires_at, u.session_version, u.archived_at, u.is_admin, u.is_dm_admin,
+            a.plan_level, a.archived_at as account_archived_at
+       from auth_sessions s
+       left join read.users u on u.id = s.user_id
+       left join read.accounts a on a.id = s.account_id
+      where s.id = $1 and s.user_id = $2`;
+
 const SESSION_CACHE_MS = 1000;
 const SESSION_CACHE_MAX = 10_000;
 
@@ -101,12 +109,7 @@ async function readSession(pool: Pool, claims: TokenClaims): Promise<SessionRow 
   // Named, so each connection plans it once.
   const { rows } = await pool.query<SessionRow>({
     name: 'mrn_authenticate',
-    text: `select s.revoked_at, s.expires_at, u.session_version, u.archived_at, u.is_admin, u.is_dm_admin,
-            a.plan_level, a.archived_at as account_archived_at
-       from auth_sessions s
-       left join read.users u on u.id = s.user_id
-       left join read.accounts a on a.id = s.account_id
-      where s.id = $1 and s.user_id = $2`,
+    text: SESSION_QUERY,
     values: [claims.sid, claims.sub],
   });
   const row = rows[0];

@@ -1,4 +1,4 @@
-import { lastBy, projector } from '../projector.ts';
+import { lastBy, type ProjectedEvent, projector } from '../projector.ts';
 
 /**
  * Indexes the words of names just written (`from`: rows of id, search_text) for keyword search, and
@@ -11,27 +11,65 @@ const INDEX_WORDS = (from: string) => `words as (
     returning word)
   insert into read.search_words (word) select distinct word from words on conflict do nothing`;
 
-const UNINDEX = 'delete from read.merchant_words w where w.merchant_id = any($1::uuid[])';
+/**
+ * Removes the words of merchants as they stand in read.merchants (before the change), by primary key:
+ * an index on merchant_id alone cost every replayed word a second index entry.
+ */
+const UNINDEX = `delete from read.merchant_words w
+  using read.merchants m, unnest(tsvector_to_array(to_tsvector('simple', m.search_text))) as x(word)
+  where m.id = any($1::uuid[]) and w.word = x.word and w.name = m.search_text and w.merchant_id = m.id`;
+
+// Merchant Dispute notes are for platform admins only, so they never show as a list's latest category.
+const isVisible = (e: ProjectedEvent<'NoteAdded'>) => e.data.category !== 'Merchant Dispute';
+
+/** The latest visible note of each merchant among a batch's NoteAdded events. */
+function latestVisibleNotes(batch: readonly ProjectedEvent[]): Map<string, { category: string; at: Date }> {
+  const latest = new Map<string, { category: string; at: Date }>();
+  for (const e of batch) {
+    if (e.type !== 'NoteAdded') continue;
+    const note = e as ProjectedEvent<'NoteAdded'>;
+    if (isVisible(note))
+      latest.set(note.data.merchantId, { category: note.data.category, at: note.recordedAt });
+  }
+  return latest;
+}
 
 export const merchantsProjector = projector({
   name: 'merchants',
   tables: ['read.merchants', 'read.merchant_words', 'read.search_words'],
+  // The replay finds merchants by id only.
+  deferredIndexes: ['read.merchants_fein_all', 'read.merchants_created', 'read.merchants_archived'],
   bulk: {
     order: ['MerchantAdded', 'MerchantUpdated', 'NoteAdded', 'MerchantArchived'],
     handlers: {
-      MerchantAdded: async (tx, events) => {
+      MerchantAdded: async (tx, events, batch) => {
+        // A merchant's first notes mostly come in the same batch: their latest category goes into
+        // the insert instead of an update of the row just written (see NoteAdded).
+        const latest = latestVisibleNotes(batch);
         await tx.query(
           `with added as (
            insert into read.merchants (id, fein, legal_name, dba, street1, street2, city, state, business_phone,
-             business_startdate, industry, account_id, user_id, created_at)
+             business_startdate, industry, account_id, user_id, created_at, last_note_category, last_note_at)
            select r."merchantId", r.fein, r."legalName", r.dba, r.street1, r.street2, r.city, r.state, r."businessPhone",
-             r."businessStartdate"::date, r.industry, r."accountId", r."userId", r.at
+             r."businessStartdate"::date, r.industry, r."accountId", r."userId", r.at, r."lastNoteCategory", r."lastNoteAt"
            from jsonb_to_recordset($1::jsonb) as r("merchantId" uuid, fein text, "legalName" text, dba text, street1 text,
              street2 text, city text, state text, "businessPhone" text, "businessStartdate" text, industry text,
-             "accountId" uuid, "userId" uuid, at timestamptz)
+             "accountId" uuid, "userId" uuid, at timestamptz, "lastNoteCategory" text, "lastNoteAt" timestamptz)
            returning id, search_text),
            ${INDEX_WORDS('added')}`,
-          [JSON.stringify(events.map((e) => ({ ...e.data, at: e.recordedAt })))],
+          [
+            JSON.stringify(
+              events.map((e) => {
+                const note = latest.get(e.data.merchantId);
+                return {
+                  ...e.data,
+                  at: e.recordedAt,
+                  lastNoteCategory: note?.category,
+                  lastNoteAt: note?.at,
+                };
+              }),
+            ),
+          ],
         );
       },
       MerchantUpdated: async (tx, events) => {
@@ -51,9 +89,14 @@ export const merchantsProjector = projector({
           [JSON.stringify(latest.map((e) => ({ ...e.data, at: e.recordedAt })))],
         );
       },
-      NoteAdded: async (tx, events) => {
-        // Merchant Dispute notes are for platform admins only, so they never show as a list's latest category.
-        const visible = events.filter((e) => e.data.category !== 'Merchant Dispute');
+      NoteAdded: async (tx, events, batch) => {
+        // Merchants added in this batch got their latest category with their insert.
+        const added = new Set(
+          batch
+            .filter((e): e is ProjectedEvent<'MerchantAdded'> => e.type === 'MerchantAdded')
+            .map((e) => e.data.merchantId),
+        );
+        const visible = events.filter((e) => isVisible(e) && !added.has(e.data.merchantId));
         if (visible.length === 0) return;
         await tx.query(
           `update read.merchants m set last_note_category = r.category, last_note_at = r.at

@@ -3,6 +3,8 @@ import { lastBy, projector } from '../projector.ts';
 export const notesProjector = projector({
   name: 'notes',
   tables: ['read.notes'],
+  // The replay finds notes by id and by merchant only.
+  deferredIndexes: ['read.notes_recent', 'read.notes_recent_category', 'read.notes_reported'],
   bulk: {
     order: ['NoteAdded', 'NoteUpdated', 'NoteDeletionRequested', 'NoteArchived', 'MerchantArchived'],
     handlers: {

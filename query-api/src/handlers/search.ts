@@ -11,6 +11,7 @@ import {
 import { type Actor, DomainError, type Handler } from '@mrn/platform';
 import type { QueryDeps } from '../context.ts';
 import {
+  keywordRange,
   keywordScan,
   keywordWords,
   MERCHANT_COLUMNS,
@@ -48,29 +49,42 @@ const BY_EIN_WITH_STANDING = `select s.contribution, s.searches_today, m.*
 // Merchants with a word beginning with the driving word ($1 <= word < $2) whose name also has a word
 // beginning with each other word typed (the regular expressions $3), in (word, name) order: an
 // index-only range scan that stops after the first few, however common the word. A name with two
-// words beginning with the driving word appears twice, hence the margin ($5 is four times the cap).
+// words beginning with the driving word appears twice, hence the margin (four times the cap). The
+// limit is part of the text, one named statement per cap: with `limit $5` the generic plan looked
+// costly and Postgres planned the statement again on every search.
 // The other words are looked for with `like` ($3) before the exact word-start test ($4): a substring
 // test costs a fraction of a regular expression on the thousands of names a common word brings.
 // Two plain statements plan in a fraction of the time one statement doing both took.
-const KEYWORD_SCAN = `select w.merchant_id from read.merchant_words w
+const KEYWORD_SCAN = (limit: number) => `select w.merchant_id from read.merchant_words w
   where w.word >= $1 and w.word < $2 and w.name like all($3::text[]) and w.name ~ all($4::text[])
   order by w.word, w.name, w.merchant_id
-  limit $5`;
+  limit ${limit}`;
 
 const MERCHANTS_BY_ID = `select ${MERCHANT_COLUMNS} from read.merchants m ${MERCHANT_JOINS}
   where m.id = any($1::uuid[]) and m.archived_at is null`;
 
 // Each typed word, or the most similar vocabulary word when no known word begins with it.
+// (Each word's prefix range, $2, comes from keywordRange: a b-tree range, where `like w || '%'` would
+// read the whole vocabulary.)
 const CORRECTIONS = `select coalesce(
-    case when exists (select 1 from read.search_words s where s.word like t.w || '%') then t.w end,
+    case when exists (select 1 from read.search_words s where s.word >= t.w and s.word < t.upto) then t.w end,
     (select s.word from read.search_words s where s.word % t.w order by s.word <-> t.w, s.word limit 1),
     t.w) as word
-  from unnest($1::text[]) with ordinality as t(w, i) order by t.i`;
+  from unnest($1::text[], $2::text[]) with ordinality as t(w, upto, i) order by t.i`;
 
 interface Standing {
   contribution: string | null;
   searches_today: number | null;
 }
+
+/** The statements a search runs, for the bench to explain exactly what the server runs. */
+export const SEARCH_STATEMENTS = {
+  standing: STANDING,
+  einWithStanding: BY_EIN_WITH_STANDING,
+  keywordScan: KEYWORD_SCAN(26 * 4),
+  merchantsById: MERCHANTS_BY_ID,
+  corrections: CORRECTIONS,
+} as const;
 
 export function searchHandlers(deps: QueryDeps) {
   /**
@@ -92,7 +106,7 @@ export function searchHandlers(deps: QueryDeps) {
   }
 
   async function standingOf(actor: Actor): Promise<Standing | undefined> {
-    const { rows } = await deps.pool.query<Standing>({
+    const { rows } = await deps.lookups.query<Standing>({
       name: 'mrn_search_standing',
       text: STANDING,
       values: [actor.accountId],
@@ -101,7 +115,7 @@ export function searchHandlers(deps: QueryDeps) {
   }
 
   async function byEinWithStanding(actor: Actor, fein: string): Promise<MerchantRow[]> {
-    const { rows } = await deps.pool.query<MerchantRow & Standing>({
+    const { rows } = await deps.lookups.query<MerchantRow & Standing>({
       name: 'mrn_search_ein',
       text: BY_EIN_WITH_STANDING,
       values: [actor.accountId, fein],
@@ -111,7 +125,7 @@ export function searchHandlers(deps: QueryDeps) {
   }
 
   async function byEin(fein: string): Promise<MerchantRow[]> {
-    const { rows } = await deps.pool.query<MerchantRow>({
+    const { rows } = await deps.lookups.query<MerchantRow>({
       name: 'mrn_merchant_by_ein',
       text: `select ${MERCHANT_COLUMNS} from read.merchants m ${MERCHANT_JOINS} where m.fein = $1 and m.archived_at is null`,
       values: [fein],
@@ -120,14 +134,14 @@ export function searchHandlers(deps: QueryDeps) {
   }
 
   async function matching(words: readonly string[], limit: number): Promise<MerchantRow[]> {
-    const scanned = await deps.pool.query<{ merchant_id: string }>({
-      name: 'mrn_search_keyword',
-      text: KEYWORD_SCAN,
-      values: [...keywordScan(words), limit * 4],
+    const scanned = await deps.lookups.query<{ merchant_id: string }>({
+      name: `mrn_search_keyword_${limit}`,
+      text: KEYWORD_SCAN(limit * 4),
+      values: keywordScan(words),
     });
     const ids = [...new Set(scanned.rows.map((r) => r.merchant_id))].slice(0, limit);
     if (ids.length === 0) return [];
-    const { rows } = await deps.pool.query<MerchantRow>({
+    const { rows } = await deps.lookups.query<MerchantRow>({
       name: 'mrn_merchants_by_id',
       text: MERCHANTS_BY_ID,
       values: [ids],
@@ -146,10 +160,10 @@ export function searchHandlers(deps: QueryDeps) {
     if (words.length === 0) return [];
     const found = await matching(words, limit);
     if (found.length > 0) return found;
-    const { rows } = await deps.pool.query<{ word: string }>({
+    const { rows } = await deps.lookups.query<{ word: string }>({
       name: 'mrn_search_corrections',
       text: CORRECTIONS,
-      values: [words],
+      values: [words, words.map((w) => keywordRange(w)[1])],
     });
     const corrected = rows.map((r) => r.word);
     if (corrected.every((w, i) => w === words[i])) return [];
