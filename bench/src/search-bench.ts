@@ -59,8 +59,8 @@ export async function runSearchBench(server: BenchServer, opts: SearchBenchOptio
   console.log(
     `bench:      ${formatCount(opts.merchants)} merchants, ${formatCount(opts.notes)} notes seeded through the ` +
       `event store (appendMany of ${opts.seedBatch} merchants = ${opts.seedBatch * 2} streams, ${opts.seedWriters} ` +
-      `writers, 'no_stream', seeding pool with synchronous_commit=off); read models rebuilt with ` +
-      `rebuildProjector one projector after another on a normal pool; then the real server in a second ` +
+      `writers, 'no_stream', seeding pool with synchronous_commit=off); read models rebuilt as ` +
+      '`npm run rebuild -- all` does (one pass over the log); then the real server in a second ' +
       `process, searched over HTTP (keep-alive, ${opts.concurrency} connections, ${opts.seconds} s per phase ` +
       `after ${opts.warmupSeconds} s warm-up) as a PRO funder user (keyword cap 25)`,
   );
