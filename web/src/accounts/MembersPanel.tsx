@@ -4,7 +4,6 @@ import {
   Callout,
   Card,
   H4,
-  HTMLTable,
   Intent,
   NonIdealState,
   Switch,
@@ -21,10 +20,14 @@ import type { ApiError } from '../api/api-error.ts';
 import { useApiMutation, useApiQuery } from '../api/hooks.ts';
 import { useSignedInUser } from '../auth/auth-context.ts';
 import { memberPath } from '../routing/paths.ts';
+import { DataTable } from '../ui/DataTable.tsx';
 import { PageSpinner } from '../ui/PageSpinner.tsx';
+import { SwitchCell } from '../ui/SwitchCell.tsx';
 import { showError, showSuccess } from '../ui/toaster.ts';
 import { ApiCredentialsDialog, type CredentialsTarget } from './ApiCredentialsDialog.tsx';
 import { invalidateAccountData } from './queries.ts';
+
+const ARCHIVED_COLUMNS = ['Name', 'Email', 'Restore'];
 
 const fullName = (u: UserView) => `${u.first_name} ${u.last_name}`;
 
@@ -92,6 +95,14 @@ export function MembersPanel({ account, view }: { account: AccountView; view: 'a
   const showApi = account.can_access_api;
   const showMfa = view === 'admin';
   const archived = account.archived_at !== null;
+  const memberColumns = [
+    'Name',
+    'Email',
+    'Admin?',
+    ...(showApi ? ['API'] : []),
+    ...(showMfa ? ['MFA Required'] : []),
+    'Delete',
+  ];
 
   if (members.isPending) return <PageSpinner label="Loading members" />;
   if (members.isError)
@@ -125,115 +136,96 @@ export function MembersPanel({ account, view }: { account: AccountView; view: 'a
         {active.length === 0 ? (
           <NonIdealState icon="people" title="No members yet" className="mrn-empty-small" />
         ) : (
-          <div className="mrn-table-scroll">
-            <HTMLTable className="mrn-table mrn-table-stack mrn-table-middle" striped>
-              <caption className="mrn-visually-hidden">Members</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Email</th>
-                  <th scope="col">Admin?</th>
-                  {showApi && <th scope="col">API</th>}
-                  {showMfa && <th scope="col">MFA Required</th>}
-                  <th scope="col">Delete</th>
-                </tr>
-              </thead>
-              <tbody>
-                {active.map((m) => {
-                  const self = m.resource_id === me.resource_id;
-                  const name = fullName(m);
-                  return (
-                    <tr key={m.resource_id}>
-                      <td className="mrn-cell-title" data-label="Name">
-                        <Link to={memberPath({ funderId, id: m.resource_id })}>{name}</Link>
-                        {self && (
-                          <Tag minimal className="mrn-inline-tag">
-                            You
-                          </Tag>
-                        )}
-                      </td>
-                      <td data-label="Email" className="mrn-break">
-                        {m.email}
-                      </td>
-                      <td data-label="Admin?">
+          <DataTable caption="Members" columns={memberColumns} className="mrn-table-middle">
+            {active.map((m) => {
+              const self = m.resource_id === me.resource_id;
+              const name = fullName(m);
+              return (
+                <tr key={m.resource_id}>
+                  <td className="mrn-cell-title" data-label="Name">
+                    <Link to={memberPath({ funderId, id: m.resource_id })}>{name}</Link>
+                    {self && (
+                      <Tag minimal className="mrn-inline-tag">
+                        You
+                      </Tag>
+                    )}
+                  </td>
+                  <td data-label="Email" className="mrn-break">
+                    {m.email}
+                  </td>
+                  <SwitchCell
+                    label="Admin?"
+                    ariaLabel={`${name} is an account admin`}
+                    checked={m.is_admin}
+                    disabled={self || archived || busyOn(toggleAdmin, m.resource_id)}
+                    onChange={() => toggleAdmin.mutate({ params: { id: m.resource_id } })}
+                  />
+                  {showApi && (
+                    <td data-label="API">
+                      <span className="mrn-cell-actions">
                         <Switch
                           className="mrn-cell-switch"
-                          checked={m.is_admin}
-                          disabled={self || archived || busyOn(toggleAdmin, m.resource_id)}
-                          onChange={() => toggleAdmin.mutate({ params: { id: m.resource_id } })}
-                          aria-label={`${name} is an account admin`}
+                          checked={m.api_granted}
+                          disabled={
+                            archived || busyOn(grantApi, m.resource_id) || busyOn(revokeApi, m.resource_id)
+                          }
+                          onChange={() =>
+                            (m.api_granted ? revokeApi : grantApi).mutate({
+                              params: { id: m.resource_id },
+                            })
+                          }
+                          aria-label={`API access for ${name}`}
                         />
-                      </td>
-                      {showApi && (
-                        <td data-label="API">
-                          <span className="mrn-cell-actions">
-                            <Switch
-                              className="mrn-cell-switch"
-                              checked={m.api_granted}
-                              disabled={
-                                archived ||
-                                busyOn(grantApi, m.resource_id) ||
-                                busyOn(revokeApi, m.resource_id)
-                              }
-                              onChange={() =>
-                                (m.api_granted ? revokeApi : grantApi).mutate({
-                                  params: { id: m.resource_id },
-                                })
-                              }
-                              aria-label={`API access for ${name}`}
-                            />
-                            {m.api_granted && (
-                              <Tooltip content="API Credentials" placement="top">
-                                <Button
-                                  variant="minimal"
-                                  icon="key"
-                                  aria-label={`API credentials of ${name}`}
-                                  onClick={() => setCredentials({ userId: m.resource_id, name })}
-                                />
-                              </Tooltip>
-                            )}
-                          </span>
-                        </td>
-                      )}
-                      {showMfa && (
-                        <td data-label="MFA Required">
-                          <Tooltip
-                            content="The whole account requires MFA"
-                            disabled={!account.mfa_required}
-                            placement="top"
-                          >
-                            <Switch
-                              className="mrn-cell-switch"
-                              checked={m.mfa_required}
-                              disabled={account.mfa_required || archived || busyOn(toggleMfa, m.resource_id)}
-                              onChange={() => toggleMfa.mutate({ params: { id: m.resource_id } })}
-                              aria-label={`MFA required for ${name}`}
+                        {m.api_granted && (
+                          <Tooltip content="API Credentials" placement="top">
+                            <Button
+                              variant="minimal"
+                              icon="key"
+                              aria-label={`API credentials of ${name}`}
+                              onClick={() => setCredentials({ userId: m.resource_id, name })}
                             />
                           </Tooltip>
-                        </td>
-                      )}
-                      <td data-label="Delete">
-                        <Tooltip
-                          content={self ? "You can't archive yourself" : 'Archive member'}
-                          placement="left"
-                        >
-                          <Button
-                            variant="minimal"
-                            intent={Intent.DANGER}
-                            icon="trash"
-                            aria-label={`Archive ${name}`}
-                            disabled={self || archived}
-                            loading={busyOn(archive, m.resource_id)}
-                            onClick={() => setArchiving(m)}
-                          />
-                        </Tooltip>
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </HTMLTable>
-          </div>
+                        )}
+                      </span>
+                    </td>
+                  )}
+                  {showMfa && (
+                    <td data-label="MFA Required">
+                      <Tooltip
+                        content="The whole account requires MFA"
+                        disabled={!account.mfa_required}
+                        placement="top"
+                      >
+                        <Switch
+                          className="mrn-cell-switch"
+                          checked={m.mfa_required}
+                          disabled={account.mfa_required || archived || busyOn(toggleMfa, m.resource_id)}
+                          onChange={() => toggleMfa.mutate({ params: { id: m.resource_id } })}
+                          aria-label={`MFA required for ${name}`}
+                        />
+                      </Tooltip>
+                    </td>
+                  )}
+                  <td data-label="Delete">
+                    <Tooltip
+                      content={self ? "You can't archive yourself" : 'Archive member'}
+                      placement="left"
+                    >
+                      <Button
+                        variant="minimal"
+                        intent={Intent.DANGER}
+                        icon="trash"
+                        aria-label={`Archive ${name}`}
+                        disabled={self || archived}
+                        loading={busyOn(archive, m.resource_id)}
+                        onClick={() => setArchiving(m)}
+                      />
+                    </Tooltip>
+                  </td>
+                </tr>
+              );
+            })}
+          </DataTable>
         )}
       </Card>
 
@@ -242,40 +234,28 @@ export function MembersPanel({ account, view }: { account: AccountView; view: 'a
         {former.length === 0 ? (
           <p className="bp6-text-muted mrn-card-note">No archived members.</p>
         ) : (
-          <div className="mrn-table-scroll">
-            <HTMLTable className="mrn-table mrn-table-stack mrn-table-middle" striped>
-              <caption className="mrn-visually-hidden">Archived Members</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Email</th>
-                  <th scope="col">Restore</th>
-                </tr>
-              </thead>
-              <tbody>
-                {former.map((m) => (
-                  <tr key={m.resource_id}>
-                    <td className="mrn-cell-title" data-label="Name">
-                      {fullName(m)}
-                    </td>
-                    <td data-label="Email" className="mrn-break">
-                      {m.email}
-                    </td>
-                    <td data-label="Restore">
-                      <Button
-                        size="small"
-                        icon="undo"
-                        text="Restore"
-                        disabled={archived}
-                        loading={busyOn(restore, m.resource_id)}
-                        onClick={() => restore.mutate({ params: { id: m.resource_id } })}
-                      />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </HTMLTable>
-          </div>
+          <DataTable caption="Archived Members" columns={ARCHIVED_COLUMNS} className="mrn-table-middle">
+            {former.map((m) => (
+              <tr key={m.resource_id}>
+                <td className="mrn-cell-title" data-label="Name">
+                  {fullName(m)}
+                </td>
+                <td data-label="Email" className="mrn-break">
+                  {m.email}
+                </td>
+                <td data-label="Restore">
+                  <Button
+                    size="small"
+                    icon="undo"
+                    text="Restore"
+                    disabled={archived}
+                    loading={busyOn(restore, m.resource_id)}
+                    onClick={() => restore.mutate({ params: { id: m.resource_id } })}
+                  />
+                </td>
+              </tr>
+            ))}
+          </DataTable>
         )}
       </Card>
 

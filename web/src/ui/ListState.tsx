@@ -1,9 +1,9 @@
-import { Callout, Intent, NonIdealState } from '@blueprintjs/core';
+import { Callout, Intent, NonIdealState, Spinner } from '@blueprintjs/core';
 import type { IconName } from '@blueprintjs/icons';
-import type { ApiError } from '../../api/api-error.ts';
-import { PageSpinner } from '../../ui/PageSpinner.tsx';
+import type { ApiError } from '../api/api-error.ts';
+import { PageSpinner } from './PageSpinner.tsx';
 
-/** Loading, failure and empty states of an admin list; null once there are rows to show. */
+/** Loading, failure and empty states of a list; null once there are rows to show. */
 export function ListState({
   isPending,
   error,
@@ -11,6 +11,8 @@ export function ListState({
   emptyIcon,
   emptyTitle,
   emptyDescription,
+  loadingLabel = 'Loading',
+  inTitledCard = false,
 }: {
   isPending: boolean;
   error: ApiError | null;
@@ -18,8 +20,12 @@ export function ListState({
   emptyIcon: IconName;
   emptyTitle: string;
   emptyDescription?: string;
+  loadingLabel?: string;
+  /** Inside a titled table card, whose own styles space a bare spinner and a full-size empty state. */
+  inTitledCard?: boolean;
 }) {
-  if (isPending) return <PageSpinner label="Loading" />;
+  if (isPending)
+    return inTitledCard ? <Spinner aria-label={loadingLabel} /> : <PageSpinner label={loadingLabel} />;
   if (error)
     return (
       <Callout intent={Intent.DANGER} icon="error" role="alert">
@@ -32,7 +38,7 @@ export function ListState({
         icon={emptyIcon}
         title={emptyTitle}
         description={emptyDescription}
-        className="mrn-empty-small"
+        className={inTitledCard ? undefined : 'mrn-empty-small'}
       />
     );
   return null;

@@ -2,7 +2,7 @@ import { useCallback } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { readPositiveInt } from './pagination.ts';
 
-/** Page, page size and search of an admin list, kept in the URL so back and reload keep them. */
+/** Page, page size, search and filters of an admin list, kept in the URL so back and reload keep them. */
 export function useListParams(pageSizes: readonly number[], defaultSize: number) {
   const [params, setParams] = useSearchParams();
   const page = readPositiveInt(params.get('page'), 1);
@@ -10,7 +10,7 @@ export function useListParams(pageSizes: readonly number[], defaultSize: number)
   const search = params.get('search') ?? '';
 
   const change = useCallback(
-    (next: { page?: number; per_page?: number; search?: string }) => {
+    (next: Record<string, string | number | undefined>) => {
       setParams(
         (previous) => {
           const updated = new URLSearchParams(previous);
@@ -26,12 +26,20 @@ export function useListParams(pageSizes: readonly number[], defaultSize: number)
     [setParams],
   );
 
+  // A narrower search or filter may have fewer pages than the one being shown, so it starts at page 1.
+  const setFilter = (name: string, value: string) => change({ [name]: value, page: 1 });
+
   return {
     page,
     perPage,
     search,
+    /** The raw URL value of a list-specific filter. */
+    filter: (name: string) => params.get(name),
     setPage: (p: number) => change({ page: p }),
     setPerPage: (size: number) => change({ per_page: size, page: 1 }),
-    setSearch: (term: string) => change({ search: term.trim(), page: 1 }),
+    setSearch: (term: string) => setFilter('search', term.trim()),
+    setFilter,
   };
 }
+
+export type ListParams = ReturnType<typeof useListParams>;

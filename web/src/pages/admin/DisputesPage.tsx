@@ -1,14 +1,4 @@
-import {
-  Button,
-  Card,
-  Classes,
-  Dialog,
-  DialogBody,
-  DialogFooter,
-  H2,
-  HTMLTable,
-  Tag,
-} from '@blueprintjs/core';
+import { Button, Classes, Dialog, DialogBody, DialogFooter, H2, Tag } from '@blueprintjs/core';
 import { PAGE_SIZES } from '@mrn/contracts/domain/notes';
 import type { RouteResponse } from '@mrn/contracts/http/route';
 import { routes } from '@mrn/contracts/routes/index';
@@ -16,12 +6,16 @@ import { keepPreviousData } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useApiQuery } from '../../api/hooks.ts';
-import { cityState, displayEin, formatDate, formatDateTime } from '../../merchants/format.ts';
+import { cityState, displayEin, formatDateTime } from '../../merchants/format.ts';
+import { DateCell, EinCell } from '../../merchants/table-cells.tsx';
 import { merchantPath } from '../../routing/paths.ts';
-import { Pager } from '../../ui/Pager.tsx';
+import { ListState } from '../../ui/ListState.tsx';
+import { PagedListToolbar } from '../../ui/PagedListToolbar.tsx';
+import { TableCard } from '../../ui/TableCard.tsx';
 import { useDocumentTitle } from '../../ui/use-document-title.ts';
 import { useListParams } from '../../ui/use-list-params.ts';
-import { ListState } from '../admin-merchants/ListState.tsx';
+
+const COLUMNS = ['Received', 'Merchant', 'EIN/BN', 'Location', 'Submitted By', 'Reason'];
 
 type Dispute = RouteResponse<typeof routes.listDisputes>['data'][number];
 
@@ -62,17 +56,7 @@ export function DisputesPage() {
           remove the record on the merchant's page.
         </p>
       </header>
-      {disputes.data && (
-        <div className="mrn-list-toolbar mrn-list-toolbar-end">
-          <Pager
-            pagination={disputes.data.pagination}
-            onPageChange={list.setPage}
-            pageSizes={PAGE_SIZES}
-            onPageSizeChange={list.setPerPage}
-            loading={disputes.isPlaceholderData}
-          />
-        </div>
-      )}
+      {disputes.data && <PagedListToolbar list={list} pageSizes={PAGE_SIZES} query={disputes} />}
       <ListState
         isPending={disputes.isPending}
         error={disputes.error}
@@ -82,51 +66,30 @@ export function DisputesPage() {
         emptyDescription="Disputes submitted on the public dispute form appear here."
       />
       {rows.length > 0 && (
-        <Card className="mrn-table-card" elevation={1}>
-          <div className="mrn-table-scroll">
-            <HTMLTable className="mrn-table mrn-table-stack" striped>
-              <caption className="mrn-visually-hidden">Disputes</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Received</th>
-                  <th scope="col">Merchant</th>
-                  <th scope="col">EIN/BN</th>
-                  <th scope="col">Location</th>
-                  <th scope="col">Submitted By</th>
-                  <th scope="col">Reason</th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((d) => (
-                  <tr key={d.resource_id}>
-                    <td data-label="Received" className="mrn-nowrap">
-                      {formatDate(d.created_at)}
-                    </td>
-                    <td className="mrn-cell-title" data-label="Merchant">
-                      <MerchantCell d={d} />
-                    </td>
-                    <td data-label="EIN/BN" className="mrn-nowrap">
-                      {displayEin(d.fein)}
-                    </td>
-                    <td data-label="Location">{cityState(d)}</td>
-                    <td data-label="Submitted By" className="mrn-break">
-                      {d.first_name} {d.last_name}
-                      <div className="mrn-small">
-                        <a href={`mailto:${d.email}`}>{d.email}</a>
-                      </div>
-                    </td>
-                    <td data-label="Reason">
-                      <span className="mrn-clamp">{d.reason}</span>
-                      <button type="button" className="mrn-link-button mrn-small" onClick={() => setOpen(d)}>
-                        Read the whole dispute
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </HTMLTable>
-          </div>
-        </Card>
+        <TableCard caption="Disputes" columns={COLUMNS}>
+          {rows.map((d) => (
+            <tr key={d.resource_id}>
+              <DateCell label="Received" value={d.created_at} />
+              <td className="mrn-cell-title" data-label="Merchant">
+                <MerchantCell d={d} />
+              </td>
+              <EinCell fein={d.fein} />
+              <td data-label="Location">{cityState(d)}</td>
+              <td data-label="Submitted By" className="mrn-break">
+                {d.first_name} {d.last_name}
+                <div className="mrn-small">
+                  <a href={`mailto:${d.email}`}>{d.email}</a>
+                </div>
+              </td>
+              <td data-label="Reason">
+                <span className="mrn-clamp">{d.reason}</span>
+                <button type="button" className="mrn-link-button mrn-small" onClick={() => setOpen(d)}>
+                  Read the whole dispute
+                </button>
+              </td>
+            </tr>
+          ))}
+        </TableCard>
       )}
       <Dialog
         isOpen={open !== null}

@@ -1,12 +1,15 @@
-import { Button, Card, Classes, Dialog, DialogBody, DialogFooter, H2, HTMLTable } from '@blueprintjs/core';
+import { Button, Classes, Dialog, DialogBody, DialogFooter, H2 } from '@blueprintjs/core';
 import { routes } from '@mrn/contracts/routes/index';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useApiQuery } from '../../api/hooks.ts';
 import { formatDateTime } from '../../merchants/format.ts';
+import { ListState } from '../../ui/ListState.tsx';
+import { TableCard } from '../../ui/TableCard.tsx';
 import { useDocumentTitle } from '../../ui/use-document-title.ts';
-import { ListState } from '../admin-merchants/ListState.tsx';
 import { mailLinkHref, splitLinks } from './mail-links.ts';
+
+const COLUMNS = ['Received', 'To', 'Subject'];
 
 interface Mail {
   id: string;
@@ -71,37 +74,23 @@ export function MailboxPage() {
         emptyTitle="The mailbox is empty"
       />
       {rows.length > 0 && (
-        <Card className="mrn-table-card" elevation={1}>
-          <div className="mrn-table-scroll">
-            <HTMLTable className="mrn-table mrn-table-stack" striped interactive>
-              <caption className="mrn-visually-hidden">Mailbox</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Received</th>
-                  <th scope="col">To</th>
-                  <th scope="col">Subject</th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((m) => (
-                  <tr key={m.id} onClick={() => setOpen(m)}>
-                    <td data-label="Received" className="mrn-nowrap">
-                      {formatDateTime(m.received_at)}
-                    </td>
-                    <td data-label="To" className="mrn-break">
-                      {m.to}
-                    </td>
-                    <td data-label="Subject">
-                      <button type="button" className="mrn-link-button" onClick={() => setOpen(m)}>
-                        {m.subject}
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </HTMLTable>
-          </div>
-        </Card>
+        <TableCard caption="Mailbox" columns={COLUMNS} interactive>
+          {rows.map((m) => (
+            <tr key={m.id} onClick={() => setOpen(m)}>
+              <td data-label="Received" className="mrn-nowrap">
+                {formatDateTime(m.received_at)}
+              </td>
+              <td data-label="To" className="mrn-break">
+                {m.to}
+              </td>
+              <td data-label="Subject">
+                <button type="button" className="mrn-link-button" onClick={() => setOpen(m)}>
+                  {m.subject}
+                </button>
+              </td>
+            </tr>
+          ))}
+        </TableCard>
       )}
       <Dialog
         isOpen={open !== null}

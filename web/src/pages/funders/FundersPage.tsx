@@ -1,16 +1,4 @@
-import {
-  Alert,
-  Button,
-  Card,
-  H2,
-  HTMLSelect,
-  HTMLTable,
-  Icon,
-  Intent,
-  Switch,
-  Tag,
-  Tooltip,
-} from '@blueprintjs/core';
+import { Alert, Button, H2, HTMLSelect, Icon, Intent, Tag, Tooltip } from '@blueprintjs/core';
 import type { AccountView } from '@mrn/contracts/routes/accounts';
 import { routes } from '@mrn/contracts/routes/index';
 import { keepPreviousData } from '@tanstack/react-query';
@@ -31,11 +19,24 @@ import { contributionIntent, formatContribution } from '../../layout/contributio
 import { formatDate } from '../../merchants/format.ts';
 import { funderPath, PATHS } from '../../routing/paths.ts';
 import { ListSearchBox } from '../../ui/ListSearchBox.tsx';
-import { Pager } from '../../ui/Pager.tsx';
+import { ListState } from '../../ui/ListState.tsx';
+import { PagedListToolbar } from '../../ui/PagedListToolbar.tsx';
+import { SwitchCell } from '../../ui/SwitchCell.tsx';
+import { TableCard } from '../../ui/TableCard.tsx';
 import { showError } from '../../ui/toaster.ts';
 import { useDocumentTitle } from '../../ui/use-document-title.ts';
-import { ListState } from '../admin-merchants/ListState.tsx';
 import { FUNDER_PAGE_SIZES, useFunderListParams } from './use-funder-list-params.ts';
+
+const COLUMNS = [
+  'Name',
+  'Merchants Added',
+  'Last Added',
+  '90 Day Cont. %',
+  'API Access',
+  'MFA Required',
+  'Membership?',
+  'Delete',
+];
 
 const numberFormat = new Intl.NumberFormat('en-US');
 
@@ -146,17 +147,7 @@ export function FundersPage() {
           </span>
         </div>
       </div>
-      {funders.data && (
-        <div className="mrn-list-toolbar mrn-list-toolbar-end">
-          <Pager
-            pagination={funders.data.pagination}
-            onPageChange={list.setPage}
-            pageSizes={FUNDER_PAGE_SIZES}
-            onPageSizeChange={list.setPerPage}
-            loading={funders.isPlaceholderData}
-          />
-        </div>
-      )}
+      {funders.data && <PagedListToolbar list={list} pageSizes={FUNDER_PAGE_SIZES} query={funders} />}
       <ListState
         isPending={funders.isPending}
         error={funders.error}
@@ -166,87 +157,64 @@ export function FundersPage() {
         emptyDescription={filtered ? undefined : 'Add the first funder with Add Funder.'}
       />
       {rows.length > 0 && (
-        <Card className="mrn-table-card" elevation={1}>
-          <div className="mrn-table-scroll">
-            <HTMLTable className="mrn-table mrn-table-stack mrn-table-middle" striped>
-              <caption className="mrn-visually-hidden">Funders</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Merchants Added</th>
-                  <th scope="col">Last Added</th>
-                  <th scope="col">90 Day Cont. %</th>
-                  <th scope="col">API Access</th>
-                  <th scope="col">MFA Required</th>
-                  <th scope="col">Membership?</th>
-                  <th scope="col">Delete</th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((f) => {
-                  const archived = f.archived_at !== null;
-                  return (
-                    <tr key={f.resource_id}>
-                      <td className="mrn-cell-title" data-label="Name">
-                        <Link to={funderPath(f.resource_id)}>{f.name}</Link>
-                        {f.plan_level === 'PRO' && (
-                          <Tag minimal intent={Intent.PRIMARY} className="mrn-inline-tag">
-                            PRO
-                          </Tag>
-                        )}
-                      </td>
-                      <td data-label="Merchants Added" className="mrn-num">
-                        {numberFormat.format(f.merchants_added)}
-                      </td>
-                      <td data-label="Last Added" className="mrn-nowrap">
-                        {formatDate(f.last_merchant_added_at) || '—'}
-                      </td>
-                      <td data-label="90 Day Cont. %">
-                        <Tag minimal intent={contributionIntent(f.total_ninety_days_contribution_percentage)}>
-                          {formatContribution(f.total_ninety_days_contribution_percentage)}
-                        </Tag>
-                      </td>
-                      <td data-label="API Access">
-                        <Switch
-                          className="mrn-cell-switch"
-                          checked={f.can_access_api}
-                          disabled={archived || actions.apiBusy(f.resource_id)}
-                          onChange={() => actions.toggleApi(f)}
-                          aria-label={`API access for ${f.name}`}
-                        />
-                      </td>
-                      <td data-label="MFA Required">
-                        <Switch
-                          className="mrn-cell-switch"
-                          checked={f.mfa_required}
-                          disabled={archived || actions.mfaBusy(f.resource_id)}
-                          onChange={() => actions.toggleMfa(f)}
-                          aria-label={`MFA required for ${f.name}`}
-                        />
-                      </td>
-                      <td data-label="Membership?">
-                        <MembershipIcon funder={f} />
-                      </td>
-                      <td data-label="Delete">
-                        <Tooltip content={archived ? 'Already archived' : 'Archive funder'} placement="left">
-                          <Button
-                            variant="minimal"
-                            intent={Intent.DANGER}
-                            icon="trash"
-                            aria-label={`Archive ${f.name}`}
-                            disabled={archived}
-                            loading={actions.archiveBusy(f.resource_id)}
-                            onClick={() => setArchiving(f)}
-                          />
-                        </Tooltip>
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </HTMLTable>
-          </div>
-        </Card>
+        <TableCard caption="Funders" columns={COLUMNS} className="mrn-table-middle">
+          {rows.map((f) => {
+            const archived = f.archived_at !== null;
+            return (
+              <tr key={f.resource_id}>
+                <td className="mrn-cell-title" data-label="Name">
+                  <Link to={funderPath(f.resource_id)}>{f.name}</Link>
+                  {f.plan_level === 'PRO' && (
+                    <Tag minimal intent={Intent.PRIMARY} className="mrn-inline-tag">
+                      PRO
+                    </Tag>
+                  )}
+                </td>
+                <td data-label="Merchants Added" className="mrn-num">
+                  {numberFormat.format(f.merchants_added)}
+                </td>
+                <td data-label="Last Added" className="mrn-nowrap">
+                  {formatDate(f.last_merchant_added_at) || '—'}
+                </td>
+                <td data-label="90 Day Cont. %">
+                  <Tag minimal intent={contributionIntent(f.total_ninety_days_contribution_percentage)}>
+                    {formatContribution(f.total_ninety_days_contribution_percentage)}
+                  </Tag>
+                </td>
+                <SwitchCell
+                  label="API Access"
+                  ariaLabel={`API access for ${f.name}`}
+                  checked={f.can_access_api}
+                  disabled={archived || actions.apiBusy(f.resource_id)}
+                  onChange={() => actions.toggleApi(f)}
+                />
+                <SwitchCell
+                  label="MFA Required"
+                  ariaLabel={`MFA required for ${f.name}`}
+                  checked={f.mfa_required}
+                  disabled={archived || actions.mfaBusy(f.resource_id)}
+                  onChange={() => actions.toggleMfa(f)}
+                />
+                <td data-label="Membership?">
+                  <MembershipIcon funder={f} />
+                </td>
+                <td data-label="Delete">
+                  <Tooltip content={archived ? 'Already archived' : 'Archive funder'} placement="left">
+                    <Button
+                      variant="minimal"
+                      intent={Intent.DANGER}
+                      icon="trash"
+                      aria-label={`Archive ${f.name}`}
+                      disabled={archived}
+                      loading={actions.archiveBusy(f.resource_id)}
+                      onClick={() => setArchiving(f)}
+                    />
+                  </Tooltip>
+                </td>
+              </tr>
+            );
+          })}
+        </TableCard>
       )}
       <Alert
         isOpen={archiving !== null}

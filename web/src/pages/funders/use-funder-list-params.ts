@@ -1,5 +1,3 @@
-import { useCallback } from 'react';
-import { useSearchParams } from 'react-router-dom';
 import {
   MEMBERSHIP_FILTERS,
   type MembershipFilter,
@@ -7,47 +5,19 @@ import {
   type PlanFilter,
   readFilter,
 } from '../../accounts/membership.ts';
-import { readPositiveInt } from '../../ui/pagination.ts';
+import { useListParams } from '../../ui/use-list-params.ts';
 
 export const FUNDER_PAGE_SIZES = [5, 10, 25] as const;
 export const FUNDER_DEFAULT_PAGE_SIZE = 25;
 
-/** Page, size, name search and the two filters of the funders list, kept in the URL. */
+/** The funders list's URL state: the shared page, size and search, plus its membership and plan filters. */
 export function useFunderListParams() {
-  const [params, setParams] = useSearchParams();
-  const page = readPositiveInt(params.get('page'), 1);
-  const perPage = readPositiveInt(params.get('per_page'), FUNDER_DEFAULT_PAGE_SIZE, FUNDER_PAGE_SIZES);
-  const search = params.get('search') ?? '';
-  const membership = readFilter<MembershipFilter>(params.get('membership'), MEMBERSHIP_FILTERS);
-  const plan = readFilter<PlanFilter>(params.get('plan'), PLAN_FILTERS);
-
-  const change = useCallback(
-    (next: Record<string, string | number | undefined>) => {
-      setParams(
-        (previous) => {
-          const updated = new URLSearchParams(previous);
-          for (const [key, value] of Object.entries(next)) {
-            if (value === undefined || value === '' || (key === 'page' && value === 1)) updated.delete(key);
-            else updated.set(key, String(value));
-          }
-          return updated;
-        },
-        { replace: true },
-      );
-    },
-    [setParams],
-  );
-
+  const list = useListParams(FUNDER_PAGE_SIZES, FUNDER_DEFAULT_PAGE_SIZE);
   return {
-    page,
-    perPage,
-    search,
-    membership,
-    plan,
-    setPage: (p: number) => change({ page: p }),
-    setPerPage: (size: number) => change({ per_page: size, page: 1 }),
-    setSearch: (term: string) => change({ search: term.trim(), page: 1 }),
-    setMembership: (value: MembershipFilter) => change({ membership: value, page: 1 }),
-    setPlan: (value: PlanFilter) => change({ plan: value, page: 1 }),
+    ...list,
+    membership: readFilter<MembershipFilter>(list.filter('membership'), MEMBERSHIP_FILTERS),
+    plan: readFilter<PlanFilter>(list.filter('plan'), PLAN_FILTERS),
+    setMembership: (value: MembershipFilter) => list.setFilter('membership', value),
+    setPlan: (value: PlanFilter) => list.setFilter('plan', value),
   };
 }

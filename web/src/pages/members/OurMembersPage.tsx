@@ -1,13 +1,16 @@
-import { Card, Classes, H2, HTMLTable, Intent, Tag } from '@blueprintjs/core';
+import { Classes, H2, Intent, Tag } from '@blueprintjs/core';
 import { PAGE_SIZES } from '@mrn/contracts/domain/notes';
 import { routes } from '@mrn/contracts/routes/index';
 import { keepPreviousData } from '@tanstack/react-query';
 import { websiteHref, websiteLabel } from '../../accounts/website.ts';
 import { useApiQuery } from '../../api/hooks.ts';
-import { Pager } from '../../ui/Pager.tsx';
+import { ListState } from '../../ui/ListState.tsx';
+import { PagedListToolbar } from '../../ui/PagedListToolbar.tsx';
+import { TableCard } from '../../ui/TableCard.tsx';
 import { useDocumentTitle } from '../../ui/use-document-title.ts';
 import { useListParams } from '../../ui/use-list-params.ts';
-import { ListState } from '../admin-merchants/ListState.tsx';
+
+const COLUMNS = ['Name', 'Website', 'Plan'];
 
 /** /members, "Our Members": the funders with an active membership (core §2, accounts §2). */
 export function OurMembersPage() {
@@ -26,17 +29,7 @@ export function OurMembersPage() {
         <H2>Our Members</H2>
         <p className={Classes.TEXT_MUTED}>The funders who share their experience through the network.</p>
       </header>
-      {members.data && (
-        <div className="mrn-list-toolbar mrn-list-toolbar-end">
-          <Pager
-            pagination={members.data.pagination}
-            onPageChange={list.setPage}
-            pageSizes={PAGE_SIZES}
-            onPageSizeChange={list.setPerPage}
-            loading={members.isPlaceholderData}
-          />
-        </div>
-      )}
+      {members.data && <PagedListToolbar list={list} pageSizes={PAGE_SIZES} query={members} />}
       <ListState
         isPending={members.isPending}
         error={members.error}
@@ -45,46 +38,32 @@ export function OurMembersPage() {
         emptyTitle="No member funders yet"
       />
       {rows.length > 0 && (
-        <Card className="mrn-table-card" elevation={1}>
-          <div className="mrn-table-scroll">
-            <HTMLTable className="mrn-table mrn-table-stack" striped>
-              <caption className="mrn-visually-hidden">Member funders</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Website</th>
-                  <th scope="col">Plan</th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((m) => {
-                  const href = websiteHref(m.website);
-                  return (
-                    <tr key={m.resource_id}>
-                      <td className="mrn-cell-title" data-label="Name">
-                        {m.name}
-                      </td>
-                      <td data-label="Website" className="mrn-break">
-                        {href && m.website ? (
-                          <a href={href} target="_blank" rel="noopener noreferrer">
-                            {websiteLabel(m.website)}
-                          </a>
-                        ) : (
-                          '—'
-                        )}
-                      </td>
-                      <td data-label="Plan">
-                        <Tag minimal intent={m.plan_level === 'PRO' ? Intent.PRIMARY : Intent.NONE}>
-                          {m.plan_level}
-                        </Tag>
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </HTMLTable>
-          </div>
-        </Card>
+        <TableCard caption="Member funders" columns={COLUMNS}>
+          {rows.map((m) => {
+            const href = websiteHref(m.website);
+            return (
+              <tr key={m.resource_id}>
+                <td className="mrn-cell-title" data-label="Name">
+                  {m.name}
+                </td>
+                <td data-label="Website" className="mrn-break">
+                  {href && m.website ? (
+                    <a href={href} target="_blank" rel="noopener noreferrer">
+                      {websiteLabel(m.website)}
+                    </a>
+                  ) : (
+                    '—'
+                  )}
+                </td>
+                <td data-label="Plan">
+                  <Tag minimal intent={m.plan_level === 'PRO' ? Intent.PRIMARY : Intent.NONE}>
+                    {m.plan_level}
+                  </Tag>
+                </td>
+              </tr>
+            );
+          })}
+        </TableCard>
       )}
     </div>
   );

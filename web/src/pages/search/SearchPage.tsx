@@ -1,14 +1,18 @@
-import { Button, Callout, Card, H2, HTMLTable, Intent, NonIdealState, Tag } from '@blueprintjs/core';
+import { Button, Callout, H2, Intent, NonIdealState } from '@blueprintjs/core';
 import { routes } from '@mrn/contracts/routes/index';
-import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { useNavigate, useSearchParams } from 'react-router-dom';
 import { useApiQuery } from '../../api/hooks.ts';
 import { MerchantSearchForm } from '../../layout/MerchantSearchForm.tsx';
-import { categoryIntent } from '../../merchants/category-intent.ts';
-import { cityState, displayEin } from '../../merchants/format.ts';
+import { cityState } from '../../merchants/format.ts';
+import { EinCell, LatestCategoryCell } from '../../merchants/table-cells.tsx';
 import { SEARCH_RESULTS_STALE_MS } from '../../merchants/use-merchant-search.tsx';
 import { merchantPath, newMerchantPath } from '../../routing/paths.ts';
+import { LinkedRow } from '../../ui/LinkedRow.tsx';
 import { PageSpinner } from '../../ui/PageSpinner.tsx';
+import { TableCard } from '../../ui/TableCard.tsx';
 import { useDocumentTitle } from '../../ui/use-document-title.ts';
+
+const COLUMNS = ['Name', 'EIN/BN', 'City/State', 'Latest Note Category'];
 
 /** /search: the merchants a search found, titled Merchants (core spec §2). */
 export function SearchPage() {
@@ -73,48 +77,20 @@ function SearchResults({ term }: { term: string }) {
           {warning}
         </Callout>
       )}
-      <Card className="mrn-table-card" elevation={1}>
-        <div className="mrn-table-scroll">
-          <HTMLTable className="mrn-table mrn-table-stack" interactive striped>
-            <caption className="mrn-visually-hidden">
-              {merchants.length} merchants matching {term}
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">EIN/BN</th>
-                <th scope="col">City/State</th>
-                <th scope="col">Latest Note Category</th>
-              </tr>
-            </thead>
-            <tbody>
-              {merchants.map((m) => (
-                <tr key={m.resource_id} onClick={() => navigate(merchantPath(m.resource_id))}>
-                  <td className="mrn-cell-title" data-label="Name">
-                    <Link to={merchantPath(m.resource_id)} onClick={(e) => e.stopPropagation()}>
-                      {m.legal_name}
-                    </Link>
-                    {m.dba && <div className="mrn-secondary">DBA {m.dba}</div>}
-                  </td>
-                  <td data-label="EIN/BN" className="mrn-nowrap">
-                    {displayEin(m.fein)}
-                  </td>
-                  <td data-label="City/State">{cityState(m)}</td>
-                  <td data-label="Latest Note Category">
-                    {m.last_note_category ? (
-                      <Tag intent={categoryIntent(m.last_note_category)} minimal>
-                        {m.last_note_category}
-                      </Tag>
-                    ) : (
-                      '—'
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </HTMLTable>
-        </div>
-      </Card>
+      <TableCard caption={`${merchants.length} merchants matching ${term}`} columns={COLUMNS} interactive>
+        {merchants.map((m) => (
+          <LinkedRow
+            key={m.resource_id}
+            to={merchantPath(m.resource_id)}
+            name={m.legal_name}
+            nameDetail={m.dba && <div className="mrn-secondary">DBA {m.dba}</div>}
+          >
+            <EinCell fein={m.fein} />
+            <td data-label="City/State">{cityState(m)}</td>
+            <LatestCategoryCell category={m.last_note_category} />
+          </LinkedRow>
+        ))}
+      </TableCard>
     </>
   );
 }
