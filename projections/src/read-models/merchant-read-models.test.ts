@@ -4,6 +4,7 @@ import { PostgresEventStore, platformMigrations } from '@mrn/platform';
 import { createTestDatabase, type TestDatabase } from '@mrn/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectionMigrations } from '../migrations.ts';
+import { rebuildProjector, restoreDeferredIndexes } from '../rebuild.ts';
 import { expectRebuildEqualsIncremental } from '../testing/replay-equality.ts';
 import { merchantSearchesProjector, merchantsProjector, notesProjector } from './index.ts';
 
@@ -192,5 +193,39 @@ describe('merchant read models', () => {
     await expectRebuildEqualsIncremental({ pool: db.pool, store }, merchantSearchesProjector);
     const { rows } = await db.pool.query('select merchant_id, account_id from read.merchant_searches');
     expect(rows).toEqual([{ merchant_id: m1, account_id: account }]);
+  });
+});
+
+describe('indexes deferred by a rebuild', () => {
+  const indexes = async () =>
+    (
+      await db.pool.query<{ indexname: string }>(
+        `select indexname from pg_indexes where schemaname = 'read' and tablename in ('merchants', 'notes')`,
+      )
+    ).rows.map((r) => r.indexname);
+
+  it('are all there again after a rebuild, and none is left recorded as dropped', async () => {
+    const before = await indexes();
+    await rebuildProjector({ pool: db.pool, store }, notesProjector);
+    expect((await indexes()).sort()).toEqual(before.sort());
+    expect(before).toEqual(
+      expect.arrayContaining(['notes_recent', 'notes_recent_category', 'notes_reported']),
+    );
+    const { rows } = await db.pool.query('select name from rebuild_deferred_indexes');
+    expect(rows).toEqual([]);
+  });
+
+  it('are created again on the next start when a rebuild was cut short', async () => {
+    // What a rebuild leaves behind when it dies between dropping an index and building it again.
+    await db.pool.query(
+      `insert into rebuild_deferred_indexes (name, definition)
+       select 'read.notes_reported', pg_get_indexdef('read.notes_reported'::regclass)`,
+    );
+    await db.pool.query('drop index read.notes_reported');
+    expect(await indexes()).not.toContain('notes_reported');
+    await restoreDeferredIndexes(db.pool);
+    expect(await indexes()).toContain('notes_reported');
+    const { rows } = await db.pool.query('select name from rebuild_deferred_indexes');
+    expect(rows).toEqual([]);
   });
 });
