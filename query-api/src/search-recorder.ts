@@ -16,13 +16,10 @@ interface Pending {
 export class SearchRecorder {
   private queue: Pending[] = [];
   private running: Promise<void> | null = null;
-  private lastWrite = 0;
 
   constructor(
     private readonly store: EventStore,
     private readonly maxBatch = 500,
-    /** The least time between two writes: at most this much is added to a search's answer. */
-    private readonly lingerMs = 2,
   ) {}
 
   record(data: EventData<'MerchantSearched'>): Promise<AppendResult> {
@@ -41,10 +38,6 @@ export class SearchRecorder {
 
   private async drain(): Promise<void> {
     while (this.queue.length > 0) {
-      // Under load, waiting a moment after the last write lets more searches share the next one.
-      const pause = this.lingerMs - (performance.now() - this.lastWrite);
-      if (pause > 0 && this.queue.length < this.maxBatch) await new Promise((r) => setTimeout(r, pause));
-      this.lastWrite = performance.now();
       const batch = this.queue.splice(0, this.maxBatch);
       const byStream = new Map<string, Pending[]>();
       for (const p of batch) {
