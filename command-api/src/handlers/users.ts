@@ -129,14 +129,7 @@ export function userHandlers(deps: CommandDeps) {
               keyHash: hashSecret(key),
             }
           : { type: 'RegenerateApiKey', keyHash: hashSecret(key) };
-      const result = await executeCommand(
-        deps,
-        userDecider,
-        streams.user(req.params.id),
-        command,
-        ctxOf(req.actor),
-        metadataFor(req),
-      );
+      const result = await runOn(req, command);
       // The key is shown in full here only; the log keeps its hash.
       return { data: { authentication_token: token, authentication_key: key }, position: result.position };
     };

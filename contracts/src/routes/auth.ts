@@ -74,6 +74,19 @@ const OtpCode = z
   .trim()
   .regex(/^\d{6}$/, 'Code must be 6 digits');
 
+/** What both MFA steps take besides the code: keep this device for 30 days, and what the client says of itself. */
+const mfaStepFields = {
+  code: OtpCode,
+  remember_device: z.boolean({ error: 'must be true or false' }).default(false),
+  ip: z.string().optional(),
+  ua: z.string().optional(),
+};
+
+/** A passed MFA step: a full session token, and the remembered-device token when asked for. */
+const MfaPassed = dataEnvelope(
+  z.object({ jwt: z.string(), user: SessionUser, remember_token: z.string().nullable() }),
+);
+
 export const otpNew = route({
   method: 'GET',
   path: '/api/auth/otp/new',
@@ -92,17 +105,12 @@ export const otpRegister = route({
     otp: z.object(
       {
         otp_secret: z.string({ error: 'is required' }).trim().min(16, 'is required').max(128),
-        code: OtpCode,
-        remember_device: z.boolean({ error: 'must be true or false' }).default(false),
-        ip: z.string().optional(),
-        ua: z.string().optional(),
+        ...mfaStepFields,
       },
       { error: 'is required' },
     ),
   }),
-  response: dataEnvelope(
-    z.object({ jwt: z.string(), user: SessionUser, remember_token: z.string().nullable() }),
-  ),
+  response: MfaPassed,
   action: 'register MFA',
 });
 
@@ -112,19 +120,9 @@ export const otpVerify = route({
   service: 'command',
   access: 'session',
   body: z.object({
-    otp: z.object(
-      {
-        code: OtpCode,
-        remember_device: z.boolean({ error: 'must be true or false' }).default(false),
-        ip: z.string().optional(),
-        ua: z.string().optional(),
-      },
-      { error: 'is required' },
-    ),
+    otp: z.object(mfaStepFields, { error: 'is required' }),
   }),
-  response: dataEnvelope(
-    z.object({ jwt: z.string(), user: SessionUser, remember_token: z.string().nullable() }),
-  ),
+  response: MfaPassed,
   action: 'verify MFA',
 });
 

@@ -77,10 +77,7 @@ export function AccountInfoForm({
   ) => ({
     id: `${idPrefix}-${name}`,
     label: ACCOUNT_LABELS[name],
-    value: form.values[name],
-    onValueChange: (value: string) => form.setField(name, value),
-    onBlur: () => form.touch(name),
-    error: errorOf(name),
+    ...form.bindText(name, errorOf(name)),
     required,
     maxLength: max,
     disabled: saving || readOnly,

@@ -44,10 +44,7 @@ export function MemberFields({
   const field = (name: keyof MemberValues) => ({
     id: `${idPrefix}-${name}`,
     label: MEMBER_LABELS[name],
-    value: form.values[name],
-    onValueChange: (value: string) => form.setField(name, value),
-    onBlur: () => form.touch(name),
-    error: errorOf(name),
+    ...form.bindText(name, errorOf(name)),
     required: true,
     maxLength: 64,
     disabled: saving,

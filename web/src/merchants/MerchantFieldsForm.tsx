@@ -40,10 +40,7 @@ export function MerchantFieldsForm({
   const text = (field: Exclude<MerchantField, 'fein' | 'state'>) => ({
     id: `${idPrefix}-${field}`,
     label: MERCHANT_LABELS[field],
-    value: form.values[field],
-    onValueChange: (value: string) => form.setField(field, value),
-    onBlur: () => form.touch(field),
-    error: errorOf(field),
+    ...form.bindText(field, errorOf(field)),
     disabled,
     maxLength: field === 'business_startdate' ? undefined : MERCHANT_MAX[field],
   });

@@ -1,6 +1,8 @@
 import { useCallback, useMemo, useState } from 'react';
 
 type Errors<V> = Partial<Record<keyof V & string, string>>;
+/** The fields of V that hold text. */
+type TextKeys<V> = { [K in keyof V & string]: V[K] extends string ? K : never }[keyof V & string];
 
 /**
  * Values, touched fields and server field errors of one form. A field's client error shows once it
@@ -50,9 +52,21 @@ export function useForm<V extends object>(initial: V | (() => V)) {
     setServerErrors({});
   }, []);
 
+  /** What ties a text field to the form: its value, its changes, touched on blur, the error to show. */
+  const bindText = useCallback(
+    <F extends TextKeys<V>>(field: F, error: string | undefined) => ({
+      value: values[field] as string,
+      onValueChange: (value: string) => setField(field, value as V[F]),
+      onBlur: () => touch(field),
+      error,
+    }),
+    [values, setField, touch],
+  );
+
   return useMemo(
     () => ({
       values,
+      bindText,
       setField,
       update,
       touch,
@@ -65,7 +79,7 @@ export function useForm<V extends object>(initial: V | (() => V)) {
         (field: keyof V & string): string | undefined =>
           serverErrors[field] ?? (touched[field] ? clientErrors[field] : undefined),
     }),
-    [values, setField, update, touch, touchAll, reset, serverErrors, touched],
+    [values, bindText, setField, update, touch, touchAll, reset, serverErrors, touched],
   );
 }
 

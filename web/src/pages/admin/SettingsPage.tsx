@@ -106,10 +106,7 @@ function SettingsForm({ settings }: { settings: AppSettings }) {
             <TextField
               id="settings-title"
               label={SETTINGS_LABELS.dashboard_message_title}
-              value={form.values.dashboard_message_title}
-              onValueChange={(value) => form.setField('dashboard_message_title', value)}
-              onBlur={() => form.touch('dashboard_message_title')}
-              error={errorOf('dashboard_message_title')}
+              {...form.bindText('dashboard_message_title', errorOf('dashboard_message_title'))}
               helperText="Optional"
               maxLength={TITLE_MAX}
               disabled={saving}
@@ -118,10 +115,7 @@ function SettingsForm({ settings }: { settings: AppSettings }) {
           <TextAreaField
             id="settings-message"
             label={SETTINGS_LABELS.dashboard_message}
-            value={form.values.dashboard_message}
-            onValueChange={(value) => form.setField('dashboard_message', value)}
-            onBlur={() => form.touch('dashboard_message')}
-            error={errorOf('dashboard_message')}
+            {...form.bindText('dashboard_message', errorOf('dashboard_message'))}
             required
             maxLength={MESSAGE_MAX}
             rows={4}

@@ -54,10 +54,7 @@ export function ForgotPasswordPage() {
               label="Email"
               type="email"
               autoComplete="username"
-              value={form.values.email}
-              onValueChange={(value) => form.setField('email', value)}
-              onBlur={() => form.touch('email')}
-              error={form.errorOf(errors)('email')}
+              {...form.bindText('email', form.errorOf(errors)('email'))}
               maxLength={64}
               required
               autoFocus

@@ -79,10 +79,7 @@ export function PasswordResetPage() {
   };
   const field = (name: keyof PasswordResetValues) => ({
     id: `reset-${name}`,
-    value: form.values[name],
-    onValueChange: (value: string) => form.setField(name, value),
-    onBlur: () => form.touch(name),
-    error: errorOf(name),
+    ...form.bindText(name, errorOf(name)),
     required: true,
     maxLength: 64,
     disabled: reset.isPending,

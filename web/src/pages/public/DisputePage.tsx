@@ -69,10 +69,7 @@ export function DisputePage() {
   const text = (name: Exclude<keyof DisputeValues, 'fein' | 'state' | 'reason'>, required = true) => ({
     id: `dispute-${name}`,
     label: DISPUTE_LABELS[name],
-    value: form.values[name],
-    onValueChange: (value: string) => form.setField(name, value),
-    onBlur: () => form.touch(name),
-    error: errorOf(name),
+    ...form.bindText(name, errorOf(name)),
     required,
     maxLength: DISPUTE_MAX[name],
     disabled: saving,
