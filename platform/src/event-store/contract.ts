@@ -179,6 +179,63 @@ export function eventStoreContract(
       expect(await readAllOf(b)).toHaveLength(1);
     });
 
+    it('appends to several streams at their expected revisions, or writes nothing to any of them', async () => {
+      const [reservation, record, other] = [stream('res'), stream('rec'), stream('other')];
+      await store.appendToStream(reservation, [ev('Reserved'), ev('Released')], {
+        expectedRevision: 'no_stream',
+      });
+      // The reservation moved on since it was read at revision 0: the whole batch is refused.
+      await expect(
+        store.appendMany([
+          { streamId: reservation, events: [ev('Reserved')], expectedRevision: 0n },
+          { streamId: record, events: [ev('Added'), ev('Noted')], expectedRevision: 'no_stream' },
+        ]),
+      ).rejects.toBeInstanceOf(WrongExpectedRevisionError);
+      // A revision the stream has not reached yet is refused too.
+      await expect(
+        store.appendMany([
+          { streamId: record, events: [ev('Added')], expectedRevision: 'no_stream' },
+          { streamId: reservation, events: [ev('Reserved')], expectedRevision: 7n },
+        ]),
+      ).rejects.toBeInstanceOf(WrongExpectedRevisionError);
+      expect(await readAllOf(record)).toHaveLength(0);
+      expect(await readAllOf(reservation)).toHaveLength(2);
+
+      const batch = [
+        { streamId: reservation, events: [ev('Reserved')], expectedRevision: 1n },
+        { streamId: record, events: [ev('Added'), ev('Noted')], expectedRevision: 'no_stream' as const },
+        { streamId: other, events: [ev('Other')], expectedRevision: 'any' as const },
+      ];
+      const results = await store.appendMany(batch);
+      expect(results.map((r) => r.nextRevision)).toEqual([2n, 1n, 0n]);
+      // A retry of the same events is answered as the first append was and writes nothing twice.
+      expect(await store.appendMany(batch)).toEqual(results);
+      expect((await readAllOf(reservation)).map((e) => e.type)).toEqual(['Reserved', 'Released', 'Reserved']);
+      expect((await readAllOf(record)).map((e) => e.type)).toEqual(['Added', 'Noted']);
+      expect(await readAllOf(other)).toHaveLength(1);
+    });
+
+    it('lets exactly one of many concurrent multi-stream appends on a shared stream win, the losers writing nothing', async () => {
+      const shared = stream('ein');
+      const records = Array.from({ length: 12 }, () => stream('merchant'));
+      const outcomes = await Promise.allSettled(
+        records.map((record) =>
+          store.appendMany([
+            { streamId: shared, events: [ev('Reserved', { record })], expectedRevision: 'no_stream' },
+            { streamId: record, events: [ev('Added')], expectedRevision: 'no_stream' },
+          ]),
+        ),
+      );
+      const won = outcomes.filter((o) => o.status === 'fulfilled');
+      expect(won).toHaveLength(1);
+      for (const o of outcomes)
+        if (o.status === 'rejected') expect(o.reason).toBeInstanceOf(WrongExpectedRevisionError);
+      const holder = (await readAllOf(shared)).map((e) => (e.data as { record: string }).record);
+      expect(holder).toHaveLength(1);
+      for (const record of records)
+        expect(await readAllOf(record)).toHaveLength(record === holder[0] ? 1 : 0);
+    });
+
     it('reads the whole log from the start', async () => {
       const page = await store.readAll({ fromPosition: START, maxCount: 5 });
       expect(page.length).toBeGreaterThan(0);

@@ -134,6 +134,20 @@ export function toWrongExpectedRevisionError(
   return mapped;
 }
 
+/** Multi-stream appends take only string metadata values; absent ones are left out. */
+function stringMetadata(metadata: EventMetadata | undefined): EventMetadata {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(metadata ?? {}))
+    if (value !== null && value !== undefined) out[key] = String(value);
+  return out as EventMetadata;
+}
+
+/** The multi-stream append reports a wrong revision as error details rather than the classic error. */
+const isWrongRevisionDetails = (error: unknown): boolean =>
+  JSON.stringify((error as { details?: unknown } | null)?.details ?? '').includes(
+    'wrong_expected_revision',
+  ) || /wrong.expected/i.test(String((error as Error | null)?.message ?? ''));
+
 function toEventData(event: NewEvent) {
   return jsonEvent({
     id: event.id,
@@ -154,14 +168,56 @@ export class KurrentDbEventStore implements EventStore {
   }
 
   /**
-   * Stream by stream: not atomic across streams here (KurrentDB's multi-stream append needs a newer
-   * server than this client targets); callers only batch facts whose streams are independent.
+   * KurrentDB's multi-stream append (server 25.1 or later): one atomic write across streams, each at its
+   * expected state, or nothing. Its metadata must be string-valued, so values are written as text.
+   * Each stream's position is read back as in appendToStream: the token must be one subscribers reach.
    */
   async appendMany(batch: StreamAppend[]): Promise<AppendResult[]> {
-    const results: AppendResult[] = [];
-    for (const b of batch)
-      results.push(await this.appendToStream(b.streamId, b.events, { expectedRevision: b.expectedRevision }));
-    return results;
+    if (batch.length === 0) return [];
+    let result: Awaited<ReturnType<KurrentDBClient['multiStreamAppend']>>;
+    try {
+      result = await this.client.multiStreamAppend(
+        batch.map((b) => ({
+          streamName: b.streamId,
+          events: b.events.map((e) => toEventData({ ...e, metadata: stringMetadata(e.metadata) })),
+          expectedState: toStreamState(b.expectedRevision),
+        })),
+      );
+    } catch (error) {
+      const replays: AppendResult[] = [];
+      for (const b of batch) {
+        const replay = await this.alreadyAppended(
+          b.streamId,
+          b.events.map((e) => e.id),
+          b.expectedRevision,
+        );
+        if (!replay) break;
+        replays.push(replay);
+      }
+      if (replays.length === batch.length) return replays;
+      if (!isWrongExpectedVersion(error) && !isWrongRevisionDetails(error)) throw error;
+      for (const b of batch) {
+        const actual = await this.currentRevision(b.streamId);
+        if (b.expectedRevision !== 'any' && b.expectedRevision !== actual)
+          throw new WrongExpectedRevisionError(b.streamId, b.expectedRevision, actual);
+      }
+      throw new WrongExpectedRevisionError(batch.map((b) => b.streamId).join(','), 'any', 0n);
+    }
+    const revisions = new Map(result.responses.map((r) => [r.streamName, r.revision]));
+    return Promise.all(
+      batch.map(async (b) => {
+        const nextRevision = revisions.get(b.streamId)!;
+        return {
+          nextRevision,
+          position: await this.positionOfAppend(
+            b.streamId,
+            b.events.map((e) => e.id),
+            nextRevision,
+            undefined,
+          ),
+        };
+      }),
+    );
   }
 
   async appendToStream(

@@ -69,26 +69,41 @@ ins as (
 )
 select max(revision) as revision, max(position) as position, pg_current_xact_id()::text as tx from ins`;
 
-// Many streams in one statement: each stream's base revision is -1 for 'no_stream' (the unique
-// constraint then refuses an existing stream) or its current maximum for 'any'.
+// Many streams in one statement, all or nothing. Each stream's expected revision is coded as a
+// number: -1 'no_stream' (the unique constraint then refuses an existing stream), -2 'any' (its current
+// maximum is the base), or the revision it must be at. A revision is the base of the new events, so a
+// stream that moved past it trips the unique constraint; one that is behind it is caught by `checked`,
+// and then nothing at all is inserted. The single statement is the transaction: a failure on one
+// stream leaves every stream of the batch untouched.
+const ANY_CODE = -2n;
+const NO_STREAM_CODE = -1n;
 const APPEND_MANY = `
 with input as (
-  select * from unnest($1::text[], $2::boolean[], $3::uuid[], $4::text[], $5::jsonb[], $6::jsonb[])
-    with ordinality as t(stream_id, is_new, id, type, data, metadata, ord)
+  select * from unnest($1::text[], $2::bigint[], $3::uuid[], $4::text[], $5::jsonb[], $6::jsonb[])
+    with ordinality as t(stream_id, expected, id, type, data, metadata, ord)
 ), bases as (
-  select i.stream_id,
-         case when bool_and(i.is_new) then -1
-              else (select coalesce(max(e.revision), -1) from events e where e.stream_id = i.stream_id) end as r
+  select i.stream_id, min(i.expected) as expected,
+         case when min(i.expected) = ${ANY_CODE}
+              then (select coalesce(max(e.revision), -1) from events e where e.stream_id = i.stream_id)
+              else min(i.expected) end as r
   from input i group by i.stream_id
+), checked as (
+  select coalesce(bool_and(b.expected < 0 or exists (
+           select 1 from events e where e.stream_id = b.stream_id and e.revision = b.expected)), true) as ok
+  from bases b
 ), ins as (
   insert into events (stream_id, revision, event_id, type, data, metadata)
   select i.stream_id, b.r + row_number() over (partition by i.stream_id order by i.ord), i.id, i.type, i.data, i.metadata
-  from input i join bases b on b.stream_id = i.stream_id
+  from input i join bases b on b.stream_id = i.stream_id, checked
+  where checked.ok
   order by i.ord
   returning stream_id, revision, position
 )
 select stream_id, max(revision) as revision, max(position) as position, pg_current_xact_id()::text as tx
 from ins group by stream_id`;
+
+const expectedCode = (expected: ExpectedRevision): string =>
+  (expected === 'any' ? ANY_CODE : expected === 'no_stream' ? NO_STREAM_CODE : expected).toString();
 
 // Only transactions older than the oldest one still running are certain to be complete, so a
 // cursor never has to step back over an event that commits late (DESIGN §3).
@@ -183,12 +198,15 @@ export class PostgresEventStore implements EventStore {
     const seen = new Set<string>();
     for (const b of batch) {
       if (seen.has(b.streamId)) throw new Error(`appendMany got stream ${b.streamId} twice`);
+      if (b.events.length === 0) throw new Error(`appendMany got no events for ${b.streamId}`);
+      if (typeof b.expectedRevision === 'bigint' && b.expectedRevision < 0n)
+        throw new RangeError(`Expected revision must not be negative: ${b.expectedRevision}`);
       seen.add(b.streamId);
     }
     const flat = batch.flatMap((b) => b.events.map((e) => ({ b, e })));
     const values = [
       flat.map((x) => x.b.streamId),
-      flat.map((x) => x.b.expectedRevision === 'no_stream'),
+      flat.map((x) => expectedCode(x.b.expectedRevision)),
       flat.map((x) => x.e.id),
       flat.map((x) => x.e.type),
       flat.map((x) => JSON.stringify(x.e.data ?? {})),
@@ -207,6 +225,7 @@ export class PostgresEventStore implements EventStore {
           text: APPEND_MANY,
           values,
         });
+        if (rows.length === 0) return await this.refuseMany(batch);
         this.announce();
         const byStream = new Map(rows.map((r) => [r.stream_id, r]));
         return batch.map((b) => {
@@ -214,14 +233,36 @@ export class PostgresEventStore implements EventStore {
           return { nextRevision: BigInt(r.revision), position: encodePosition(r.tx, r.position) };
         });
       } catch (error) {
+        if ((error as { code?: string }).code !== UNIQUE_VIOLATION) throw error;
         // A concurrent writer took a revision an 'any' stream wanted: the batch simply goes again.
-        if ((error as { code?: string }).code === UNIQUE_VIOLATION && anyOnly && attempt < 20) continue;
-        if ((error as { code?: string }).code === UNIQUE_VIOLATION) {
-          throw new WrongExpectedRevisionError(batch.map((b) => b.streamId).join(','), 'no_stream', 0n);
-        }
-        throw error;
+        if (anyOnly && attempt < 20) continue;
+        return await this.refuseMany(batch);
       }
     }
+  }
+
+  /**
+   * Nothing of the batch was written: either it was written before (a retry with the same event ids,
+   * answered as the first append was), or a stream was not at its expected revision.
+   */
+  private async refuseMany(batch: StreamAppend[]): Promise<AppendResult[]> {
+    const replays: AppendResult[] = [];
+    for (const b of batch) {
+      const replay = await this.alreadyAppended(
+        b.streamId,
+        b.events.map((e) => e.id),
+      ).catch(() => undefined);
+      if (!replay) break;
+      replays.push(replay);
+    }
+    if (replays.length === batch.length) return replays;
+    for (const b of batch) {
+      const actual = await this.currentRevision(b.streamId);
+      if (!revisionMatches(b.expectedRevision, actual))
+        throw new WrongExpectedRevisionError(b.streamId, b.expectedRevision, actual);
+    }
+    // Every stream matched when looked at again: a concurrent writer moved one and it moved on.
+    throw new WrongExpectedRevisionError(batch.map((b) => b.streamId).join(','), 'any', 0n);
   }
 
   /** A retried append whose events are all stored already: answer as the first append did. */
@@ -417,6 +458,11 @@ export class PostgresEventStore implements EventStore {
       signal.addEventListener('abort', done, { once: true });
     });
   }
+}
+
+function revisionMatches(expected: ExpectedRevision, actual: bigint | 'no_stream'): boolean {
+  if (expected === 'any') return true;
+  return expected === actual;
 }
 
 function delay(ms: number, signal: AbortSignal): Promise<void> {

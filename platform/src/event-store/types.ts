@@ -50,8 +50,7 @@ export interface SubscribeOptions {
 export interface StreamAppend {
   streamId: string;
   events: NewEvent[];
-  /** Batches only take these two: either needs no read of the stream before the statement. */
-  expectedRevision: 'no_stream' | 'any';
+  expectedRevision: ExpectedRevision;
 }
 
 export interface EventStore {
@@ -60,7 +59,10 @@ export interface EventStore {
     events: NewEvent[],
     opts: { expectedRevision: ExpectedRevision },
   ): Promise<AppendResult>;
-  /** Appends to many streams atomically in one round trip (bulk loads, batched facts such as searches). */
+  /**
+   * Appends to many streams atomically: every stream at its expected revision, or nothing is written
+   * (a command that touches several streams, bulk loads, batched facts such as searches).
+   */
   appendMany(batch: StreamAppend[]): Promise<AppendResult[]>;
   readStream(streamId: string, opts?: { fromRevision?: bigint }): AsyncIterable<RecordedEvent>;
   /**
