@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { loadAccount, openAccount, registerUser, reserveEin, runMerchantCommand } from '@mrn/command-api';
+import { addMerchant, addNote, loadAccount, openAccount, registerUser } from '@mrn/command-api';
 import type { MembershipStatus, NoteCategory, PlanLevel } from '@mrn/contracts';
 import type { Actor, EventStore, Logger, Pool } from '@mrn/platform';
 import type { ProjectionRunner } from '@mrn/projections';
@@ -224,10 +224,8 @@ async function loadDemoMerchants(deps: { store: EventStore }): Promise<void> {
       submissionSource: n.broker ? ('broker' as const) : ('in-house' as const),
       brokerName: n.broker ?? null,
     });
-    await reserveEin(deps, m.fein, merchantId, ctx, metadata);
-    await runMerchantCommand(
+    await addMerchant(
       deps,
-      merchantId,
       {
         type: 'AddMerchant',
         merchantId,
@@ -252,7 +250,7 @@ async function loadDemoMerchants(deps: { store: EventStore }): Promise<void> {
     );
     for (const [i, n] of rest.entries()) {
       const a = actorOf(n.by);
-      await runMerchantCommand(
+      await addNote(
         deps,
         merchantId,
         { type: 'AddNote', noteId: demoId(`note:${m.fein}:${i + 1}`), note: content(n), by: by(a) },

@@ -9,11 +9,11 @@ import type {
   toggleAccountMfaRequired,
   updateAccount,
 } from '@mrn/contracts';
-import { streams } from '@mrn/contracts';
-import { type Handler, newId } from '@mrn/platform';
-import { executeCommand } from '../command-handler.ts';
+import { type Actor, type Handler, newId } from '@mrn/platform';
+import { accounts } from '../aggregates.ts';
+import { transact } from '../command-handler.ts';
 import { type CommandDeps, metadataFor } from '../context.ts';
-import { type AccountCommand, type AccountDetails, accountDecider } from '../domain/account/account.ts';
+import type { AccountCommand, AccountDetails } from '../domain/account/account.ts';
 
 const toDetails = (a: AccountFields): AccountDetails => ({
   name: a.name,
@@ -33,64 +33,46 @@ type Simple =
   | typeof toggleAccountMfaRequired;
 
 export function accountHandlers(deps: CommandDeps) {
-  const run = (req: Parameters<Handler<Simple>>[0], command: AccountCommand) =>
-    executeCommand(
-      deps,
-      accountDecider,
-      streams.account(req.params.id),
-      command,
-      { now: new Date(), actor: req.actor },
-      metadataFor(req),
-    );
+  const ctxOf = (req: { actor: Actor }) => ({ now: new Date(), actor: req.actor });
   const simple =
     (command: AccountCommand): Handler<Simple> =>
     async (req) => {
-      const result = await run(req, command);
+      const result = await accounts.handle(deps, req.params.id, command, ctxOf(req), metadataFor(req));
       return { data: { resource_id: req.params.id }, position: result.position };
     };
 
+  // Opening the funder and applying its settings are decided together before anything is written:
+  // a setting the funder may not have (subscriptions on BASIC) refuses the whole creation.
   const createAccountHandler: Handler<typeof createAccount> = async (req) => {
     const accountId = newId();
     const d = toDetails(req.body.account);
-    const ctx = { now: new Date(), actor: req.actor };
-    const metadata = metadataFor(req);
-    const opened = await executeCommand(
+    const { position } = await transact(
       deps,
-      accountDecider,
-      streams.account(accountId),
-      {
-        type: 'OpenAccount',
-        accountId,
-        name: d.name,
-        website: d.website,
-        primaryContactEmail: d.primaryContactEmail,
-        planLevel: 'BASIC',
-        membershipStatus: 'none',
-        isPlatform: false,
+      { ctx: ctxOf(req), metadata: metadataFor(req) },
+      async (unit) => {
+        await unit.decide(accounts, accountId, {
+          type: 'OpenAccount',
+          accountId,
+          name: d.name,
+          website: d.website,
+          primaryContactEmail: d.primaryContactEmail,
+          planLevel: 'BASIC',
+          membershipStatus: 'none',
+          isPlatform: false,
+        });
+        await unit.decide(accounts, accountId, { type: 'UpdateAccount', details: d });
       },
-      ctx,
-      metadata,
-    );
-    // Subscription settings given at creation are applied like any later update.
-    const updated = await executeCommand(
-      deps,
-      accountDecider,
-      streams.account(accountId),
-      { type: 'UpdateAccount', details: d },
-      ctx,
-      metadata,
     );
     req.reply.code(201);
-    return { data: { resource_id: accountId }, position: updated.position ?? opened.position };
+    return { data: { resource_id: accountId }, position };
   };
 
   const updateAccountHandler: Handler<typeof updateAccount> = async (req) => {
-    const result = await executeCommand(
+    const result = await accounts.handle(
       deps,
-      accountDecider,
-      streams.account(req.params.id),
+      req.params.id,
       { type: 'UpdateAccount', details: toDetails(req.body.account) },
-      { now: new Date(), actor: req.actor },
+      ctxOf(req),
       metadataFor(req),
     );
     return { data: { resource_id: req.params.id }, position: result.position };

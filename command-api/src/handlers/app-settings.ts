@@ -1,16 +1,14 @@
-import { type Routes, streams } from '@mrn/contracts';
+import type { Routes } from '@mrn/contracts';
 import type { Handler } from '@mrn/platform';
-import { executeCommand } from '../command-handler.ts';
+import { appSettings } from '../aggregates.ts';
 import { type CommandDeps, metadataFor } from '../context.ts';
-import { appSettingsDecider } from '../domain/app-settings/app-settings.ts';
 
 export function appSettingsHandlers(deps: CommandDeps) {
   const updateAppSettings: Handler<Routes['updateAppSettings']> = async (req) => {
     const s = req.body.app_settings;
-    const result = await executeCommand(
+    const result = await appSettings.handle(
       deps,
-      appSettingsDecider,
-      streams.appSettings(),
+      'app-settings',
       {
         type: 'ChangeAppSettings',
         dashboardMessageEnabled: s.dashboard_message_enabled,

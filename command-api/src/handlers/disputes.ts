@@ -1,8 +1,7 @@
-import { type createDispute, streams } from '@mrn/contracts';
+import type { createDispute } from '@mrn/contracts';
 import type { Handler } from '@mrn/platform';
-import { executeCommand } from '../command-handler.ts';
+import { disputes } from '../aggregates.ts';
 import { type CommandDeps, metadataFor } from '../context.ts';
-import { disputeDecider } from '../domain/dispute/dispute.ts';
 import { recordIds } from '../idempotency.ts';
 
 export function disputeHandlers(deps: CommandDeps) {
@@ -10,10 +9,9 @@ export function disputeHandlers(deps: CommandDeps) {
     // Anonymous: a double-submitted form is recognised by its Idempotency-Key and the sender's address.
     const disputeId = recordIds(req.request, { accountId: 'public', userId: req.ip })('dispute');
     const d = req.body.dispute;
-    const result = await executeCommand(
+    const result = await disputes.handle(
       deps,
-      disputeDecider,
-      streams.dispute(disputeId),
+      disputeId,
       {
         type: 'SubmitDispute',
         disputeId,

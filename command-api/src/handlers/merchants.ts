@@ -10,22 +10,23 @@ import type {
   updateNote,
 } from '@mrn/contracts';
 import { type Actor, type Handler, notFound } from '@mrn/platform';
+import { merchants } from '../aggregates.ts';
+import { transact } from '../command-handler.ts';
 import { type CommandDeps, metadataFor } from '../context.ts';
 import {
   type Attribution,
   MERCHANT_TEXTS,
   type MerchantDetails,
-  merchantDecider,
   type NoteContent,
 } from '../domain/merchant/merchant.ts';
 import { recordIds } from '../idempotency.ts';
 import {
+  addMerchant as addMerchantWithNote,
+  addNote as addNoteToMerchant,
   checkProxiedAccount,
-  loadMerchant,
   merchantOfNote,
   releaseEin,
   reserveEin,
-  runMerchantCommand,
 } from '../services/merchants.ts';
 
 const toDetails = (m: MerchantFields): MerchantDetails => ({
@@ -68,116 +69,97 @@ type Types = {
 export function merchantHandlers(deps: CommandDeps): { [K in keyof Types]: Handler<Types[K]> } {
   const now = (actor: Actor) => ({ now: new Date(), actor });
 
+  /** A command on the merchant a note belongs to. */
+  const onNote = async (
+    req: Parameters<Handler<typeof updateNote>>[0] | Parameters<Handler<typeof archiveNote>>[0],
+    command: Parameters<typeof merchants.handle>[2],
+  ) => {
+    const merchantId = await merchantOfNote(deps, req.params.id);
+    const result = await merchants.handle(deps, merchantId, command, now(req.actor), metadataFor(req));
+    return { data: { resource_id: req.params.id }, position: result.position };
+  };
+
   return {
     addMerchant: async (req) => {
       const by = await attribution(deps, req.actor, req.body.proxied_creator);
       const ids = recordIds(req.request, req.actor);
       const merchantId = ids('merchant');
       const noteId = ids('note');
-      const command = {
-        type: 'AddMerchant' as const,
-        merchantId,
-        details: toDetails(req.body.merchant),
-        noteId,
-        note: toNote(req.body.note),
-        by,
-      };
-      const ctx = now(req.actor);
-      const metadata = metadataFor(req, { onBehalfOfAccountId: by.proxiedCreator });
-      // Refuse on the note's rules before holding the EIN, so a refused add holds nothing.
-      merchantDecider.decide(command, merchantDecider.initialState(), ctx);
-      await reserveEin(deps, command.details.fein, merchantId, ctx, metadata);
-      const result = await runMerchantCommand(deps, merchantId, command, ctx, metadata).catch(
-        async (error: unknown) => {
-          await releaseEin(deps, command.details.fein, merchantId, ctx, metadata);
-          throw error;
+      const { events, position } = await addMerchantWithNote(
+        deps,
+        {
+          type: 'AddMerchant',
+          merchantId,
+          details: toDetails(req.body.merchant),
+          noteId,
+          note: toNote(req.body.note),
+          by,
         },
+        now(req.actor),
+        metadataFor(req, { onBehalfOfAccountId: by.proxiedCreator }),
       );
-      req.reply.code(result.events.length > 0 ? 201 : 200);
-      return { data: { resource_id: merchantId, note_id: noteId }, position: result.position };
+      req.reply.code(events.length > 0 ? 201 : 200);
+      return { data: { resource_id: merchantId, note_id: noteId }, position };
     },
 
+    // A changed EIN moves its reservation in the same append as the change.
     updateMerchant: async (req) => {
       const merchantId = req.params.id;
       const details = toDetails(req.body.merchant);
-      const ctx = now(req.actor);
-      const metadata = metadataFor(req);
-      const { state } = await loadMerchant(deps.store, merchantId);
-      const command = { type: 'UpdateMerchant' as const, details };
-      // Check permission and state first; a changed EIN then moves its reservation.
-      merchantDecider.decide(command, state, ctx);
-      const oldFein = state.status === 'live' ? state.fein : details.fein;
-      if (oldFein !== details.fein) await reserveEin(deps, details.fein, merchantId, ctx, metadata);
-      const result = await runMerchantCommand(deps, merchantId, command, ctx, metadata);
-      if (oldFein !== details.fein) await releaseEin(deps, oldFein, merchantId, ctx, metadata);
-      return { data: { resource_id: merchantId }, position: result.position };
+      const { position } = await transact(
+        deps,
+        { ctx: now(req.actor), metadata: metadataFor(req) },
+        async (unit) => {
+          const before = await unit.load(merchants, merchantId);
+          const { events } = await unit.decide(merchants, merchantId, { type: 'UpdateMerchant', details });
+          if (events.length === 0 || before.status !== 'live' || before.fein === details.fein) return;
+          await reserveEin(unit, details.fein, merchantId);
+          await releaseEin(unit, before.fein, merchantId);
+        },
+      );
+      return { data: { resource_id: merchantId }, position };
     },
 
     archiveMerchant: async (req) => {
       const merchantId = req.params.id;
-      const ctx = now(req.actor);
-      const metadata = metadataFor(req);
-      const result = await runMerchantCommand(
+      const { position } = await transact(
         deps,
-        merchantId,
-        { type: 'ArchiveMerchant', reason: req.body.delete_merchant.reason },
-        ctx,
-        metadata,
+        { ctx: now(req.actor), metadata: metadataFor(req) },
+        async (unit) => {
+          const { state } = await unit.decide(merchants, merchantId, {
+            type: 'ArchiveMerchant',
+            reason: req.body.delete_merchant.reason,
+          });
+          if (state.status === 'none') throw notFound(MERCHANT_TEXTS.notFound);
+          await releaseEin(unit, state.fein, merchantId);
+        },
       );
-      const fein = result.state.status !== 'none' ? result.state.fein : undefined;
-      if (!fein) throw notFound(MERCHANT_TEXTS.notFound);
-      const released = await releaseEin(deps, fein, merchantId, ctx, metadata);
-      return { data: { resource_id: merchantId }, position: released.position ?? result.position };
+      return { data: { resource_id: merchantId }, position };
     },
 
     addNote: async (req) => {
       const by = await attribution(deps, req.actor, req.body.proxied_creator);
-      const noteId = recordIds(req.request, req.actor)(`note:${req.params.merchant_id}`);
-      const result = await runMerchantCommand(
+      const merchantId = req.params.merchant_id;
+      const noteId = recordIds(req.request, req.actor)(`note:${merchantId}`);
+      const { events, position } = await addNoteToMerchant(
         deps,
-        req.params.merchant_id,
+        merchantId,
         { type: 'AddNote', noteId, note: toNote(req.body.note), by },
         now(req.actor),
         metadataFor(req, { onBehalfOfAccountId: by.proxiedCreator }),
       );
-      req.reply.code(result.events.length > 0 ? 201 : 200);
-      return { data: { resource_id: noteId }, position: result.position };
+      req.reply.code(events.length > 0 ? 201 : 200);
+      return { data: { resource_id: noteId }, position };
     },
 
-    updateNote: async (req) => {
-      const merchantId = await merchantOfNote(deps, req.params.id);
-      const result = await runMerchantCommand(
-        deps,
-        merchantId,
-        { type: 'UpdateNote', noteId: req.params.id, note: toNote(req.body.note) },
-        now(req.actor),
-        metadataFor(req),
-      );
-      return { data: { resource_id: req.params.id }, position: result.position };
-    },
-
-    archiveNote: async (req) => {
-      const merchantId = await merchantOfNote(deps, req.params.id);
-      const result = await runMerchantCommand(
-        deps,
-        merchantId,
-        { type: 'ArchiveNote', noteId: req.params.id },
-        now(req.actor),
-        metadataFor(req),
-      );
-      return { data: { resource_id: req.params.id }, position: result.position };
-    },
-
-    requestNoteDeletion: async (req) => {
-      const merchantId = await merchantOfNote(deps, req.params.id);
-      const result = await runMerchantCommand(
-        deps,
-        merchantId,
-        { type: 'RequestNoteDeletion', noteId: req.params.id, reason: req.body.note.reason },
-        now(req.actor),
-        metadataFor(req),
-      );
-      return { data: { resource_id: req.params.id }, position: result.position };
-    },
+    updateNote: (req) =>
+      onNote(req, { type: 'UpdateNote', noteId: req.params.id, note: toNote(req.body.note) }),
+    archiveNote: (req) => onNote(req, { type: 'ArchiveNote', noteId: req.params.id }),
+    requestNoteDeletion: (req) =>
+      onNote(req as never, {
+        type: 'RequestNoteDeletion',
+        noteId: req.params.id,
+        reason: req.body.note.reason,
+      }),
   };
 }

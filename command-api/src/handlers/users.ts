@@ -13,15 +13,17 @@ import {
   type toggleUserMfaRequired,
   type updateUser,
 } from '@mrn/contracts';
-import { type Actor, forbidden, type Handler, newId } from '@mrn/platform';
+import { type Actor, type Handler, newId, notFound } from '@mrn/platform';
+import { users } from '../aggregates.ts';
 import { closeUserSessions } from '../auth/sessions.ts';
 import { hashSecret, newSecret } from '../auth/tokens.ts';
-import { executeCommand } from '../command-handler.ts';
+import { transact } from '../command-handler.ts';
 import { type CommandDeps, metadataFor } from '../context.ts';
-import { type UserCommand, type UserState, userDecider } from '../domain/user/user.ts';
+import { ACCOUNT_TEXTS } from '../domain/account/account.ts';
+import type { UserCommand, UserState } from '../domain/user/user.ts';
 import { loadAccount } from '../services/accounts.ts';
-import { checkEmailDomain, moveEmail } from '../services/members.ts';
-import { loadUser, normaliseEmail, registerUser } from '../services/users.ts';
+import { checkEmailDomain } from '../services/members.ts';
+import { loadUser, moveEmail, normaliseEmail, registerUser } from '../services/users.ts';
 import { sendInvitation } from './passwords.ts';
 
 type Simple =
@@ -38,15 +40,7 @@ export function userHandlers(deps: CommandDeps) {
   const runOn = (
     req: Parameters<typeof metadataFor>[0] & { actor: Actor; params: { id: string } },
     command: UserCommand | ((s: UserState) => UserCommand | Promise<UserCommand>),
-  ) =>
-    executeCommand(
-      deps,
-      userDecider,
-      streams.user(req.params.id),
-      command,
-      ctxOf(req.actor),
-      metadataFor(req),
-    );
+  ) => users.handle(deps, req.params.id, command, ctxOf(req.actor), metadataFor(req));
   const simple =
     (command: UserCommand, after?: (userId: string) => Promise<void>): Handler<Simple> =>
     async (req) => {
@@ -58,9 +52,10 @@ export function userHandlers(deps: CommandDeps) {
 
   const createUserHandler: Handler<typeof createUser> = async (req) => {
     const accountId = req.params.id;
-    if (!req.actor.isDmAdmin && req.actor.accountId !== accountId) throw forbidden();
+    // Another funder's account answers as one that does not exist: nothing about it is revealed.
+    if (!req.actor.isDmAdmin && req.actor.accountId !== accountId) throw notFound(ACCOUNT_TEXTS.notFound);
     const account = (await loadAccount(deps, accountId)).state;
-    if (account.status !== 'open') throw forbidden();
+    if (account.status !== 'open') throw notFound(ACCOUNT_TEXTS.notFound);
     await checkEmailDomain(deps, req.actor, accountId, req.body.user.email);
     const userId = newId();
     const result = await registerUser(
@@ -91,22 +86,28 @@ export function userHandlers(deps: CommandDeps) {
     return { data: { resource_id: userId }, position: invited ?? result.position };
   };
 
+  // The change, the domain rule and a changed e-mail's reservation move are decided together and
+  // appended at once: a refusal anywhere writes nothing and leaves both addresses as they were.
   const updateUserHandler: Handler<typeof updateUser> = async (req) => {
-    const { state } = await loadUser(deps.store, req.params.id);
-    if (state.status === 'none') throw forbidden();
+    const userId = req.params.id;
     const email = normaliseEmail(req.body.user.email);
-    if (email !== state.email) await checkEmailDomain(deps, req.actor, state.accountId, email);
-    const command: UserCommand = {
-      type: 'UpdateUser',
-      firstName: req.body.user.first_name,
-      lastName: req.body.user.last_name,
-      email,
-    };
-    // Permission first, so nobody reserves an address for a user they may not edit.
-    userDecider.decide(command, state, ctxOf(req.actor));
-    await moveEmail(deps, state.userId, state.email, email, ctxOf(req.actor), metadataFor(req));
-    const result = await runOn(req, command);
-    return { data: { resource_id: req.params.id }, position: result.position };
+    const { position } = await transact(
+      deps,
+      { ctx: ctxOf(req.actor), metadata: metadataFor(req) },
+      async (unit) => {
+        const before = await unit.load(users, userId);
+        await unit.decide(users, userId, {
+          type: 'UpdateUser',
+          firstName: req.body.user.first_name,
+          lastName: req.body.user.last_name,
+          email,
+        });
+        if (before.status === 'none' || email === before.email) return;
+        await checkEmailDomain(deps, req.actor, before.accountId, email);
+        await moveEmail(unit, userId, before.email, email);
+      },
+    );
+    return { data: { resource_id: userId }, position };
   };
 
   const issueCredentials =

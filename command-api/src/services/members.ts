@@ -1,9 +1,6 @@
-import { isEmail, streams } from '@mrn/contracts';
-import { type Actor, DomainError, type EventMetadata, unauthorized } from '@mrn/platform';
-import { executeCommand } from '../command-handler.ts';
+import { isEmail } from '@mrn/contracts';
+import { type Actor, DomainError, unauthorized } from '@mrn/platform';
 import type { CommandDeps } from '../context.ts';
-import type { CommandContext } from '../domain/decider.ts';
-import { emailReservationDecider } from '../domain/user/email-reservation.ts';
 import { loadAccount } from './accounts.ts';
 import { normaliseEmail } from './users.ts';
 
@@ -30,32 +27,4 @@ export async function checkEmailDomain(
       fields: [{ field: 'user.email', message: domainRuleMessage(domain) }],
     });
   }
-}
-
-/** Moves a user's e-mail reservation: the new address must be free, the old one is released after. */
-export async function moveEmail(
-  deps: Pick<CommandDeps, 'store'>,
-  userId: string,
-  from: string,
-  to: string,
-  ctx: CommandContext,
-  metadata: EventMetadata,
-) {
-  if (from === to) return;
-  await executeCommand(
-    deps,
-    emailReservationDecider,
-    streams.userEmail(to),
-    { type: 'ReserveEmail', email: to, userId },
-    ctx,
-    metadata,
-  );
-  await executeCommand(
-    deps,
-    emailReservationDecider,
-    streams.userEmail(from),
-    { type: 'ReleaseEmail', email: from, userId },
-    ctx,
-    metadata,
-  );
 }

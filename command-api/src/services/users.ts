@@ -1,10 +1,8 @@
-import { streams } from '@mrn/contracts';
 import type { EventMetadata, EventStore } from '@mrn/platform';
+import { emailReservations, users } from '../aggregates.ts';
 import { hashPassword } from '../auth/passwords.ts';
-import { executeCommand, loadAggregate } from '../command-handler.ts';
+import { transact, type UnitOfWork } from '../command-handler.ts';
 import type { CommandContext } from '../domain/decider.ts';
-import { emailReservationDecider } from '../domain/user/email-reservation.ts';
-import { userDecider } from '../domain/user/user.ts';
 
 export const normaliseEmail = (email: string) => email.trim().toLowerCase();
 
@@ -20,7 +18,10 @@ export interface NewUser {
   agreedToTermsAt: string | null;
 }
 
-/** Reserves the e-mail address first (so two registrations of one address cannot both win), then registers. */
+/**
+ * Registers a user and reserves the e-mail address in one atomic append, so two registrations of one
+ * address cannot both win and a failure leaves the address free.
+ */
 export async function registerUser(
   deps: { store: EventStore },
   input: NewUser,
@@ -28,33 +29,24 @@ export async function registerUser(
   metadata: EventMetadata,
 ) {
   const email = normaliseEmail(input.email);
-  await executeCommand(
-    deps,
-    emailReservationDecider,
-    streams.userEmail(email),
-    { type: 'ReserveEmail', email, userId: input.userId },
-    ctx,
-    metadata,
-  );
   const { password, ...rest } = input;
-  return executeCommand(
-    deps,
-    userDecider,
-    streams.user(input.userId),
-    { type: 'RegisterUser', ...rest, email, passwordHash: await hashPassword(password) },
-    ctx,
-    metadata,
-  );
+  const passwordHash = await hashPassword(password);
+  return transact(deps, { ctx, metadata }, async (unit) => {
+    await unit.decide(emailReservations, email, { type: 'ReserveEmail', email, userId: input.userId });
+    await unit.decide(users, input.userId, { type: 'RegisterUser', ...rest, email, passwordHash });
+  });
+}
+
+/** Moves a user's e-mail reservation within a unit of work: the new address must be free. */
+export async function moveEmail(unit: UnitOfWork, userId: string, from: string, to: string) {
+  if (from === to) return;
+  await unit.decide(emailReservations, to, { type: 'ReserveEmail', email: to, userId });
+  await unit.decide(emailReservations, from, { type: 'ReleaseEmail', email: from, userId });
 }
 
 export async function findUserIdByEmail(store: EventStore, email: string): Promise<string | null> {
-  const { state } = await loadAggregate(
-    store,
-    emailReservationDecider,
-    streams.userEmail(normaliseEmail(email)),
-  );
+  const { state } = await emailReservations.load(store, normaliseEmail(email));
   return state.holder;
 }
 
-export const loadUser = (store: EventStore, userId: string) =>
-  loadAggregate(store, userDecider, streams.user(userId));
+export const loadUser = (store: EventStore, userId: string) => users.load(store, userId);

@@ -158,6 +158,11 @@ export const eventSchemas = {
     userId: z.string(),
   }),
   NoteArchived: z.object({ merchantId: z.string(), noteId: z.string() }),
+  /**
+   * `note-{id}`: which merchant a note belongs to. Note commands arrive with the note's id only; this
+   * stream answers from the event store itself, with no read model that may lag behind a fresh note.
+   */
+  NoteRegistered: z.object({ noteId: z.string(), merchantId: z.string() }),
   /** Appended by the query side for every search (DESIGN §4), to `searches-{accountId}`. */
   MerchantSearched: z.object({
     accountId: z.string(),
@@ -188,6 +193,7 @@ export const streams = {
   user: (id: string) => `user-${id}`,
   userEmail: (email: string) => `user-email-${email.trim().toLowerCase()}`,
   merchant: (id: string) => `merchant-${id}`,
+  note: (id: string) => `note-${id}`,
   ein: (digits: string) => `ein-${digits}`,
   appSettings: () => 'app-settings',
   searches: (accountId: string) => `searches-${accountId}`,

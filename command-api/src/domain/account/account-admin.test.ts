@@ -1,7 +1,7 @@
 import type { Actor } from '@mrn/platform';
 import { describe, it } from 'vitest';
 import { specFor } from '../testing.ts';
-import { type AccountEvent, accountDecider } from './account.ts';
+import { ACCOUNT_TEXTS, type AccountEvent, accountDecider } from './account.ts';
 
 const actor = (over: Partial<Actor>): Actor => ({
   userId: 'u',
@@ -50,7 +50,11 @@ describe('account decider: funder administration', () => {
     as(ownAdmin).given([opened()]).when({ type: 'UpdateAccount', details }).thenEvents([updated]);
     as(staff).given([opened()]).when({ type: 'UpdateAccount', details }).thenEvents([updated]);
     as(member).given([opened()]).when({ type: 'UpdateAccount', details }).thenRefuses(403);
-    as(otherAdmin).given([opened()]).when({ type: 'UpdateAccount', details }).thenRefuses(403);
+    // Another funder's account answers as one that does not exist.
+    as(otherAdmin)
+      .given([opened()])
+      .when({ type: 'UpdateAccount', details })
+      .thenRefuses(404, ACCOUNT_TEXTS.notFound);
   });
 
   it('enables merchant subscriptions only by a platform admin and only for PRO', () => {

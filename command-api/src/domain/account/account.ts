@@ -115,8 +115,10 @@ export const accountDecider: Decider<AccountCommand, AccountState, AccountEvent>
       }
       case 'UpdateAccount': {
         const account = open(state);
-        if (!actor || (!actor.isDmAdmin && !(actor.isAdmin && actor.accountId === account.accountId)))
-          throw forbidden();
+        // Another funder's account answers as one that does not exist.
+        if (!actor || (!actor.isDmAdmin && actor.accountId !== account.accountId))
+          throw notFound(ACCOUNT_TEXTS.notFound);
+        if (!actor.isDmAdmin && !actor.isAdmin) throw forbidden();
         // Only platform admins switch merchant subscriptions on, and only for PRO funders.
         const enabled = actor.isDmAdmin
           ? command.details.merchantSubscriptionEnabled

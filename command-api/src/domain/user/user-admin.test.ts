@@ -2,7 +2,7 @@ import { PASSWORD_REUSE_MESSAGE } from '@mrn/contracts';
 import type { Actor } from '@mrn/platform';
 import { describe, it } from 'vitest';
 import { specFor } from '../testing.ts';
-import { type UserEvent, userDecider } from './user.ts';
+import { USER_TEXTS, type UserEvent, userDecider } from './user.ts';
 
 const actor = (over: Partial<Actor>): Actor => ({
   userId: 'u-admin',
@@ -56,7 +56,8 @@ describe('user decider: member administration', () => {
     as(self).given([registered]).when(cmd).thenEvents([updated]);
     as(ownAdmin).given([registered]).when(cmd).thenEvents([updated]);
     as(peer).given([registered]).when(cmd).thenRefuses(403);
-    as(otherAdmin).given([registered]).when(cmd).thenRefuses(403);
+    // Another funder's member answers as one that does not exist.
+    as(otherAdmin).given([registered]).when(cmd).thenRefuses(404, USER_TEXTS.notFound);
   });
 
   it('archives (revoking sessions) and restores; nobody archives themselves', () => {

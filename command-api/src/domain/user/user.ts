@@ -1,5 +1,5 @@
 import { type EventOf, MESSAGES, PASSWORD_HISTORY, PASSWORD_REUSE_MESSAGE } from '@mrn/contracts';
-import { type Actor, conflict, DomainError, forbidden } from '@mrn/platform';
+import { type Actor, conflict, DomainError, forbidden, notFound } from '@mrn/platform';
 import { assertNever, type CommandContext, type Decider } from '../decider.ts';
 
 export type UserEvent =
@@ -119,11 +119,21 @@ export function canManage(actor: Actor | undefined, user: ActiveUser): boolean {
   return actor.isAdmin && actor.accountId === user.accountId && !user.isDmAdmin;
 }
 
+/**
+ * Another funder's member answers exactly as a member that does not exist (404), so a refusal reveals
+ * nothing of the other funder; within one's own funder a refusal is a plain 403.
+ */
+const hiddenFrom = (actor: Actor | undefined, user: ActiveUser): boolean =>
+  !actor || (!actor.isDmAdmin && actor.accountId !== user.accountId);
+const refuse = (ctx: CommandContext, user: ActiveUser): never => {
+  if (hiddenFrom(ctx.actor, user)) throw notFound(USER_TEXTS.notFound);
+  throw forbidden();
+};
 const manager = (ctx: CommandContext, user: ActiveUser) => {
-  if (!canManage(ctx.actor, user)) throw forbidden();
+  if (!canManage(ctx.actor, user)) refuse(ctx, user);
 };
 const selfOrManager = (ctx: CommandContext, user: ActiveUser) => {
-  if (ctx.actor?.userId !== user.userId && !canManage(ctx.actor, user)) throw forbidden();
+  if (ctx.actor?.userId !== user.userId && !canManage(ctx.actor, user)) refuse(ctx, user);
 };
 
 const on = (state: UserState, change: (u: ActiveUser) => ActiveUser): UserState =>
@@ -278,7 +288,7 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
       }
       case 'RestoreUser': {
         if (state.status === 'none') throw new DomainError(404, USER_TEXTS.notFound);
-        if (!canManage(ctx.actor, state)) throw forbidden();
+        if (!canManage(ctx.actor, state)) refuse(ctx, state);
         if (state.status !== 'archived') throw new DomainError(409, USER_TEXTS.notArchived);
         return [{ type: 'UserRestored', data: { userId: state.userId } }];
       }
