@@ -7,7 +7,11 @@ import { recordIds } from '../idempotency.ts';
 export function disputeHandlers(deps: CommandDeps) {
   const createDisputeHandler: Handler<typeof createDispute> = async (req) => {
     // Anonymous: a double-submitted form is recognised by its Idempotency-Key and the sender's address.
-    const disputeId = recordIds(req.request, { accountId: 'public', userId: req.ip })('dispute');
+    const ids = await recordIds(deps.pool, req.request, { accountId: 'public', userId: req.ip }, [
+      'createDispute',
+      req.body,
+    ]);
+    const disputeId = ids('dispute');
     const d = req.body.dispute;
     const result = await disputes.handle(
       deps,

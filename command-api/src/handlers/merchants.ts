@@ -82,7 +82,7 @@ export function merchantHandlers(deps: CommandDeps): { [K in keyof Types]: Handl
   return {
     addMerchant: async (req) => {
       const by = await attribution(deps, req.actor, req.body.proxied_creator);
-      const ids = recordIds(req.request, req.actor);
+      const ids = await recordIds(deps.pool, req.request, req.actor, ['addMerchant', req.body]);
       const merchantId = ids('merchant');
       const noteId = ids('note');
       const { events, position } = await addMerchantWithNote(
@@ -140,7 +140,8 @@ export function merchantHandlers(deps: CommandDeps): { [K in keyof Types]: Handl
     addNote: async (req) => {
       const by = await attribution(deps, req.actor, req.body.proxied_creator);
       const merchantId = req.params.merchant_id;
-      const noteId = recordIds(req.request, req.actor)(`note:${merchantId}`);
+      const ids = await recordIds(deps.pool, req.request, req.actor, ['addNote', merchantId, req.body]);
+      const noteId = ids(`note:${merchantId}`);
       const { events, position } = await addNoteToMerchant(
         deps,
         merchantId,

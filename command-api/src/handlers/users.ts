@@ -8,7 +8,6 @@ import {
   type resetMfa,
   type restoreUser,
   type revokeUserApiAccess,
-  streams,
   type toggleUserAdmin,
   type toggleUserMfaRequired,
   type updateUser,

@@ -166,6 +166,50 @@ describe('adding a merchant with its first note', () => {
     ).toBe(1);
   });
 
+  it('answers 422 when an Idempotency-Key comes back with a different request, and records nothing', async () => {
+    const key = { 'idempotency-key': 'form-submit-reused' };
+    const first = await add('tom', merchantBody(), key);
+    expect(first.status).toBe(201);
+    const before = await count('select count(*) as n from events', []);
+    const other = merchantBody({ legal_name: 'Another Company Inc' });
+    const res = await add('tom', other, key);
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toMatch(/already used with a different request/);
+    expect(await count('select count(*) as n from events', [])).toBe(before);
+    const noteKey = { 'idempotency-key': 'note-reused' };
+    const url = buildPath(routes.addNote.path, { merchant_id: first.body.data.resource_id });
+    const note = (text: string) => ({
+      note: { category: 'Slow Pay', note: text, submission_source: 'in-house' },
+    });
+    const n1 = await server.call({
+      method: 'POST',
+      url,
+      token: as('tom'),
+      payload: note('first'),
+      headers: noteKey,
+    });
+    expect(n1.status).toBe(201);
+    const n2 = await server.call({
+      method: 'POST',
+      url,
+      token: as('tom'),
+      payload: note('second'),
+      headers: noteKey,
+    });
+    expect(n2.status).toBe(422);
+  });
+
+  it('scopes an Idempotency-Key to its user and account: the same key from others creates their own records', async () => {
+    const key = { 'idempotency-key': 'shared-key-1' };
+    const body = merchantBody();
+    const tomAdds = await add('tom', body, key);
+    const priyaAdds = await add('priya', { ...body, merchant: { ...body.merchant, fein: nextEin() } }, key);
+    const marcoAdds = await add('marco', { ...body, merchant: { ...body.merchant, fein: nextEin() } }, key);
+    expect([tomAdds.status, priyaAdds.status, marcoAdds.status]).toEqual([201, 201, 201]);
+    const ids = new Set([tomAdds, priyaAdds, marcoAdds].map((r) => r.body.data.resource_id));
+    expect(ids.size).toBe(3);
+  });
+
   it('lets a platform admin add on behalf of a funder; the record is theirs, the metadata keeps who did it', async () => {
     const res = await add('admin', { ...merchantBody(), proxied_creator: accountOf.priya });
     expect(res.status).toBe(201);
