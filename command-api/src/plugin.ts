@@ -28,7 +28,10 @@ export function commandHandlers(deps: CommandDeps): HandlersFor<RoutesOf<'comman
 
 /** Mounts every command route on the app (JWT must already be registered on it). */
 export function registerCommandApi(deps: CommandDeps): void {
-  registerRoutes(deps.app, commandRoutes, commandHandlers(deps), { pool: deps.pool });
+  registerRoutes(deps.app, commandRoutes, commandHandlers(deps), {
+    pool: deps.pool,
+    validateResponses: deps.config.NODE_ENV !== 'production',
+  });
 }
 
 export const commandMigrations = () =>

@@ -8,6 +8,7 @@ export * from './events/index.ts';
 export * from './http/envelope.ts';
 export * from './http/fields.ts';
 export * from './http/route.ts';
+export * from './http/safe-text.ts';
 export * from './routes/accounts.ts';
 export * from './routes/app-settings.ts';
 export * from './routes/auth.ts';

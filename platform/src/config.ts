@@ -31,6 +31,8 @@ export const ConfigSchema = z.object({
   PUBLIC_URL: optionalString,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   CONSISTENCY_TIMEOUT_MS: z.coerce.number().int().min(0).max(30_000).default(3000),
+  /** `production` turns off the per-request check of answers against the route table's schemas. */
+  NODE_ENV: z.enum(['development', 'test', 'production']).catch('development').default('development'),
 });
 export type Config = z.infer<typeof ConfigSchema>;
 

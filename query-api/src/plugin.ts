@@ -25,6 +25,7 @@ export function queryHandlers(deps: QueryDeps): HandlersFor<RoutesOf<'query'>> {
 export function registerQueryApi(deps: QueryDeps): void {
   registerRoutes(deps.app, queryRoutes, queryHandlers(deps), {
     pool: deps.pool,
+    validateResponses: deps.config.NODE_ENV !== 'production',
     beforeHandler: async (route, request, reply) => {
       const token = request.headers[CONSISTENT_AFTER_HEADER];
       if (typeof token !== 'string' || token === '') return;

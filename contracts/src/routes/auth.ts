@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { PLAN_LEVELS } from '../domain/plans.ts';
 import { EMAIL_MAX, LOGIN_PASSWORD_MAX } from '../domain/session.ts';
 import { dataEnvelope } from '../http/envelope.ts';
-import { email, optionalText, password } from '../http/fields.ts';
+import { base32Secret, email, optionalText, password } from '../http/fields.ts';
 import { route } from '../http/route.ts';
 
 /** The session user of core spec §3. */
@@ -104,7 +104,7 @@ export const otpRegister = route({
   body: z.object({
     otp: z.object(
       {
-        otp_secret: z.string({ error: 'is required' }).trim().min(16, 'is required').max(128),
+        otp_secret: base32Secret(),
         ...mfaStepFields,
       },
       { error: 'is required' },

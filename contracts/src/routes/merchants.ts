@@ -3,7 +3,7 @@ import { isEinDigits, normaliseEin } from '../domain/ein.ts';
 import { NOTE_CATEGORIES, NOTE_MAX, SUBMISSION_SOURCES } from '../domain/notes.ts';
 import { STATES } from '../domain/us-states.ts';
 import { dataEnvelope, Pagination } from '../http/envelope.ts';
-import { optionalText, requiredText, uuid } from '../http/fields.ts';
+import { optionalDate, optionalText, requiredText, uuid } from '../http/fields.ts';
 import { route } from '../http/route.ts';
 
 /** EIN/BN as typed (12-3456789, 9 digits, spaces): stored as 9 digits (DESIGN §4). */
@@ -12,16 +12,6 @@ export const einField = () =>
     .string({ error: (iss) => (iss.input === undefined ? 'is required' : 'must be text') })
     .transform(normaliseEin)
     .pipe(z.string().min(1, 'is required').refine(isEinDigits, 'must be 9 digits, as 12-3456789'));
-
-const dateField = () =>
-  z
-    .string({ error: 'must be a date' })
-    .trim()
-    .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date as YYYY-MM-DD')
-    .refine((v) => !Number.isNaN(Date.parse(v)), 'must be a real date')
-    .nullish()
-    .or(z.literal('').transform(() => null))
-    .transform((v) => v || null);
 
 export const MerchantFields = z.object(
   {
@@ -33,7 +23,7 @@ export const MerchantFields = z.object(
     city: requiredText(100),
     state: z.enum(STATES, { error: 'is required' }),
     business_phone: optionalText(40),
-    business_startdate: dateField(),
+    business_startdate: optionalDate(),
     industry: optionalText(120),
   },
   { error: 'is required' },

@@ -58,18 +58,24 @@ export const sessionCache = {
 };
 
 /**
- * Turns a bearer token into an Actor: the signature and expiry (JWT), then the server-side session
- * (logout, revocation) and the user's session version (a bump ends every older token). Roles come
- * from the read model, so a change of role applies to live tokens at once.
+ * The token's signature and expiry (JWT): no database, so it runs before anything that waits or reads
+ * (an anonymous caller is refused at once, never held by X-Consistent-After).
  */
-export async function authenticate(pool: Pool, request: FastifyRequest): Promise<Actor> {
+export async function verifyToken(request: FastifyRequest): Promise<TokenClaims> {
   if (!request.headers.authorization) throw unauthorized(MESSAGES.sessionEnded);
-  let claims: TokenClaims;
   try {
-    claims = await request.jwtVerify<TokenClaims>();
+    return await request.jwtVerify<TokenClaims>();
   } catch {
     throw unauthorized(MESSAGES.sessionEnded);
   }
+}
+
+/**
+ * Turns verified claims into an Actor: the server-side session (logout, revocation) and the user's
+ * session version (a bump ends every older token). Roles come from the read model, so a change of
+ * role applies to live tokens at once.
+ */
+export async function actorFor(pool: Pool, claims: TokenClaims): Promise<Actor> {
   const row = sessionCache.get(`${claims.sid}/${claims.sub}`) ?? (await readSession(pool, claims));
   const live =
     row &&
@@ -91,6 +97,10 @@ export async function authenticate(pool: Pool, request: FastifyRequest): Promise
     planLevel: row.plan_level ?? 'BASIC',
     mfaPending: claims.mfa === 'pending',
   };
+}
+
+export async function authenticate(pool: Pool, request: FastifyRequest): Promise<Actor> {
+  return actorFor(pool, await verifyToken(request));
 }
 
 /** The route table's `access` and `plan`, enforced in this one place. */

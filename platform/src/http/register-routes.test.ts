@@ -6,7 +6,8 @@ import { z } from 'zod';
 import type { Pool } from '../db.ts';
 import { conflict } from '../errors.ts';
 import { installErrorHandler } from './error-handler.ts';
-import { registerRoutes } from './register-routes.ts';
+import { installStrictJsonBody } from './json-body.ts';
+import { type RegisterOptions, registerRoutes } from './register-routes.ts';
 
 const echo = route({
   method: 'POST',
@@ -34,6 +35,13 @@ const refuses = route({
   access: 'anonymous',
   response: z.object({}),
 });
+const misanswers = route({
+  method: 'GET',
+  path: '/api/misanswers',
+  service: 'query',
+  access: 'anonymous',
+  response: dataEnvelope(z.object({ count: z.number() })),
+});
 const guarded = route({
   method: 'GET',
   path: '/api/guarded',
@@ -45,13 +53,14 @@ const guarded = route({
 // Anonymous routes never touch the database; the guarded one fails before the query without a token.
 const noDatabase = {} as Pool;
 
-async function app() {
+async function app(options: Partial<RegisterOptions> = {}) {
   const app = Fastify({ logger: false });
   installErrorHandler(app);
+  installStrictJsonBody(app);
   await app.register(fastifyJwt, { secret: 'x'.repeat(32) });
   registerRoutes(
     app,
-    { echo, fails, refuses, guarded },
+    { echo, fails, refuses, misanswers, guarded },
     {
       echo: async (req) => ({ data: { said: `${req.params.id}:${req.query.mode}:${req.body.thing.name}` } }),
       fails: async () => {
@@ -60,9 +69,11 @@ async function app() {
       refuses: async () => {
         throw conflict('Merchant already exists.', { resource_id: 'm-1' });
       },
+      // The declared answer has a number; this handler's bug answers text.
+      misanswers: async () => ({ data: { count: 'three' } }) as never,
       guarded: async () => ({}),
     },
-    { pool: noDatabase },
+    { pool: noDatabase, ...options },
   );
   return app;
 }
@@ -112,6 +123,84 @@ describe('routes registered from the route table', () => {
   it('refuses a member route without a token with 401', async () => {
     const res = await (await app()).inject({ method: 'GET', url: '/api/guarded' });
     expect(res.statusCode).toBe(401);
+  });
+
+  it('refuses NUL and lone surrogates in any string of any part with 400 naming the field', async () => {
+    const res = await (await app()).inject({
+      method: 'POST',
+      url: '/api/echo/1?mode=plain&extra=%00',
+      payload: { thing: { name: 'A\u0000' }, other: ['ok', '\uD800'] },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().fields).toEqual([
+      { field: 'extra', message: 'contains characters that are not allowed' },
+      { field: 'thing.name', message: 'contains characters that are not allowed' },
+      { field: 'other.1', message: 'contains characters that are not allowed' },
+    ]);
+  });
+
+  it('refuses a body that is not valid UTF-8 with 400, and still refuses prototype poisoning', async () => {
+    const bytes = Buffer.from([0x7b, 0x22, 0x74, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d]); // {"t":"\xff"}
+    const res = await (await app()).inject({
+      method: 'POST',
+      url: '/api/echo/1',
+      headers: { 'content-type': 'application/json' },
+      payload: bytes,
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().fields).toEqual([{ field: 'body', message: 'is not valid UTF-8' }]);
+    const poisoned = await (await app()).inject({
+      method: 'POST',
+      url: '/api/echo/1',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"thing":{"name":"Ann"},"__proto__":{"admin":true}}',
+    });
+    expect(poisoned.statusCode).toBe(400);
+    const fine = await (await app()).inject({
+      method: 'POST',
+      url: '/api/echo/1',
+      headers: { 'content-type': 'application/json' },
+      payload: Buffer.from(JSON.stringify({ thing: { name: 'Zoë' } })),
+    });
+    expect(fine.json()).toEqual({ data: { said: '1:plain:Zoë' } });
+  });
+
+  it('checks answers against the declared response schema when asked: a mismatch is our 500', async () => {
+    const checked = await (await app({ validateResponses: true })).inject({
+      method: 'GET',
+      url: '/api/misanswers',
+    });
+    expect(checked.statusCode).toBe(500);
+    const unchecked = await (await app({ validateResponses: false })).inject({
+      method: 'GET',
+      url: '/api/misanswers',
+    });
+    expect(unchecked.json()).toEqual({ data: { count: 'three' } });
+    const fine = await (await app({ validateResponses: true })).inject({
+      method: 'POST',
+      url: '/api/echo/1',
+      payload: { thing: { name: 'Ann' } },
+    });
+    expect(fine.statusCode).toBe(200);
+  });
+
+  it('verifies the token before the pre-handler wait: a forged or missing token is refused without waiting', async () => {
+    let waited = 0;
+    const slow = await app({
+      beforeHandler: async () => {
+        waited += 1;
+      },
+    });
+    const forged = await slow.inject({
+      method: 'GET',
+      url: '/api/guarded',
+      headers: { authorization: 'Bearer x.y.z' },
+    });
+    const missing = await slow.inject({ method: 'GET', url: '/api/guarded' });
+    expect([forged.statusCode, missing.statusCode]).toEqual([401, 401]);
+    expect(waited).toBe(0);
+    await slow.inject({ method: 'GET', url: '/api/refuses' });
+    expect(waited).toBe(1);
   });
 
   it('refuses to start when a declared route has no handler', () => {

@@ -1,9 +1,17 @@
-import type { RouteBody, RouteParams, RouteQuery, RouteResponse, RouteSpec } from '@mrn/contracts';
+import {
+  type RouteBody,
+  type RouteParams,
+  type RouteQuery,
+  type RouteResponse,
+  type RouteSpec,
+  UNSAFE_TEXT_MESSAGE,
+  unsafeTextPaths,
+} from '@mrn/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { z } from 'zod';
+import { ZodError, type z } from 'zod';
 import type { Pool } from '../db.ts';
-import type { Actor } from './actor.ts';
-import { authenticate, authorise } from './authenticate.ts';
+import type { Actor, TokenClaims } from './actor.ts';
+import { actorFor, authorise, verifyToken } from './authenticate.ts';
 import { type RequestPart, RequestValidationError } from './error-handler.ts';
 
 export interface HandlerRequest<R extends RouteSpec> {
@@ -25,10 +33,27 @@ export type HandlersFor<T extends Record<string, RouteSpec>> = { [K in keyof T]:
 export interface RegisterOptions {
   pool: Pool;
   /**
-   * Runs first, before authentication (query-api: the consistency wait, so that the session check
-   * too sees the read models as of the position asked for).
+   * Runs after the token's signature is verified and before the session is read (query-api: the
+   * consistency wait, so that the session check too sees the read models as of the position asked
+   * for, while an anonymous or forged request is refused without waiting).
    */
   beforeHandler?: (route: RouteSpec, request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+  /**
+   * Check every answer against the route's declared response schema (on in development and tests, off
+   * in production, where a mismatch would cost a parse per request and fail a user for our mistake).
+   */
+  validateResponses?: boolean;
+}
+
+/** An answer that does not match its route's declared schema: a bug on our side, so a 500 that is logged. */
+export class ResponseContractError extends Error {
+  constructor(
+    readonly route: string,
+    readonly issues: z.core.$ZodIssue[],
+  ) {
+    super(`Response of ${route} does not match its declared schema: ${JSON.stringify(issues)}`);
+    this.name = 'ResponseContractError';
+  }
 }
 
 /** Parses every part of the request, so that one 400 names every bad field at once. */
@@ -38,6 +63,17 @@ function parseRequest(
 ): { params: unknown; query: unknown; body: unknown } {
   const failures: ConstructorParameters<typeof RequestValidationError>[0] = [];
   const parse = (part: RequestPart, schema: z.ZodType | undefined, value: unknown) => {
+    const unsafe = unsafeTextPaths(value);
+    if (unsafe.length > 0) {
+      const issues = unsafe.map((path) => ({
+        code: 'custom' as const,
+        path,
+        message: UNSAFE_TEXT_MESSAGE,
+        input: '',
+      }));
+      failures.push({ part, zod: new ZodError(issues) });
+      return undefined;
+    }
     if (!schema) return undefined;
     const result = schema.safeParse(value ?? (part === 'body' ? undefined : {}));
     if (result.success) return result.data;
@@ -70,14 +106,16 @@ export function registerRoutes<T extends Record<string, RouteSpec>>(
       method: spec.method,
       url: spec.path,
       handler: async (request, reply) => {
+        const claims =
+          spec.access === 'anonymous' ? await optionalClaims(request) : await verifyToken(request);
         if (options.beforeHandler) await options.beforeHandler(spec, request, reply);
         const actor =
           spec.access === 'anonymous'
-            ? await optionalActor(options.pool, request)
-            : await authenticate(options.pool, request);
+            ? claims && (await actorFor(options.pool, claims).catch(() => undefined))
+            : await actorFor(options.pool, claims as TokenClaims);
         if (actor) authorise(actor, spec.access, spec.plan);
         const { params, query, body } = parseRequest(spec, request);
-        return handler({
+        const answer = await handler({
           params,
           query,
           body,
@@ -87,12 +125,18 @@ export function registerRoutes<T extends Record<string, RouteSpec>>(
           request,
           reply,
         } as HandlerRequest<RouteSpec>);
+        if (options.validateResponses) {
+          const checked = spec.response.safeParse(answer);
+          if (!checked.success) throw new ResponseContractError(name, checked.error.issues);
+        }
+        return answer;
       },
     });
   }
 }
 
-async function optionalActor(pool: Pool, request: FastifyRequest): Promise<Actor | undefined> {
+/** An anonymous route still knows a signed-in caller (e.g. sign-in steps), but never refuses without one. */
+async function optionalClaims(request: FastifyRequest): Promise<TokenClaims | undefined> {
   if (!request.headers.authorization) return undefined;
-  return authenticate(pool, request).catch(() => undefined);
+  return verifyToken(request).catch(() => undefined);
 }

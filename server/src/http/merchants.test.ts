@@ -106,7 +106,21 @@ describe('adding a merchant with its first note', () => {
       { business_startdate: '2020-13-45' },
       {},
       'merchant.business_startdate',
-      'must be a real date',
+      'is not a real calendar date',
+    ],
+    [
+      'a start date that does not exist (the 31st of February)',
+      { business_startdate: '2023-02-31' },
+      {},
+      'merchant.business_startdate',
+      'is not a real calendar date',
+    ],
+    [
+      'a start date before 1800',
+      { business_startdate: '1799-12-31' },
+      {},
+      'merchant.business_startdate',
+      'must be between 1800 and 2100',
     ],
   ])(
     'refuses %s with 400 naming the field and writes nothing',
