@@ -12,8 +12,8 @@ import type {
   UserView,
 } from '@mrn/contracts';
 import { type Actor, forbidden, type Handler, notFound } from '@mrn/platform';
-import { stringify } from 'csv-stringify/sync';
 import type { QueryDeps } from '../context.ts';
+import { toCsv } from '../csv.ts';
 import { iso, likeEscape, pagination } from '../views.ts';
 
 interface AccountRow {
@@ -110,9 +110,18 @@ const toUserView = (r: UserRow): UserView => {
   };
 };
 
-/** Own account for its admins; every account for platform admins. */
-const mayManageAccount = (actor: Actor, accountId: string) =>
-  actor.isDmAdmin || (actor.isAdmin && actor.accountId === accountId);
+const ACCOUNT_NOT_FOUND = 'Funder not found.';
+const USER_NOT_FOUND = 'Member not found.';
+
+/**
+ * Own account for its admins; every account for platform admins. Another funder's account, or a user
+ * of it, answers exactly as an id that does not exist: a 403 would confirm that it exists.
+ */
+function requireManager(actor: Actor, accountId: string, notFoundText: string): void {
+  if (actor.isDmAdmin) return;
+  if (actor.accountId !== accountId) throw notFound(notFoundText);
+  if (!actor.isAdmin) throw forbidden();
+}
 
 export function accountQueryHandlers(deps: QueryDeps) {
   async function userRow(id: string): Promise<UserRow> {
@@ -120,7 +129,7 @@ export function accountQueryHandlers(deps: QueryDeps) {
       `select ${USER_COLUMNS} from read.users u left join read.accounts a on a.id = u.account_id where u.id = $1`,
       [id],
     );
-    if (!rows[0]) throw notFound('Member not found.');
+    if (!rows[0]) throw notFound(USER_NOT_FOUND);
     return rows[0];
   }
 
@@ -155,11 +164,11 @@ export function accountQueryHandlers(deps: QueryDeps) {
   };
 
   const getAccountHandler: Handler<typeof getAccount> = async (req) => {
-    if (!mayManageAccount(req.actor, req.params.id)) throw forbidden();
+    requireManager(req.actor, req.params.id, ACCOUNT_NOT_FOUND);
     const { rows } = await deps.pool.query<AccountRow>('select * from read.accounts where id = $1', [
       req.params.id,
     ]);
-    if (!rows[0]) throw notFound('Funder not found.');
+    if (!rows[0]) throw notFound(ACCOUNT_NOT_FOUND);
     return { data: toAccountView(rows[0]) };
   };
 
@@ -176,9 +185,9 @@ export function accountQueryHandlers(deps: QueryDeps) {
         where u.archived_at is null and a.archived_at is null and not a.is_platform
         order by lower(a.name), lower(u.last_name), lower(u.first_name)`,
     );
-    const csv = stringify(
+    const csv = toCsv(
+      ['funder', 'first_name', 'last_name', 'email', 'membership_level'],
       rows.map((r) => [r.funder, r.first_name, r.last_name, r.email, r.plan_level]),
-      { header: true, columns: ['funder', 'first_name', 'last_name', 'email', 'membership_level'] },
     );
     const product = deps.config.PRODUCT_NAME.toLowerCase().replace(/[^a-z0-9]+/g, '-');
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
@@ -209,7 +218,7 @@ export function accountQueryHandlers(deps: QueryDeps) {
   };
 
   const listAccountUsersHandler: Handler<typeof listAccountUsers> = async (req) => {
-    if (!mayManageAccount(req.actor, req.params.id)) throw forbidden();
+    requireManager(req.actor, req.params.id, ACCOUNT_NOT_FOUND);
     const { rows } = await deps.pool.query<UserRow>(
       `select ${USER_COLUMNS} from read.users u left join read.accounts a on a.id = u.account_id
         where u.account_id = $1 order by lower(u.last_name), lower(u.first_name), u.id`,
@@ -224,13 +233,13 @@ export function accountQueryHandlers(deps: QueryDeps) {
   const getUserHandler: Handler<typeof getUser> = async (req) => {
     const row = await userRow(req.params.id);
     const self = req.actor.userId === row.id;
-    if (!self && !mayManageAccount(req.actor, row.account_id)) throw forbidden();
+    if (!self) requireManager(req.actor, row.account_id, USER_NOT_FOUND);
     return { data: toUserView(row) };
   };
 
   const getApiCredentialsHandler: Handler<typeof getApiCredentials> = async (req) => {
     const row = await userRow(req.params.id);
-    if (!mayManageAccount(req.actor, row.account_id)) throw forbidden();
+    requireManager(req.actor, row.account_id, USER_NOT_FOUND);
     const { rows } = await deps.pool.query<{ api_token: string | null }>(
       'select api_token from read.users where id = $1',
       [row.id],
