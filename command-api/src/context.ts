@@ -1,5 +1,14 @@
 import type { RouteSpec } from '@mrn/contracts';
-import type { Config, EventMetadata, EventStore, HandlerRequest, Logger, Mailer, Pool } from '@mrn/platform';
+import type {
+  Clock,
+  Config,
+  EventMetadata,
+  EventStore,
+  HandlerRequest,
+  Logger,
+  Mailer,
+  Pool,
+} from '@mrn/platform';
 import type { FastifyInstance } from 'fastify';
 
 /** What every command handler may use: its side effects all go through these. */
@@ -12,6 +21,8 @@ export interface CommandDeps {
   mailer: Mailer;
   /** Where links in e-mails point: PUBLIC_URL or the local address. */
   publicUrl: string;
+  /** The time commands decide at (limits and link expiries are tested by moving it). */
+  clock: Clock;
 }
 
 /** Event metadata for a request: who did it, from where (DESIGN §3). */

@@ -1,4 +1,5 @@
 export * from './auth/passwords.ts';
+export * from './background.ts';
 export * from './command-handler.ts';
 export * from './context.ts';
 export * from './domain/merchant/merchant.ts';

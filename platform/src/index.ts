@@ -1,3 +1,4 @@
+export * from './clock.ts';
 export * from './config.ts';
 export * from './db.ts';
 export * from './embedded-postgres.ts';

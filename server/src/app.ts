@@ -3,8 +3,9 @@ import { fileURLToPath } from 'node:url';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyJwt from '@fastify/jwt';
 import fastifyStatic from '@fastify/static';
-import { registerCommandApi } from '@mrn/command-api';
+import { registerCommandApi, settleBackground } from '@mrn/command-api';
 import {
+  type Clock,
   type Config,
   createLogger,
   createMailer,
@@ -14,6 +15,7 @@ import {
   type Logger,
   PostgresEventStore,
   sessionCache,
+  systemClock,
 } from '@mrn/platform';
 import { allProjectors, ProjectionRunner } from '@mrn/projections';
 import { registerQueryApi, SearchRecorder } from '@mrn/query-api';
@@ -43,7 +45,7 @@ export interface RunningServer {
  */
 export async function startServer(
   config: Config,
-  opts: { logger?: Logger; demo?: boolean; webDist?: string; listen?: boolean } = {},
+  opts: { logger?: Logger; demo?: boolean; webDist?: string; listen?: boolean; clock?: Clock } = {},
 ): Promise<RunningServer> {
   const logger = opts.logger ?? createLogger(config.LOG_LEVEL);
   const db = await openDatabase(config, logger);
@@ -80,7 +82,16 @@ export async function startServer(
     `${config.PRODUCT_NAME} <no-reply@merchantrisk.local>`,
   );
   const publicUrl = config.PUBLIC_URL ?? `http://localhost:${config.PORT}`;
-  registerCommandApi({ app, pool: db.pool, store, config, logger, mailer, publicUrl });
+  registerCommandApi({
+    app,
+    pool: db.pool,
+    store,
+    config,
+    logger,
+    mailer,
+    publicUrl,
+    clock: opts.clock ?? systemClock,
+  });
   registerQueryApi({
     app,
     pool: db.pool,
@@ -118,6 +129,7 @@ export async function startServer(
     admin,
     async close() {
       await app.close();
+      await settleBackground();
       mailer.close();
       await mailbox?.close();
       await searches.flush();

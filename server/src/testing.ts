@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CONSISTENT_AFTER_HEADER } from '@mrn/contracts';
-import { createLogger, loadConfig } from '@mrn/platform';
+import { type Clock, createLogger, loadConfig } from '@mrn/platform';
 import { createTestDatabase, type TestDatabase } from '@mrn/platform/testing';
 import type { InjectOptions } from 'fastify';
 import { type RunningServer, startServer } from './app.ts';
@@ -22,7 +22,7 @@ export interface TestServer extends RunningServer {
 
 /** The whole product on a fresh database of the run's real PostgreSQL; `listen: true` for real HTTP. */
 export async function startTestServer(
-  opts: { listen?: boolean; demo?: boolean; env?: Record<string, string> } = {},
+  opts: { listen?: boolean; demo?: boolean; env?: Record<string, string>; clock?: Clock } = {},
 ): Promise<TestServer> {
   const db = await createTestDatabase(allMigrations());
   const config = loadConfig({
@@ -40,6 +40,7 @@ export async function startTestServer(
     logger: createLogger('silent'),
     listen: opts.listen ?? false,
     demo: opts.demo,
+    clock: opts.clock,
   });
   let lastPosition: string | undefined;
   const call: TestServer['call'] = async ({ token, headers, ...rest }) => {

@@ -33,7 +33,7 @@ type Simple =
   | typeof toggleAccountMfaRequired;
 
 export function accountHandlers(deps: CommandDeps) {
-  const ctxOf = (req: { actor: Actor }) => ({ now: new Date(), actor: req.actor });
+  const ctxOf = (req: { actor: Actor }) => ({ now: deps.clock.now(), actor: req.actor });
   const simple =
     (command: AccountCommand): Handler<Simple> =>
     async (req) => {

@@ -16,7 +16,7 @@ export function appSettingsHandlers(deps: CommandDeps) {
         dashboardMessageTitle: s.dashboard_message_title,
         dashboardMessage: s.dashboard_message,
       },
-      { now: new Date(), actor: req.actor },
+      { now: deps.clock.now(), actor: req.actor },
       metadataFor(req),
     );
     return {

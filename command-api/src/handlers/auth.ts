@@ -2,6 +2,7 @@ import {
   type dashboardUpdates,
   LOGIN_THROTTLE,
   MESSAGES,
+  OTP_THROTTLE,
   type otpNew,
   type otpRegister,
   type otpVerify,
@@ -28,7 +29,6 @@ export const MFA_TEXTS = {
 } as const;
 
 const REMEMBER_DAYS = 30;
-const OTP_THROTTLE = { failures: 5, windowSeconds: 15 * 60 };
 
 async function contributionOf(deps: CommandDeps, accountId: string): Promise<number> {
   const { rows } = await deps.pool.query<{ c: string }>(
@@ -65,32 +65,29 @@ function signToken(deps: CommandDeps, user: ActiveUser, sessionId: string, mfa: 
 }
 
 /** A remembered device skips the MFA step for 30 days (DESIGN §5). */
-function deviceRemembered(user: ActiveUser, token: string | undefined): boolean {
+function deviceRemembered(user: ActiveUser, token: string | undefined, now: Date): boolean {
   const device = user.rememberedDevice;
-  return (
-    !!token && !!device && new Date(device.expiresAt) > new Date() && secretMatches(token, device.tokenHash)
-  );
+  return !!token && !!device && new Date(device.expiresAt) > now && secretMatches(token, device.tokenHash);
 }
 
 export function authHandlers(deps: CommandDeps) {
-  const throttle = new Throttle(deps.pool, MESSAGES.tooManyAttempts);
+  const throttle = new Throttle(deps.pool, MESSAGES.tooManyAttempts, deps.clock);
 
   const login: Handler<Routes['login']> = async (req) => {
     const email = normaliseEmail(req.body.auth.email);
-    const keys: [string, (typeof LOGIN_THROTTLE)['perEmail' | 'perIp']][] = [
+    const emailAndIp = `login-email-ip:${email}|${req.ip}`;
+    const attempt = await throttle.take([
+      [emailAndIp, LOGIN_THROTTLE.perEmailAndIp],
       [`login-email:${email}`, LOGIN_THROTTLE.perEmail],
       [`login-ip:${req.ip}`, LOGIN_THROTTLE.perIp],
-    ];
-    await throttle.check(keys);
+    ]);
     const userId = await findUserIdByEmail(deps.store, email);
     const user = userId ? (await loadUser(deps.store, userId)).state : undefined;
     const passwordHash = user?.status === 'active' ? user.passwordHash : DUMMY_HASH;
     const matches = await verifyPassword(passwordHash, req.body.auth.password);
-    if (!matches || !user || user.status !== 'active') {
-      await throttle.recordFailure(keys);
+    if (!matches || !user || user.status !== 'active')
       throw new DomainError(401, MESSAGES.invalidCredentials);
-    }
-    await throttle.reset([keys[0]![0]]);
+    await attempt.succeeded([emailAndIp]);
     const { state: account } = await loadAccount(deps, user.accountId);
     if (account.status !== 'open') throw new DomainError(401, MESSAGES.invalidCredentials);
 
@@ -99,7 +96,7 @@ export function authHandlers(deps: CommandDeps) {
     const bypass =
       mfaRequired &&
       user.mfaSecret !== null &&
-      deviceRemembered(user, typeof header === 'string' ? header : undefined);
+      deviceRemembered(user, typeof header === 'string' ? header : undefined, deps.clock.now());
     const mfa: TokenClaims['mfa'] = !mfaRequired || bypass ? 'ok' : 'pending';
 
     const sessionId = newId();
@@ -116,7 +113,7 @@ export function authHandlers(deps: CommandDeps) {
       userDecider,
       streams.user(user.userId),
       { type: 'SignIn', sessionId },
-      { now: new Date() },
+      { now: deps.clock.now() },
       metadataFor(req, { actorUserId: user.userId, actorAccountId: user.accountId }),
     );
     const { view } = await sessionUserFor(deps, user.userId, mfa === 'ok');
@@ -142,7 +139,7 @@ export function authHandlers(deps: CommandDeps) {
       userDecider,
       streams.user(req.actor.userId),
       { type: 'SignOut', sessionId: req.actor.sessionId },
-      { now: new Date(), actor: req.actor },
+      { now: deps.clock.now(), actor: req.actor },
       metadataFor(req),
     );
     return { data: { ok: true as const }, position: result.position };
@@ -174,9 +171,9 @@ export function authHandlers(deps: CommandDeps) {
           tokenHash: hashSecret(rememberToken),
           ip: req.ip,
           device: req.userAgent,
-          expiresAt: new Date(Date.now() + REMEMBER_DAYS * 86_400_000).toISOString(),
+          expiresAt: new Date(deps.clock.now().getTime() + REMEMBER_DAYS * 86_400_000).toISOString(),
         },
-        { now: new Date(), actor: req.actor },
+        { now: deps.clock.now(), actor: req.actor },
         metadataFor(req),
       );
     }
@@ -191,18 +188,20 @@ export function authHandlers(deps: CommandDeps) {
   }
 
   async function checkCode(req: { ip: string; actor: Actor }, secret: string, code: string) {
-    const keys: [string, typeof OTP_THROTTLE][] = [
-      [`otp-user:${req.actor.userId}`, OTP_THROTTLE],
-      [`otp-ip:${req.ip}`, { failures: 20, windowSeconds: 15 * 60 }],
-    ];
-    await throttle.check(keys);
+    const perUser = `otp-user:${req.actor.userId}`;
+    const attempt = await throttle.take([
+      [perUser, OTP_THROTTLE.perUser],
+      [`otp-ip:${req.ip}`, OTP_THROTTLE.perIp],
+    ]);
     // ±1 time step (30 s) for clock drift between phone and server.
-    const { valid } = await verify({ secret, token: code, epochTolerance: 30 });
-    if (!valid) {
-      await throttle.recordFailure(keys);
-      throw new DomainError(401, MFA_TEXTS.failed);
-    }
-    await throttle.reset([keys[0]![0]]);
+    const { valid } = await verify({
+      secret,
+      token: code,
+      epochTolerance: 30,
+      epoch: Math.floor(deps.clock.now().getTime() / 1000),
+    });
+    if (!valid) throw new DomainError(401, MFA_TEXTS.failed);
+    await attempt.succeeded([perUser]);
   }
 
   const otpRegisterHandler: Handler<typeof otpRegister> = async (req) => {
@@ -212,7 +211,7 @@ export function authHandlers(deps: CommandDeps) {
       userDecider,
       streams.user(req.actor.userId),
       { type: 'EnableMfa', secret: req.body.otp.otp_secret },
-      { now: new Date(), actor: req.actor },
+      { now: deps.clock.now(), actor: req.actor },
       metadataFor(req),
     );
     return completeMfa(req as never, req.body.otp.remember_device);

@@ -29,7 +29,7 @@ export function disputeHandlers(deps: CommandDeps) {
         state: d.state,
         reason: d.reason,
       },
-      { now: new Date() },
+      { now: deps.clock.now() },
       metadataFor(req, { source: 'web' }),
     );
     req.reply.code(result.events.length > 0 ? 201 : 200);

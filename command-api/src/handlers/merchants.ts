@@ -67,7 +67,7 @@ type Types = {
 };
 
 export function merchantHandlers(deps: CommandDeps): { [K in keyof Types]: Handler<Types[K]> } {
-  const now = (actor: Actor) => ({ now: new Date(), actor });
+  const now = (actor: Actor) => ({ now: deps.clock.now(), actor });
 
   /** A command on the merchant a note belongs to. */
   const onNote = async (

@@ -10,20 +10,22 @@ import { type Actor, DomainError, type EventMetadata, type Handler, type TokenCl
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import { closeUserSessions } from '../auth/sessions.ts';
 import { Throttle } from '../auth/throttle.ts';
-import { hashSecret, newSecret, secretMatches } from '../auth/tokens.ts';
+import { hashSecret, newSecret } from '../auth/tokens.ts';
+import { runInBackground } from '../background.ts';
 import { executeCommand } from '../command-handler.ts';
 import { type CommandDeps, metadataFor } from '../context.ts';
-import { type ActiveUser, userDecider } from '../domain/user/user.ts';
+import { type ActiveUser, USER_TEXTS, userDecider } from '../domain/user/user.ts';
 import { findUserIdByEmail, loadUser, normaliseEmail } from '../services/users.ts';
 
 export const PASSWORD_TEXTS = {
   wrongOldPassword: 'The current password is not correct.',
-  badResetLink: 'This password reset link is invalid or has expired. Please request a new one.',
+  badResetLink: USER_TEXTS.badResetLink,
   tooMany: 'Too many attempts. Please wait and try again.',
 } as const;
 
 const RESET_TTL_MS = 60 * 60 * 1000;
 const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+export const RESET_TTL = { resetMs: RESET_TTL_MS, invitationMs: INVITATION_TTL_MS } as const;
 const RESET_THROTTLE = { failures: 10, windowSeconds: 15 * 60 };
 
 /** Does the new password equal one of the last five (DESIGN §5)? Each check is an argon2 verify. */
@@ -49,9 +51,9 @@ async function issueResetLink(
     {
       type: 'RequestPasswordReset',
       tokenHash: hashSecret(token),
-      expiresAt: new Date(Date.now() + ttlMs).toISOString(),
+      expiresAt: new Date(deps.clock.now().getTime() + ttlMs).toISOString(),
     },
-    { now: new Date() },
+    { now: deps.clock.now() },
     metadata,
   );
   const link = `${deps.publicUrl}/password_reset?reset_token=${encodeURIComponent(token)}&email=${encodeURIComponent(email)}`;
@@ -76,23 +78,23 @@ export async function sendInvitation(
 }
 
 export function passwordHandlers(deps: CommandDeps) {
-  const throttle = new Throttle(deps.pool, PASSWORD_TEXTS.tooMany);
+  const throttle = new Throttle(deps.pool, PASSWORD_TEXTS.tooMany, deps.clock);
 
   async function change(
     userId: string,
     password: string,
-    via: 'profile' | 'admin' | 'reset',
+    how: { via: 'profile' | 'admin' } | { via: 'reset'; resetTokenHash: string },
     ctx: { now: Date; actor?: Actor },
     metadata: EventMetadata,
   ) {
     const { state } = await loadUser(deps.store, userId);
-    const matchesHistory = state.status !== 'none' && (await reusesPassword(state, password));
+    const matchesHistory = state.status === 'active' && (await reusesPassword(state, password));
     const passwordHash = await hashPassword(password);
     return executeCommand(
       deps,
       userDecider,
       streams.user(userId),
-      { type: 'ChangePassword', passwordHash, via, matchesHistory },
+      { type: 'ChangePassword', passwordHash, matchesHistory, ...how },
       ctx,
       metadata,
     );
@@ -110,8 +112,8 @@ export function passwordHandlers(deps: CommandDeps) {
     const result = await change(
       req.params.id,
       req.body.new_password,
-      'profile',
-      { now: new Date(), actor: req.actor },
+      { via: 'profile' },
+      { now: deps.clock.now(), actor: req.actor },
       metadataFor(req),
     );
     // Every other session ends; this one carries on with a token of the new session version.
@@ -133,8 +135,8 @@ export function passwordHandlers(deps: CommandDeps) {
     const result = await change(
       req.params.id,
       req.body.new_password,
-      'admin',
-      { now: new Date(), actor: req.actor },
+      { via: 'admin' },
+      { now: deps.clock.now(), actor: req.actor },
       metadataFor(req),
     );
     await closeUserSessions(deps.pool, req.params.id);
@@ -142,50 +144,42 @@ export function passwordHandlers(deps: CommandDeps) {
   };
 
   const forgotPasswordHandler: Handler<typeof forgotPassword> = async (req) => {
-    const keys: [string, typeof RESET_THROTTLE][] = [[`forgot-ip:${req.ip}`, RESET_THROTTLE]];
-    await throttle.check(keys);
-    await throttle.recordFailure(keys);
+    await throttle.take([[`forgot-ip:${req.ip}`, RESET_THROTTLE]]);
     const email = normaliseEmail(req.body.email);
-    const userId = await findUserIdByEmail(deps.store, email);
-    const user = userId ? (await loadUser(deps.store, userId)).state : undefined;
-    // The answer is the same whether or not the address is known, so it reveals no member.
-    if (user?.status === 'active') {
-      const { link } = await issueResetLink(deps, user.userId, email, RESET_TTL_MS, metadataFor(req));
+    const metadata = metadataFor(req);
+    // Answer first: looking the address up, recording the link and sending the mail take time only for
+    // a known address, and the answer must not tell anyone which addresses are members.
+    runInBackground(deps.logger, 'password reset e-mail', async () => {
+      const userId = await findUserIdByEmail(deps.store, email);
+      const user = userId ? (await loadUser(deps.store, userId)).state : undefined;
+      if (user?.status !== 'active') return;
+      const { link } = await issueResetLink(deps, user.userId, email, RESET_TTL_MS, metadata);
       await deps.mailer.send({
         to: email,
         subject: `Reset your ${deps.config.PRODUCT_NAME} password`,
         text: `Someone asked to reset the password of ${email}.\n\nReset it here (valid for 1 hour, once):\n${link}\n\nIf it was not you, ignore this e-mail.\n`,
       });
-    }
+    });
     return { data: { ok: true as const } };
   };
 
   const passwordResetHandler: Handler<typeof passwordReset> = async (req) => {
     const email = normaliseEmail(req.body.email);
-    const keys: [string, typeof RESET_THROTTLE][] = [
+    const attempt = await throttle.take([
       [`reset-ip:${req.ip}`, RESET_THROTTLE],
       [`reset-email:${email}`, RESET_THROTTLE],
-    ];
-    await throttle.check(keys);
+    ]);
     const userId = await findUserIdByEmail(deps.store, email);
-    const user = userId ? (await loadUser(deps.store, userId)).state : undefined;
-    const valid =
-      user?.status === 'active' &&
-      user.resetToken !== null &&
-      new Date(user.resetToken.expiresAt) > new Date() &&
-      secretMatches(req.body.reset_token, user.resetToken.hash);
-    if (!valid || !user || user.status !== 'active') {
-      await throttle.recordFailure(keys);
-      throw new DomainError(400, PASSWORD_TEXTS.badResetLink);
-    }
+    if (!userId) throw new DomainError(400, PASSWORD_TEXTS.badResetLink);
     await change(
-      user.userId,
+      userId,
       req.body.new_password,
-      'reset',
-      { now: new Date() },
-      metadataFor(req, { actorUserId: user.userId, actorAccountId: user.accountId }),
+      { via: 'reset', resetTokenHash: hashSecret(req.body.reset_token) },
+      { now: deps.clock.now() },
+      metadataFor(req, { actorUserId: userId }),
     );
-    await closeUserSessions(deps.pool, user.userId);
+    await attempt.succeeded();
+    await closeUserSessions(deps.pool, userId);
     return { data: { ok: true as const } };
   };
 

@@ -1,16 +1,16 @@
-import {
-  type agreeToTerms,
-  type archiveUser,
-  type createUser,
-  type forgetDevice,
-  type grantUserApiAccess,
-  type regenerateApiKey,
-  type resetMfa,
-  type restoreUser,
-  type revokeUserApiAccess,
-  type toggleUserAdmin,
-  type toggleUserMfaRequired,
-  type updateUser,
+import type {
+  agreeToTerms,
+  archiveUser,
+  createUser,
+  forgetDevice,
+  grantUserApiAccess,
+  regenerateApiKey,
+  resetMfa,
+  restoreUser,
+  revokeUserApiAccess,
+  toggleUserAdmin,
+  toggleUserMfaRequired,
+  updateUser,
 } from '@mrn/contracts';
 import { type Actor, type Handler, newId, notFound } from '@mrn/platform';
 import { users } from '../aggregates.ts';
@@ -35,7 +35,7 @@ type Simple =
   | typeof agreeToTerms;
 
 export function userHandlers(deps: CommandDeps) {
-  const ctxOf = (actor: Actor) => ({ now: new Date(), actor });
+  const ctxOf = (actor: Actor) => ({ now: deps.clock.now(), actor });
   const runOn = (
     req: Parameters<typeof metadataFor>[0] & { actor: Actor; params: { id: string } },
     command: UserCommand | ((s: UserState) => UserCommand | Promise<UserCommand>),

@@ -48,9 +48,7 @@ const eventCount = async () =>
   Number((await server.db.pool.query('select count(*) as n from events')).rows[0].n);
 const streamEvents = async (streamId: string) =>
   (
-    await server.db.pool.query('select type from events where stream_id = $1 order by revision', [
-      streamId,
-    ])
+    await server.db.pool.query('select type from events where stream_id = $1 order by revision', [streamId])
   ).rows.map((r) => r.type as string);
 
 let einSeq = 300_000;

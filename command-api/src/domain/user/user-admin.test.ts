@@ -109,6 +109,72 @@ describe('user decider: member administration', () => {
   });
 });
 
+describe('user decider: reset links', () => {
+  // `as(...)` decides at 2026-11-22T00:00:00Z.
+  const linkUntil = (expiresAt: string): UserEvent => ({
+    type: 'UserPasswordResetRequested',
+    data: { userId: 'u1', tokenHash: 'link-hash', expiresAt },
+  });
+  const reset = (resetTokenHash = 'link-hash') =>
+    ({
+      type: 'ChangePassword',
+      passwordHash: 'h9',
+      via: 'reset',
+      resetTokenHash,
+      matchesHistory: false,
+    }) as const;
+  const anonymous = specFor(userDecider, { now: new Date('2026-11-22T00:00:00Z') });
+
+  it('changes the password with a live link, until the last millisecond of its life', () => {
+    anonymous
+      .given([registered, linkUntil('2026-11-22T00:00:00.001Z')])
+      .when(reset())
+      .thenEvents([
+        { type: 'UserPasswordChanged', data: { userId: 'u1', passwordHash: 'h9', via: 'reset' } },
+        revoked(1, 'password changed'),
+      ]);
+  });
+
+  it('refuses an expired, a wrong, a used or a replaced link with the same text', () => {
+    anonymous
+      .given([registered, linkUntil('2026-11-22T00:00:00.000Z')])
+      .when(reset())
+      .thenRefuses(400, USER_TEXTS.badResetLink);
+    anonymous
+      .given([registered, linkUntil('2026-11-23T00:00:00Z')])
+      .when(reset('other-hash'))
+      .thenRefuses(400, USER_TEXTS.badResetLink);
+    anonymous
+      .given([
+        registered,
+        linkUntil('2026-11-23T00:00:00Z'),
+        { type: 'UserPasswordChanged', data: { userId: 'u1', passwordHash: 'h8', via: 'reset' } },
+      ])
+      .when(reset())
+      .thenRefuses(400, USER_TEXTS.badResetLink);
+    anonymous
+      .given([
+        registered,
+        linkUntil('2026-11-23T00:00:00Z'),
+        {
+          type: 'UserPasswordResetRequested',
+          data: { userId: 'u1', tokenHash: 'newer', expiresAt: '2026-11-23T00:00:00Z' },
+        },
+      ])
+      .when(reset())
+      .thenRefuses(400, USER_TEXTS.badResetLink);
+    anonymous.given([]).when(reset()).thenRefuses(400, USER_TEXTS.badResetLink);
+    anonymous
+      .given([
+        registered,
+        linkUntil('2026-11-23T00:00:00Z'),
+        { type: 'UserArchived', data: { userId: 'u1' } },
+      ])
+      .when(reset())
+      .thenRefuses(400, USER_TEXTS.badResetLink);
+  });
+});
+
 describe('user decider: passwords, MFA, terms', () => {
   it('changes a password (revoking sessions) and refuses one of the last five', () => {
     as(self)

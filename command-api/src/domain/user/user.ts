@@ -83,11 +83,22 @@ export type UserCommand =
   | { type: 'ResetMfa' }
   | { type: 'RememberDevice'; tokenHash: string; ip: string | null; device: string | null; expiresAt: string }
   | { type: 'ForgetDevice' }
-  /** `matchesHistory` is the handler's verdict from hashing the new password against the history. */
+  /**
+   * `matchesHistory` is the handler's verdict from hashing the new password against the history. A reset
+   * carries the hash of the link's token: the link's validity is decided here, against the state the
+   * change is appended to, so of concurrent uses of one link exactly one can change the password.
+   */
   | {
       type: 'ChangePassword';
       passwordHash: string;
-      via: 'profile' | 'admin' | 'reset';
+      via: 'profile' | 'admin';
+      matchesHistory: boolean;
+    }
+  | {
+      type: 'ChangePassword';
+      passwordHash: string;
+      via: 'reset';
+      resetTokenHash: string;
       matchesHistory: boolean;
     }
   | { type: 'RequestPasswordReset'; tokenHash: string; expiresAt: string }
@@ -95,6 +106,7 @@ export type UserCommand =
 
 export const USER_TEXTS = {
   notFound: 'Member not found.',
+  badResetLink: 'This password reset link is invalid or has expired. Please request a new one.',
   archived: 'This member has been archived.',
   notArchived: 'This member is not archived.',
   accountHasNoApi: 'API access must first be granted to the account by a platform administrator.',
@@ -362,6 +374,13 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
         return user.rememberedDevice ? [{ type: 'UserDeviceForgotten', data: { userId: user.userId } }] : [];
       }
       case 'ChangePassword': {
+        if (command.via === 'reset') {
+          // Any dead link (used, replaced, expired, or a member since archived) reads the same.
+          const link = state.status === 'active' ? state.resetToken : null;
+          if (!link || link.hash !== command.resetTokenHash || new Date(link.expiresAt) <= ctx.now) {
+            throw new DomainError(400, USER_TEXTS.badResetLink);
+          }
+        }
         const user = active(state);
         if (command.via === 'admin') manager(ctx, user);
         if (command.via === 'profile' && ctx.actor?.userId !== user.userId) throw forbidden();
