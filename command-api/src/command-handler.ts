@@ -1,4 +1,4 @@
-import type { DomainEvent } from '@mrn/contracts';
+import { type DomainEvent, parseEvent } from '@mrn/contracts';
 import {
   type AppendResult,
   type EventMetadata,
@@ -82,7 +82,11 @@ async function fold<C, S, E extends DomainEvent>(
   let state = decider.initialState();
   let revision: bigint | 'no_stream' = 'no_stream';
   for await (const e of store.readStream(streamId)) {
-    state = decider.evolve(state, { type: e.type, data: e.data } as E);
+    // Through the catalogue: a decider only ever sees the current shape of an event (upcasted, checked).
+    state = decider.evolve(
+      state,
+      parseEvent({ type: e.type, data: e.data, metadata: e.metadata }) as unknown as E,
+    );
     revision = e.revision;
   }
   return { state, revision };

@@ -5,6 +5,7 @@ export * from './domain/plans.ts';
 export * from './domain/session.ts';
 export * from './domain/us-states.ts';
 export * from './events/index.ts';
+export * from './events/parse.ts';
 export * from './http/envelope.ts';
 export * from './http/fields.ts';
 export * from './http/route.ts';

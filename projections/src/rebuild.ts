@@ -23,6 +23,11 @@ export async function rebuildProjectors(
     await tx.query('delete from subscription_checkpoints where name = any($1)', [
       projectors.map((p) => p.name),
     ]);
+    // A replay is the operator's retry: the quarantine starts afresh (a poison event still in the log
+    // fails the rebuild, naming it, and the running server quarantines it again).
+    await tx.query('delete from projection_quarantine where projector = any($1)', [
+      projectors.map((p) => p.name),
+    ]);
     for (const index of projectors.flatMap((p) => p.deferredIndexes ?? [])) {
       await tx.query(
         `insert into rebuild_deferred_indexes (name, definition)

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createLogger, PostgresEventStore, platformMigrations, START } from '@mrn/platform';
 import { createTestDatabase, type TestDatabase } from '@mrn/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { projectionMigrations } from './migrations.ts';
 import { projector } from './projector.ts';
 import { applyBatch, ProjectionRunner, readCheckpoint } from './runner.ts';
 
@@ -9,7 +10,7 @@ let db: TestDatabase;
 let store: PostgresEventStore;
 
 beforeAll(async () => {
-  db = await createTestDatabase(platformMigrations());
+  db = await createTestDatabase([...platformMigrations(), ...projectionMigrations()]);
   await db.pool.query('create table seen (event_id uuid primary key, type text not null)');
   store = new PostgresEventStore(db.pool, { listenUrl: db.url, pollIntervalMs: 100 });
 });

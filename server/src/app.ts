@@ -103,8 +103,26 @@ export async function startServer(
     consistency: projections,
   });
   app.get('/health', async (_request, reply) => {
-    const ok = projections.isRunning;
-    return reply.code(ok ? 200 : 503).send({ status: ok ? 'ok' : 'starting' });
+    if (!projections.isRunning) return reply.code(503).send({ status: 'starting' });
+    const halted = projections.quarantined;
+    if (halted.length === 0) return reply.send({ status: 'ok' });
+    // A halted projector means one read model is behind: say which, at which event, and by how much.
+    const head = await store.headPosition();
+    return reply.code(503).send({
+      status: 'degraded',
+      projectors: halted.map((q) => ({
+        name: q.projector,
+        state: 'halted',
+        event: { id: q.eventId, type: q.type, stream_id: q.streamId, position: q.position },
+        error: q.error,
+        since: q.since.toISOString(),
+        lag: {
+          applied_through: q.appliedThrough,
+          head,
+          seconds: Math.max(0, Math.round((Date.now() - q.recordedAt.getTime()) / 1000)),
+        },
+      })),
+    });
   });
   await serveWeb(app, opts.webDist ?? DEFAULT_WEB_DIST, logger);
 

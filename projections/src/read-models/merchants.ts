@@ -74,6 +74,20 @@ export const merchantsProjector = projector({
       },
       MerchantUpdated: async (tx, events) => {
         const latest = lastBy(events, (e) => e.data.merchantId);
+        // Live, every name a merchant had went into the vocabulary; a replay batch holding several
+        // renames of one merchant must add the earlier names' words too (only the last is indexed).
+        const earlier = events.filter((e) => !latest.includes(e));
+        if (earlier.length > 0) {
+          await tx.query(
+            `insert into read.search_words (word)
+             select distinct w
+             from jsonb_to_recordset($1::jsonb) as r("merchantId" uuid, "legalName" text, dba text)
+             join read.merchants m on m.id = r."merchantId" and m.archived_at is null,
+             unnest(tsvector_to_array(to_tsvector('simple', lower(r."legalName" || ' ' || coalesce(r.dba, ''))))) as w
+             on conflict do nothing`,
+            [JSON.stringify(earlier.map((e) => e.data))],
+          );
+        }
         await tx.query(UNINDEX, [latest.map((e) => e.data.merchantId)]);
         await tx.query(
           `with updated as (
