@@ -109,6 +109,18 @@ describe('user decider: member administration', () => {
   });
 });
 
+describe('user decider: another funder', () => {
+  it("sees another funder's member as missing, archived or not, whatever the command", () => {
+    const archived: UserEvent = { type: 'UserArchived', data: { userId: 'u1' } };
+    for (const given of [[registered], [registered, archived]]) {
+      as(otherAdmin).given(given).when({ type: 'ArchiveUser' }).thenRefuses(404, USER_TEXTS.notFound);
+      as(otherAdmin).given(given).when({ type: 'RestoreUser' }).thenRefuses(404, USER_TEXTS.notFound);
+      as(otherAdmin).given(given).when({ type: 'ForgetDevice' }).thenRefuses(404, USER_TEXTS.notFound);
+    }
+    as(otherAdmin).given([]).when({ type: 'ArchiveUser' }).thenRefuses(404, USER_TEXTS.notFound);
+  });
+});
+
 describe('user decider: reset links', () => {
   // `as(...)` decides at 2026-11-22T00:00:00Z.
   const linkUntil = (expiresAt: string): UserEvent => ({

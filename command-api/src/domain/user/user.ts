@@ -250,6 +250,15 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
     }
   },
   decide(command, state, ctx) {
+    // Another funder's member is, to this funder, a member that does not exist, archived or not.
+    if (
+      state.status !== 'none' &&
+      ctx.actor &&
+      !ctx.actor.isDmAdmin &&
+      ctx.actor.accountId !== state.accountId
+    ) {
+      throw notFound(USER_TEXTS.notFound);
+    }
     switch (command.type) {
       case 'RegisterUser': {
         if (state.status !== 'none') throw conflict('This user already exists.');

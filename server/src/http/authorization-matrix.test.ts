@@ -1,0 +1,376 @@
+import { buildPath, MESSAGES, type RouteSpec, routes } from '@mrn/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_PASSWORD } from '../demo.ts';
+import { startTestServer, TEST_ADMIN, type TestServer } from '../testing.ts';
+
+// Every route of the route table × every kind of caller, the expected outcome derived from the route's
+// declared `access` and `plan` by one small function. A changed access level or plan fails it.
+//
+// The route layer refuses before it parses anything, so callers it lets through may send an empty
+// body: they get a 400 (or their answer), and the matrix only asks whether the refusal was the route's.
+
+const ROLES = {
+  anonymous: { email: undefined, admin: false, platform: false, plan: undefined },
+  member: { email: 'tom.becker@harboradvance.example', admin: false, platform: false, plan: 'BASIC' },
+  proMember: { email: 'marco.reyes@summitcapital.example', admin: false, platform: false, plan: 'PRO' },
+  accountAdmin: {
+    email: 'priya.natarajan@harboradvance.example',
+    admin: true,
+    platform: false,
+    plan: 'BASIC',
+  },
+  /** Admin of another funder (Summit), aimed at Harbor's records: must see them as missing. */
+  otherAdmin: { email: 'dana.whitfield@summitcapital.example', admin: true, platform: false, plan: 'PRO' },
+  platformAdmin: { email: TEST_ADMIN.email, admin: true, platform: true, plan: 'PRO' },
+} as const;
+type Role = keyof typeof ROLES;
+type Expected = 'allowed' | 404 | { status: 401 | 403; text: string };
+
+const PRO_ONLY = 'This feature is only available to PRO members.';
+
+/** What the route table says should happen. */
+function expected(name: RouteName, spec: RouteSpec, role: Role): Expected {
+  if (spec.access === 'anonymous') return 'allowed';
+  if (role === 'anonymous') return { status: 401, text: MESSAGES.sessionEnded };
+  const r = ROLES[role];
+  if (spec.access === 'platform_admin' && !r.platform) return { status: 403, text: MESSAGES.notAllowed };
+  if (spec.access === 'account_admin' && !r.admin) return { status: 403, text: MESSAGES.notAllowed };
+  if (spec.plan === 'PRO' && r.plan !== 'PRO' && !r.platform) return { status: 403, text: PRO_ONLY };
+  if (role === 'otherAdmin' && HARBOR_RECORDS.has(name)) return 404;
+  return 'allowed';
+}
+
+type RouteName = keyof typeof routes;
+interface Ctx {
+  self: Record<Role, string>;
+  harbor: string;
+  victim: string;
+  platformTarget: string;
+  merchant: string;
+  note: string;
+  spareMerchant: string;
+  spareNote: string;
+}
+interface Fixture {
+  params?: Record<string, string>;
+  body?: unknown;
+}
+
+/** Account-admin routes aimed at Harbor's account or its member: Summit's admin must get 404 there. */
+const HARBOR_RECORDS = new Set<RouteName>([
+  'getAccount',
+  'updateAccount',
+  'listAccountUsers',
+  'createUser',
+  'archiveUser',
+  'restoreUser',
+  'toggleUserAdmin',
+  'toggleUserMfaRequired',
+  'grantUserApiAccess',
+  'regenerateApiKey',
+  'revokeUserApiAccess',
+  'getApiCredentials',
+  'adminChangePassword',
+]);
+
+const id = (value: string) => ({ params: { id: value } });
+const harborAccount = (c: Ctx) => id(c.harbor);
+const victim = (c: Ctx) => id(c.victim);
+const self = (c: Ctx, role: Role) => id(c.self[role]);
+const none = () => ({});
+
+/** Path values per route; a route missing here fails the matrix, so new routes cannot be forgotten. */
+const FIXTURES: Record<RouteName, (c: Ctx, role: Role) => Fixture> = {
+  login: () => ({ body: {} }),
+  autoLogin: none,
+  logout: none,
+  getAppSettings: none,
+  updateAppSettings: () => ({ body: {} }),
+  searchMerchants: none,
+  merchantCheckExists: none,
+  searchCounts: none,
+  listMerchants: none,
+  addMerchant: () => ({ body: {} }),
+  getMerchant: (c) => id(c.merchant),
+  updateMerchant: (c) => ({ ...id(c.merchant), body: {} }),
+  archiveMerchant: (c) => ({ ...id(c.spareMerchant), body: {} }),
+  merchantHistory: (c) => id(c.merchant),
+  listMerchantNotes: (c) => id(c.merchant),
+  listDeletedMerchants: none,
+  getDeletedMerchant: (c) => id(c.merchant),
+  listDeletedNotes: (c) => id(c.merchant),
+  addNote: (c) => ({ params: { merchant_id: c.merchant }, body: {} }),
+  updateNote: (c) => ({ ...id(c.note), body: {} }),
+  archiveNote: (c) => id(c.spareNote),
+  requestNoteDeletion: (c) => ({ ...id(c.note), body: {} }),
+  listReportedNotes: none,
+  recentNotes: none,
+  otpNew: none,
+  otpRegister: () => ({ body: {} }),
+  otpVerify: () => ({ body: {} }),
+  dashboardUpdates: () => ({ body: {} }),
+  listAccounts: none,
+  createAccount: () => ({ body: {} }),
+  getAccount: harborAccount,
+  updateAccount: (c) => ({
+    ...harborAccount(c),
+    body: {
+      account: {
+        name: 'Harbor Business Advance',
+        website: 'harboradvance.example',
+        primary_contact_email: 'ops@harboradvance.example',
+      },
+    },
+  }),
+  archiveAccount: (c) => id(c.platformTarget),
+  grantAccountApiAccess: (c) => id(c.platformTarget),
+  revokeAccountApiAccess: (c) => id(c.platformTarget),
+  startTrial: (c) => id(c.platformTarget),
+  cancelTrial: (c) => id(c.platformTarget),
+  toggleAccountMfaRequired: (c) => id(c.platformTarget),
+  exportContacts: none,
+  listMemberFunders: none,
+  listAccountUsers: harborAccount,
+  createUser: (c) => ({
+    ...harborAccount(c),
+    body: {
+      user: {
+        first_name: 'Matrix',
+        last_name: 'Member',
+        email: `matrix.${Math.random()}@harboradvance.example`,
+      },
+    },
+  }),
+  getUser: self,
+  updateUser: (c, role) => ({ ...self(c, role), body: {} }),
+  archiveUser: victim,
+  restoreUser: victim,
+  toggleUserAdmin: victim,
+  toggleUserMfaRequired: victim,
+  grantUserApiAccess: victim,
+  regenerateApiKey: victim,
+  revokeUserApiAccess: victim,
+  getApiCredentials: victim,
+  forgetDevice: self,
+  resetMfa: self,
+  agreeToTerms: self,
+  changePassword: (c, role) => ({ ...self(c, role), body: {} }),
+  adminChangePassword: (c) => ({
+    ...victim(c),
+    body: { new_password: 'Matrix-pass-0001', confirm_password: 'Matrix-pass-0001' },
+  }),
+  forgotPassword: () => ({ body: {} }),
+  passwordReset: () => ({ body: {} }),
+  createDispute: () => ({ body: {} }),
+  listDisputes: none,
+  listDevMailbox: none,
+};
+
+let server: TestServer;
+const tokens: Partial<Record<Role, string>> = {};
+let ctx: Ctx;
+
+async function signIn(role: Role): Promise<{ userId: string; accountId: string } | undefined> {
+  const email = ROLES[role].email;
+  if (!email) return undefined;
+  const password = role === 'platformAdmin' ? TEST_ADMIN.password : DEMO_PASSWORD;
+  const res = await server.call({
+    method: 'POST',
+    url: routes.login.path,
+    payload: { auth: { email, password } },
+  });
+  tokens[role] = res.body.data.jwt;
+  return { userId: res.body.data.user.resource_id, accountId: res.body.data.user.account_resource_id };
+}
+
+beforeAll(async () => {
+  server = await startTestServer({ demo: true });
+  const who: Partial<Record<Role, { userId: string; accountId: string } | undefined>> = {};
+  for (const role of Object.keys(ROLES) as Role[]) who[role] = await signIn(role);
+  const as = (role: Role) => tokens[role]!;
+  const merchant = async (fein: string) =>
+    (
+      await server.call({
+        method: 'POST',
+        url: routes.addMerchant.path,
+        token: as('member'),
+        payload: {
+          merchant: { fein, legal_name: `Matrix ${fein}`, city: 'Tampa', state: 'FL' },
+          note: { category: 'Slow Pay', note: 'Matrix note.', submission_source: 'in-house' },
+        },
+      })
+    ).body.data.resource_id as string;
+  const firstNote = async (merchantId: string) =>
+    (
+      await server.call({
+        method: 'GET',
+        url: buildPath(routes.listMerchantNotes.path, { id: merchantId }),
+        token: as('member'),
+      })
+    ).body.data[0].resource_id as string;
+  const main = await merchant('44-0000001');
+  const spare = await merchant('44-0000002');
+  const victimUser = await server.call({
+    method: 'POST',
+    url: buildPath(routes.createUser.path, { id: who.accountAdmin!.accountId }),
+    token: as('accountAdmin'),
+    payload: { user: { first_name: 'Vic', last_name: 'Tim', email: 'vic.tim@harboradvance.example' } },
+  });
+  const target = await server.call({
+    method: 'POST',
+    url: routes.createAccount.path,
+    token: as('platformAdmin'),
+    payload: {
+      account: {
+        name: 'Matrix Target',
+        website: 'matrix.example',
+        primary_contact_email: 'ops@matrix.example',
+      },
+    },
+  });
+  ctx = {
+    self: Object.fromEntries(
+      (Object.keys(ROLES) as Role[]).map((r) => [r, who[r]?.userId ?? who.member!.userId]),
+    ) as Record<Role, string>,
+    harbor: who.accountAdmin!.accountId,
+    victim: victimUser.body.data.resource_id,
+    platformTarget: target.body.data.resource_id,
+    merchant: main,
+    note: await firstNote(main),
+    spareMerchant: spare,
+    spareNote: await firstNote(spare),
+  };
+});
+afterAll(async () => {
+  await server.close();
+});
+
+/**
+ * Who may call each route, as the specs say (access, and +PRO where a plan applies). Written out, not
+ * read from the table: the matrix derives outcomes from the table, and this pins the table to the specs,
+ * so opening a route to more callers fails here.
+ */
+const SPEC_ACCESS: Record<RouteName, string> = {
+  login: 'anonymous',
+  autoLogin: 'session',
+  logout: 'session',
+  getAppSettings: 'session',
+  updateAppSettings: 'platform_admin',
+  searchMerchants: 'member',
+  merchantCheckExists: 'member',
+  searchCounts: 'member+PRO',
+  listMerchants: 'platform_admin',
+  addMerchant: 'member',
+  getMerchant: 'member',
+  updateMerchant: 'member',
+  archiveMerchant: 'platform_admin',
+  merchantHistory: 'platform_admin',
+  listMerchantNotes: 'member',
+  listDeletedMerchants: 'platform_admin',
+  getDeletedMerchant: 'platform_admin',
+  listDeletedNotes: 'platform_admin',
+  addNote: 'member',
+  updateNote: 'member',
+  archiveNote: 'platform_admin',
+  requestNoteDeletion: 'member',
+  listReportedNotes: 'platform_admin',
+  recentNotes: 'member',
+  otpNew: 'session',
+  otpRegister: 'session',
+  otpVerify: 'session',
+  dashboardUpdates: 'session',
+  listAccounts: 'platform_admin',
+  createAccount: 'platform_admin',
+  getAccount: 'account_admin',
+  updateAccount: 'account_admin',
+  archiveAccount: 'platform_admin',
+  grantAccountApiAccess: 'platform_admin',
+  revokeAccountApiAccess: 'platform_admin',
+  startTrial: 'platform_admin',
+  cancelTrial: 'platform_admin',
+  toggleAccountMfaRequired: 'platform_admin',
+  exportContacts: 'platform_admin',
+  listMemberFunders: 'member',
+  listAccountUsers: 'account_admin',
+  createUser: 'account_admin',
+  getUser: 'member',
+  updateUser: 'member',
+  archiveUser: 'account_admin',
+  restoreUser: 'account_admin',
+  toggleUserAdmin: 'account_admin',
+  toggleUserMfaRequired: 'account_admin',
+  grantUserApiAccess: 'account_admin',
+  regenerateApiKey: 'account_admin',
+  revokeUserApiAccess: 'account_admin',
+  getApiCredentials: 'account_admin',
+  forgetDevice: 'member',
+  resetMfa: 'member',
+  agreeToTerms: 'member',
+  changePassword: 'member',
+  adminChangePassword: 'account_admin',
+  forgotPassword: 'anonymous',
+  passwordReset: 'anonymous',
+  createDispute: 'anonymous',
+  listDisputes: 'platform_admin',
+  listDevMailbox: 'platform_admin',
+};
+
+const ROUTE_REFUSALS = new Set<string>([
+  MESSAGES.notAllowed,
+  PRO_ONLY,
+  'Multi-factor authentication is required.',
+]);
+
+describe('authorisation matrix from the route table', () => {
+  it('has a fixture for every route', () => {
+    expect(Object.keys(FIXTURES).sort()).toEqual(Object.keys(routes).sort());
+  });
+
+  it('declares for every route the access the specs give it', () => {
+    const declared = Object.fromEntries(
+      (Object.entries(routes) as [string, RouteSpec][]).map(([name, r]) => [
+        name,
+        `${r.access}${r.plan ? `+${r.plan}` : ''}`,
+      ]),
+    );
+    expect(declared).toEqual(SPEC_ACCESS);
+  });
+
+  const cases = (Object.entries(routes) as [RouteName, RouteSpec][]).flatMap(([name, spec]) =>
+    (Object.keys(ROLES) as Role[]).map((role) => [name, role, spec] as const),
+  );
+
+  it.each(cases)('%s as %s', async (name, role, spec) => {
+    const fixture = FIXTURES[name](ctx, role);
+    const want = expected(name, spec, role);
+    const send = () =>
+      server.call({
+        method: spec.method,
+        url: buildPath(spec.path, fixture.params ?? {}),
+        ...(tokens[role] ? { token: tokens[role] } : {}),
+        ...(fixture.body !== undefined ? { payload: fixture.body as object } : {}),
+        remoteAddress: `10.200.0.${Object.keys(ROLES).indexOf(role)}`,
+      });
+    const res = await send();
+    const text = typeof res.body === 'object' ? res.body?.errors : undefined;
+    const where = `${spec.method} ${spec.path} as ${role}: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`;
+    if (want === 'allowed') {
+      expect(res.status === 401 && text === MESSAGES.sessionEnded, where).toBe(false);
+      expect(res.status === 403 && ROUTE_REFUSALS.has(text), where).toBe(false);
+    } else if (want === 404) {
+      expect(res.status, where).toBe(404);
+      // Exactly the answer a made-up id gets.
+      const missing = await server.call({
+        method: spec.method,
+        url: buildPath(spec.path, { ...fixture.params, id: '00000000-0000-4000-8000-0000000000ff' }),
+        token: tokens[role],
+        ...(fixture.body !== undefined ? { payload: fixture.body as object } : {}),
+      });
+      expect(missing.body.errors, where).toBe(text);
+    } else {
+      expect({ status: res.status, text }, where).toEqual(want);
+    }
+    // A sign-out ends the caller's session: the next routes need a new one.
+    if (name === 'logout' && tokens[role]) await signIn(role);
+  });
+});
