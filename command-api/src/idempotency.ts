@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { IDEMPOTENCY_KEY_HEADER } from '@mrn/contracts';
-import { DomainError, invalid, newId, type Queryable } from '@mrn/platform';
+import { invalid, newId, type Queryable, ruleBroken } from '@mrn/platform';
 import type { FastifyRequest } from 'fastify';
 
 export const IDEMPOTENCY_TEXTS = {
@@ -37,7 +37,7 @@ export async function recordIds(
      returning request_hash`,
     [caller, hash],
   );
-  if (rows[0]?.request_hash !== hash) throw new DomainError(422, IDEMPOTENCY_TEXTS.reused);
+  if (rows[0]?.request_hash !== hash) throw ruleBroken(IDEMPOTENCY_TEXTS.reused);
   return (purpose: string) => derivedUuid(`${caller}:${purpose}`);
 }
 

@@ -1,5 +1,5 @@
 import type { Clock, Pool } from '@mrn/platform';
-import { DomainError } from '@mrn/platform';
+import { rateLimited } from '@mrn/platform';
 
 export interface ThrottleRule {
   /** Attempts allowed in one window; the next one is refused until the window ends. */
@@ -61,7 +61,7 @@ export class Throttle {
       .filter(({ rule, row }) => row && row.failures > rule.failures);
     if (over.length > 0) {
       const retryAfterSeconds = Math.max(1, ...over.map(({ row }) => row?.retry ?? 1));
-      throw new DomainError(429, this.message, { retryAfterSeconds });
+      throw rateLimited(this.message, retryAfterSeconds);
     }
     return {
       succeeded: async (forget = []) => {

@@ -1,9 +1,9 @@
 import type { DomainEvent } from '@mrn/contracts';
-import { DomainError } from '@mrn/platform';
+import { DomainError, type RefusalKind } from '@mrn/platform';
 import { expect } from 'vitest';
 import type { CommandContext, Decider } from './decider.ts';
 
-/** given(events).when(command).thenEvents(events) / .thenRefuses(status, text) for any decider. */
+/** given(events).when(command).thenEvents(events) / .thenRefuses(kind, text) for any decider. */
 export function specFor<C, S, E extends DomainEvent>(decider: Decider<C, S, E>, ctx: CommandContext) {
   return {
     given(events: E[]) {
@@ -15,7 +15,7 @@ export function specFor<C, S, E extends DomainEvent>(decider: Decider<C, S, E>, 
             thenEvents(expected: E[]) {
               expect(run()).toEqual(expected);
             },
-            thenRefuses(status: number, message?: string | RegExp) {
+            thenRefuses(kind: RefusalKind, message?: string | RegExp) {
               let thrown: unknown;
               try {
                 run();
@@ -23,7 +23,7 @@ export function specFor<C, S, E extends DomainEvent>(decider: Decider<C, S, E>, 
                 thrown = error;
               }
               expect(thrown).toBeInstanceOf(DomainError);
-              expect((thrown as DomainError).status).toBe(status);
+              expect((thrown as DomainError).kind).toBe(kind);
               if (message) expect((thrown as DomainError).message).toMatch(message);
             },
           };

@@ -10,7 +10,7 @@ import {
   type Routes,
   streams,
 } from '@mrn/contracts';
-import { type Actor, DomainError, type Handler, newId, type TokenClaims, unauthorized } from '@mrn/platform';
+import { type Actor, conflict, type Handler, newId, type TokenClaims, unauthorized } from '@mrn/platform';
 import { generateSecret, generateURI, verify } from 'otplib';
 import { DUMMY_HASH, verifyPassword } from '../auth/passwords.ts';
 import { mfaRequiredFor, toSessionUser } from '../auth/session-user.ts';
@@ -85,11 +85,10 @@ export function authHandlers(deps: CommandDeps) {
     const user = userId ? (await loadUser(deps.store, userId)).state : undefined;
     const passwordHash = user?.status === 'active' ? user.passwordHash : DUMMY_HASH;
     const matches = await verifyPassword(passwordHash, req.body.auth.password);
-    if (!matches || !user || user.status !== 'active')
-      throw new DomainError(401, MESSAGES.invalidCredentials);
+    if (!matches || !user || user.status !== 'active') throw unauthorized(MESSAGES.invalidCredentials);
     await attempt.succeeded([emailAndIp]);
     const { state: account } = await loadAccount(deps, user.accountId);
-    if (account.status !== 'open') throw new DomainError(401, MESSAGES.invalidCredentials);
+    if (account.status !== 'open') throw unauthorized(MESSAGES.invalidCredentials);
 
     const header = req.request.headers[REMEMBER_DEVICE_HEADER];
     const mfaRequired = mfaRequiredFor(user, account);
@@ -200,7 +199,7 @@ export function authHandlers(deps: CommandDeps) {
       epochTolerance: 30,
       epoch: Math.floor(deps.clock.now().getTime() / 1000),
     });
-    if (!valid) throw new DomainError(401, MFA_TEXTS.failed);
+    if (!valid) throw unauthorized(MFA_TEXTS.failed);
     await attempt.succeeded([perUser]);
   }
 
@@ -219,7 +218,7 @@ export function authHandlers(deps: CommandDeps) {
 
   const otpVerifyHandler: Handler<typeof otpVerify> = async (req) => {
     const { state } = await loadUser(deps.store, req.actor.userId);
-    if (state.status !== 'active' || !state.mfaSecret) throw new DomainError(409, MFA_TEXTS.notEnabled);
+    if (state.status !== 'active' || !state.mfaSecret) throw conflict(MFA_TEXTS.notEnabled);
     await checkCode(req, state.mfaSecret, req.body.otp.code);
     return completeMfa(req, req.body.otp.remember_device);
   };

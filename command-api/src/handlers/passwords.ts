@@ -6,7 +6,14 @@ import {
   type passwordReset,
   streams,
 } from '@mrn/contracts';
-import { type Actor, DomainError, type EventMetadata, type Handler, type TokenClaims } from '@mrn/platform';
+import {
+  type Actor,
+  type EventMetadata,
+  forbidden,
+  type Handler,
+  invalid,
+  type TokenClaims,
+} from '@mrn/platform';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import { closeUserSessions } from '../auth/sessions.ts';
 import { Throttle } from '../auth/throttle.ts';
@@ -101,11 +108,10 @@ export function passwordHandlers(deps: CommandDeps) {
   }
 
   const changePasswordHandler: Handler<typeof changePassword> = async (req) => {
-    if (req.actor.userId !== req.params.id)
-      throw new DomainError(403, 'You can only change your own password here.');
+    if (req.actor.userId !== req.params.id) throw forbidden('You can only change your own password here.');
     const { state } = await loadUser(deps.store, req.params.id);
     if (state.status !== 'active' || !(await verifyPassword(state.passwordHash, req.body.old_password))) {
-      throw new DomainError(400, PASSWORD_TEXTS.wrongOldPassword, {
+      throw invalid(PASSWORD_TEXTS.wrongOldPassword, {
         fields: [{ field: 'old_password', message: PASSWORD_TEXTS.wrongOldPassword }],
       });
     }
@@ -170,7 +176,7 @@ export function passwordHandlers(deps: CommandDeps) {
       [`reset-email:${email}`, RESET_THROTTLE],
     ]);
     const userId = await findUserIdByEmail(deps.store, email);
-    if (!userId) throw new DomainError(400, PASSWORD_TEXTS.badResetLink);
+    if (!userId) throw invalid(PASSWORD_TEXTS.badResetLink);
     await change(
       userId,
       req.body.new_password,

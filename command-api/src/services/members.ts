@@ -1,5 +1,5 @@
 import { isEmail } from '@mrn/contracts';
-import { type Actor, DomainError, unauthorized } from '@mrn/platform';
+import { type Actor, invalid, notFound, unauthorized } from '@mrn/platform';
 import type { CommandDeps } from '../context.ts';
 import { loadAccount } from './accounts.ts';
 import { normaliseEmail } from './users.ts';
@@ -18,12 +18,12 @@ export async function checkEmailDomain(
 ) {
   if (actor.isDmAdmin) return;
   const { state } = await loadAccount(deps, accountId);
-  if (state.status === 'none') throw new DomainError(404, 'Funder not found.');
+  if (state.status === 'none') throw notFound('Funder not found.');
   const primary = state.primaryContactEmail;
   if (!isEmail(primary)) throw unauthorized();
   const domain = primary.slice(primary.lastIndexOf('@') + 1).toLowerCase();
   if (!normaliseEmail(email).endsWith(`@${domain}`)) {
-    throw new DomainError(400, domainRuleMessage(domain), {
+    throw invalid(domainRuleMessage(domain), {
       fields: [{ field: 'user.email', message: domainRuleMessage(domain) }],
     });
   }

@@ -3,7 +3,7 @@ import type { Access, PlanLevel } from '@mrn/contracts';
 import { MESSAGES } from '@mrn/contracts';
 import type { FastifyRequest } from 'fastify';
 import type { Pool } from '../db.ts';
-import { DomainError, forbidden, unauthorized } from '../errors.ts';
+import { forbidden, unauthorized } from '../errors.ts';
 import type { Actor, TokenClaims } from './actor.ts';
 
 interface SessionRow {
@@ -106,7 +106,7 @@ export async function authenticate(pool: Pool, request: FastifyRequest): Promise
 /** The route table's `access` and `plan`, enforced in this one place. */
 export function authorise(actor: Actor, access: Access, plan?: 'PRO'): void {
   if (access === 'anonymous' || access === 'session') return;
-  if (actor.mfaPending) throw new DomainError(403, 'Multi-factor authentication is required.');
+  if (actor.mfaPending) throw forbidden('Multi-factor authentication is required.');
   if (access === 'account_admin' && !actor.isAdmin && !actor.isDmAdmin) throw forbidden(MESSAGES.notAllowed);
   if (access === 'platform_admin' && !actor.isDmAdmin) throw forbidden(MESSAGES.notAllowed);
   if (plan === 'PRO' && actor.planLevel !== 'PRO' && !actor.isDmAdmin) {

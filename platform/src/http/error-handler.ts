@@ -1,7 +1,7 @@
 import type { ErrorBody } from '@mrn/contracts';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { ZodError } from 'zod';
-import { DomainError } from '../errors.ts';
+import { DomainError, type RefusalKind } from '../errors.ts';
 import { WrongExpectedRevisionError } from '../event-store/types.ts';
 
 /** The location of a zod issue as a dotted field name: `auth.email`, `query.page`. */
@@ -18,6 +18,18 @@ export class RequestValidationError extends Error {
     super('Invalid request');
   }
 }
+
+/** The only place a refusal becomes an HTTP status. */
+export const REFUSAL_STATUS: Record<RefusalKind, number> = {
+  invalid: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  gone: 410,
+  rule_broken: 422,
+  rate_limited: 429,
+};
 
 /**
  * One error handler for both APIs: bad input → 400 naming each field and reason; domain refusals →
@@ -39,7 +51,7 @@ export function installErrorHandler(app: FastifyInstance): void {
       const retryAfter = error.details.retryAfterSeconds;
       if (typeof retryAfter === 'number') reply.header('retry-after', String(retryAfter));
       const { resource_id, position, fields } = error.details;
-      return send(error.status, {
+      return send(REFUSAL_STATUS[error.kind], {
         errors: error.message,
         ...(typeof resource_id === 'string' ? { resource_id } : {}),
         // A refusal that still recorded something (a search that found nothing) says where, for X-Consistent-After.

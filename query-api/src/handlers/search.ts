@@ -8,7 +8,7 @@ import {
   type searchCounts,
   type searchMerchants,
 } from '@mrn/contracts';
-import { type Actor, DomainError, type Handler } from '@mrn/platform';
+import { type Actor, forbidden, type Handler, notFound, rateLimited } from '@mrn/platform';
 import type { QueryDeps } from '../context.ts';
 import {
   keywordRange,
@@ -94,14 +94,12 @@ export function searchHandlers(deps: QueryDeps) {
   function checkStanding(actor: Actor, standing: Standing | undefined): void {
     if (actor.isDmAdmin || !standing) return;
     if (standing.contribution !== null && Number(standing.contribution) < MIN_CONTRIBUTION_PERCENT)
-      throw new DomainError(403, SEARCH_TEXTS.lowContribution);
+      throw forbidden(SEARCH_TEXTS.lowContribution);
     const limit = PLANS[actor.planLevel].dailySearchLimit;
     if (limit !== null && (standing.searches_today ?? 0) >= limit) {
       const now = new Date();
       const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
-      throw new DomainError(429, SEARCH_TEXTS.dailyLimit(limit), {
-        retryAfterSeconds: Math.ceil((midnight - now.getTime()) / 1000),
-      });
+      throw rateLimited(SEARCH_TEXTS.dailyLimit(limit), Math.ceil((midnight - now.getTime()) / 1000));
     }
   }
 
@@ -199,8 +197,7 @@ export function searchHandlers(deps: QueryDeps) {
       einSearch,
       shown.map((r) => r.id),
     );
-    if (shown.length === 0)
-      throw new DomainError(404, SEARCH_TEXTS.noneFound, { position: recorded.position });
+    if (shown.length === 0) throw notFound(SEARCH_TEXTS.noneFound, { position: recorded.position });
     return {
       data: shown.map((r) => toMerchantView(r, req.actor)),
       warning: rows.length > cap ? SEARCH_TEXTS.overflow(cap) : null,

@@ -49,12 +49,12 @@ describe('account decider: funder administration', () => {
     const updated: AccountEvent = { type: 'AccountUpdated', data: { accountId: 'a1', ...details } };
     as(ownAdmin).given([opened()]).when({ type: 'UpdateAccount', details }).thenEvents([updated]);
     as(staff).given([opened()]).when({ type: 'UpdateAccount', details }).thenEvents([updated]);
-    as(member).given([opened()]).when({ type: 'UpdateAccount', details }).thenRefuses(403);
+    as(member).given([opened()]).when({ type: 'UpdateAccount', details }).thenRefuses('forbidden');
     // Another funder's account answers as one that does not exist.
     as(otherAdmin)
       .given([opened()])
       .when({ type: 'UpdateAccount', details })
-      .thenRefuses(404, ACCOUNT_TEXTS.notFound);
+      .thenRefuses('not_found', ACCOUNT_TEXTS.notFound);
   });
 
   it('enables merchant subscriptions only by a platform admin and only for PRO', () => {
@@ -62,7 +62,7 @@ describe('account decider: funder administration', () => {
     as(staff)
       .given([opened('BASIC')])
       .when({ type: 'UpdateAccount', details: withSubs })
-      .thenRefuses(400, 'PRO');
+      .thenRefuses('invalid', 'PRO');
     as(staff)
       .given([opened('PRO')])
       .when({ type: 'UpdateAccount', details: withSubs })
@@ -77,17 +77,17 @@ describe('account decider: funder administration', () => {
   it('starts a trial only without an active membership or trial, and cancels only a trial', () => {
     const started: AccountEvent = { type: 'AccountTrialStarted', data: { accountId: 'a1' } };
     as(staff).given([opened()]).when({ type: 'StartTrial' }).thenEvents([started]);
-    as(staff).given([opened(), started]).when({ type: 'StartTrial' }).thenRefuses(409);
+    as(staff).given([opened(), started]).when({ type: 'StartTrial' }).thenRefuses('conflict');
     as(staff)
       .given([opened('BASIC', 'active')])
       .when({ type: 'StartTrial' })
-      .thenRefuses(409);
+      .thenRefuses('conflict');
     as(staff)
       .given([opened(), started])
       .when({ type: 'CancelTrial' })
       .thenEvents([{ type: 'AccountTrialCanceled', data: { accountId: 'a1' } }]);
-    as(staff).given([opened()]).when({ type: 'CancelTrial' }).thenRefuses(409);
-    as(ownAdmin).given([opened()]).when({ type: 'StartTrial' }).thenRefuses(403);
+    as(staff).given([opened()]).when({ type: 'CancelTrial' }).thenRefuses('conflict');
+    as(ownAdmin).given([opened()]).when({ type: 'StartTrial' }).thenRefuses('forbidden');
   });
 
   it('grants and revokes API access idempotently, platform admins only', () => {
@@ -98,7 +98,7 @@ describe('account decider: funder administration', () => {
       .given([opened(), granted])
       .when({ type: 'RevokeApiAccess' })
       .thenEvents([{ type: 'AccountApiAccessRevoked', data: { accountId: 'a1' } }]);
-    as(ownAdmin).given([opened()]).when({ type: 'GrantApiAccess' }).thenRefuses(403);
+    as(ownAdmin).given([opened()]).when({ type: 'GrantApiAccess' }).thenRefuses('forbidden');
   });
 
   it('toggles MFA required and archives, platform admins only; an archived funder takes no changes', () => {
@@ -106,9 +106,9 @@ describe('account decider: funder administration', () => {
       .given([opened()])
       .when({ type: 'ToggleMfaRequired' })
       .thenEvents([{ type: 'AccountMfaRequiredChanged', data: { accountId: 'a1', mfaRequired: true } }]);
-    as(ownAdmin).given([opened()]).when({ type: 'ToggleMfaRequired' }).thenRefuses(403);
+    as(ownAdmin).given([opened()]).when({ type: 'ToggleMfaRequired' }).thenRefuses('forbidden');
     const archived: AccountEvent = { type: 'AccountArchived', data: { accountId: 'a1' } };
     as(staff).given([opened()]).when({ type: 'ArchiveAccount' }).thenEvents([archived]);
-    as(staff).given([opened(), archived]).when({ type: 'UpdateAccount', details }).thenRefuses(410);
+    as(staff).given([opened(), archived]).when({ type: 'UpdateAccount', details }).thenRefuses('gone');
   });
 });

@@ -24,6 +24,6 @@ describe('account decider', () => {
     spec
       .given([{ type: 'AccountOpened', data }])
       .when({ type: 'OpenAccount', ...data })
-      .thenRefuses(409);
+      .thenRefuses('conflict');
   });
 });

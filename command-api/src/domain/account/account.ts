@@ -1,5 +1,5 @@
 import type { EventData, EventOf, MembershipStatus, PlanLevel } from '@mrn/contracts';
-import { type Actor, conflict, DomainError, forbidden, notFound } from '@mrn/platform';
+import { type Actor, conflict, forbidden, gone, invalid, notFound } from '@mrn/platform';
 import { assertNever, type Decider } from '../decider.ts';
 
 export type AccountEvent =
@@ -61,7 +61,7 @@ export const ACCOUNT_TEXTS = {
 
 function open(state: AccountState): OpenAccountState & { status: 'open' } {
   if (state.status === 'none') throw notFound(ACCOUNT_TEXTS.notFound);
-  if (state.status === 'archived') throw new DomainError(410, ACCOUNT_TEXTS.archived);
+  if (state.status === 'archived') throw gone(ACCOUNT_TEXTS.archived);
   return state as OpenAccountState & { status: 'open' };
 }
 
@@ -123,8 +123,7 @@ export const accountDecider: Decider<AccountCommand, AccountState, AccountEvent>
         const enabled = actor.isDmAdmin
           ? command.details.merchantSubscriptionEnabled
           : account.merchantSubscriptionEnabled;
-        if (enabled && account.planLevel !== 'PRO')
-          throw new DomainError(400, ACCOUNT_TEXTS.subscriptionsProOnly);
+        if (enabled && account.planLevel !== 'PRO') throw invalid(ACCOUNT_TEXTS.subscriptionsProOnly);
         const details = { ...command.details, merchantSubscriptionEnabled: enabled };
         const same = (Object.keys(details) as (keyof AccountDetails)[]).every(
           (k) => account[k] === details[k],
@@ -156,14 +155,14 @@ export const accountDecider: Decider<AccountCommand, AccountState, AccountEvent>
         platformOnly(actor);
         const account = open(state);
         if (account.membershipStatus === 'trialing' || account.membershipStatus === 'active') {
-          throw new DomainError(409, ACCOUNT_TEXTS.trialNotAllowed);
+          throw conflict(ACCOUNT_TEXTS.trialNotAllowed);
         }
         return [{ type: 'AccountTrialStarted', data: { accountId: account.accountId } }];
       }
       case 'CancelTrial': {
         platformOnly(actor);
         const account = open(state);
-        if (account.membershipStatus !== 'trialing') throw new DomainError(409, ACCOUNT_TEXTS.noTrial);
+        if (account.membershipStatus !== 'trialing') throw conflict(ACCOUNT_TEXTS.noTrial);
         return [{ type: 'AccountTrialCanceled', data: { accountId: account.accountId } }];
       }
       case 'ToggleMfaRequired': {

@@ -16,7 +16,7 @@ describe('EIN reservation decider', () => {
     spec
       .given([reserved])
       .when({ type: 'ReserveEin', fein: '123456789', merchantId: 'm2', holderIsLive: true })
-      .thenRefuses(409, MERCHANT_EXISTS);
+      .thenRefuses('conflict', MERCHANT_EXISTS);
   });
   it('takes over an EIN whose holder was archived, or that was released', () => {
     spec

@@ -77,7 +77,7 @@ describe('merchant decider: adding', () => {
           note: { ...slowPay, category },
           by: byAnn,
         })
-        .thenRefuses(403, category);
+        .thenRefuses('forbidden', category);
     }
   });
   it('lets a platform admin add on behalf of another account, and nobody else', () => {
@@ -102,7 +102,7 @@ describe('merchant decider: adding', () => {
         note: slowPay,
         by: { ...forHarbor, userId: 'u-ann' },
       })
-      .thenRefuses(403, 'on behalf');
+      .thenRefuses('forbidden', 'on behalf');
   });
 });
 
@@ -117,19 +117,22 @@ describe('merchant decider: merchant changes', () => {
       .given(added)
       .when({ type: 'UpdateMerchant', details: changed })
       .thenEvents([{ type: 'MerchantUpdated', data: { merchantId: 'm1', ...changed } }]);
-    as(carl).given(added).when({ type: 'UpdateMerchant', details: changed }).thenRefuses(403);
+    as(carl).given(added).when({ type: 'UpdateMerchant', details: changed }).thenRefuses('forbidden');
     as(ann).given(added).when({ type: 'UpdateMerchant', details }).thenEvents([]);
   });
   it('archives with a reason for platform admins only; an archived merchant takes no more notes', () => {
     as(staff).given(added).when({ type: 'ArchiveMerchant', reason: 'dup' }).thenEvents([archived]);
-    as(ann).given(added).when({ type: 'ArchiveMerchant', reason: 'dup' }).thenRefuses(403);
+    as(ann).given(added).when({ type: 'ArchiveMerchant', reason: 'dup' }).thenRefuses('forbidden');
     as(ann)
       .given([...added, archived])
       .when({ type: 'AddNote', noteId: 'n2', note: slowPay, by: byAnn })
-      .thenRefuses(410);
+      .thenRefuses('gone');
   });
   it('refuses changes to a merchant that does not exist', () => {
-    as(ann).given([]).when({ type: 'AddNote', noteId: 'n2', note: slowPay, by: byAnn }).thenRefuses(404);
+    as(ann)
+      .given([])
+      .when({ type: 'AddNote', noteId: 'n2', note: slowPay, by: byAnn })
+      .thenRefuses('not_found');
   });
 });
 
@@ -168,20 +171,20 @@ describe('merchant decider: notes', () => {
       .given(added)
       .when(edit)
       .thenEvents([{ type: 'NoteUpdated', data: { merchantId: 'm1', noteId: 'n1', ...edit.note } }]);
-    as(bob).given(added).when(edit).thenRefuses(403, 'Only the user who added this note');
+    as(bob).given(added).when(edit).thenRefuses('forbidden', 'Only the user who added this note');
   });
   it('refuses a non-admin the Default Satisfied category when editing', () => {
     as(ann)
       .given(added)
       .when({ type: 'UpdateNote', noteId: 'n1', note: { ...slowPay, category: 'Default Satisfied' } })
-      .thenRefuses(403);
+      .thenRefuses('forbidden');
   });
   it('locks notes in Default Satisfied, Split Payer and Covid-19 Hardship against non-admin changes', () => {
     for (const category of ['Default Satisfied', 'Split Payer', 'Covid-19 Hardship'] as const) {
       as(ann)
         .given([...added, inCategory(category)])
         .when({ type: 'UpdateNote', noteId: 'n1', note: slowPay })
-        .thenRefuses(403, category);
+        .thenRefuses('forbidden', category);
       as(staff)
         .given([...added, inCategory(category)])
         .when({ type: 'UpdateNote', noteId: 'n1', note: slowPay })
@@ -195,17 +198,17 @@ describe('merchant decider: notes', () => {
       data: { merchantId: 'm1', noteId: 'n1', reason: 'Paid off', accountId: 'acc-summit', userId: 'u-bob' },
     };
     as(bob).given(added).when(request).thenEvents([requested]);
-    as(carl).given(added).when(request).thenRefuses(403);
-    as(staff).given(added).when(request).thenRefuses(403);
+    as(carl).given(added).when(request).thenRefuses('forbidden');
+    as(staff).given(added).when(request).thenRefuses('forbidden');
     as(bob)
       .given([...added, requested])
       .when(request)
-      .thenRefuses(409);
+      .thenRefuses('conflict');
   });
   it('archives a note for platform admins only, once', () => {
     const archivedNote: MerchantEvent = { type: 'NoteArchived', data: { merchantId: 'm1', noteId: 'n1' } };
     as(staff).given(added).when({ type: 'ArchiveNote', noteId: 'n1' }).thenEvents([archivedNote]);
-    as(ann).given(added).when({ type: 'ArchiveNote', noteId: 'n1' }).thenRefuses(403);
+    as(ann).given(added).when({ type: 'ArchiveNote', noteId: 'n1' }).thenRefuses('forbidden');
     as(staff)
       .given([...added, archivedNote])
       .when({ type: 'ArchiveNote', noteId: 'n1' })
@@ -213,6 +216,6 @@ describe('merchant decider: notes', () => {
     as(ann)
       .given([...added, archivedNote])
       .when({ type: 'UpdateNote', noteId: 'n1', note: slowPay })
-      .thenRefuses(404);
+      .thenRefuses('not_found');
   });
 });

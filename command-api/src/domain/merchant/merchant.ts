@@ -7,7 +7,7 @@ import {
   PLATFORM_ONLY_CATEGORY,
   type SubmissionSource,
 } from '@mrn/contracts';
-import { type Actor, DomainError, forbidden, notFound } from '@mrn/platform';
+import { type Actor, conflict, forbidden, gone, notFound } from '@mrn/platform';
 import { assertNever, type CommandContext, type Decider } from '../decider.ts';
 
 export type MerchantEvent =
@@ -93,13 +93,13 @@ const actorOf = (ctx: CommandContext): Actor => {
 function checkCategory(category: NoteCategory, actor: Actor): void {
   if (actor.isDmAdmin) return;
   if (category === ADMIN_ONLY_CATEGORY || category === PLATFORM_ONLY_CATEGORY) {
-    throw new DomainError(403, MERCHANT_TEXTS.categoryNotAllowed(category));
+    throw forbidden(MERCHANT_TEXTS.categoryNotAllowed(category));
   }
 }
 
 function live(state: MerchantState): Extract<MerchantState, { status: 'live' }> {
   if (state.status === 'none') throw notFound(MERCHANT_TEXTS.notFound);
-  if (state.status === 'archived') throw new DomainError(410, MERCHANT_TEXTS.archived);
+  if (state.status === 'archived') throw gone(MERCHANT_TEXTS.archived);
   return state;
 }
 
@@ -264,7 +264,7 @@ export const merchantDecider: Decider<MerchantCommand, MerchantState, MerchantEv
         const { merchant, note } = liveNote(state, command.noteId);
         if (actor.isDmAdmin || note.accountId !== actor.accountId)
           throw forbidden(MERCHANT_TEXTS.notAuthoringAccount);
-        if (note.deletionRequested) throw new DomainError(409, MERCHANT_TEXTS.alreadyRequested);
+        if (note.deletionRequested) throw conflict(MERCHANT_TEXTS.alreadyRequested);
         return [
           {
             type: 'NoteDeletionRequested',

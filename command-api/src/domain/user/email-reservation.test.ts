@@ -17,7 +17,7 @@ describe('e-mail reservation decider', () => {
     spec
       .given([{ type: 'EmailReserved', data: { email, userId: 'u1' } }])
       .when({ type: 'ReserveEmail', email, userId: 'u2' })
-      .thenRefuses(409, EMAIL_TAKEN);
+      .thenRefuses('conflict', EMAIL_TAKEN);
   });
 
   it('is idempotent for the holder and frees the address on release', () => {

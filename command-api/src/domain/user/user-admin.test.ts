@@ -55,9 +55,9 @@ describe('user decider: member administration', () => {
     };
     as(self).given([registered]).when(cmd).thenEvents([updated]);
     as(ownAdmin).given([registered]).when(cmd).thenEvents([updated]);
-    as(peer).given([registered]).when(cmd).thenRefuses(403);
+    as(peer).given([registered]).when(cmd).thenRefuses('forbidden');
     // Another funder's member answers as one that does not exist.
-    as(otherAdmin).given([registered]).when(cmd).thenRefuses(404, USER_TEXTS.notFound);
+    as(otherAdmin).given([registered]).when(cmd).thenRefuses('not_found', USER_TEXTS.notFound);
   });
 
   it('archives (revoking sessions) and restores; nobody archives themselves', () => {
@@ -65,17 +65,17 @@ describe('user decider: member administration', () => {
       .given([registered])
       .when({ type: 'ArchiveUser' })
       .thenEvents([{ type: 'UserArchived', data: { userId: 'u1' } }, revoked(1, 'archived')]);
-    as(self).given([registered]).when({ type: 'ArchiveUser' }).thenRefuses(403);
+    as(self).given([registered]).when({ type: 'ArchiveUser' }).thenRefuses('forbidden');
     as(staff)
       .given([registered, { type: 'UserArchived', data: { userId: 'u1' } }])
       .when({ type: 'RestoreUser' })
       .thenEvents([{ type: 'UserRestored', data: { userId: 'u1' } }]);
-    as(ownAdmin).given([registered]).when({ type: 'RestoreUser' }).thenRefuses(409);
+    as(ownAdmin).given([registered]).when({ type: 'RestoreUser' }).thenRefuses('conflict');
     const adminUser: UserEvent = {
       ...registered,
       data: { ...registered.data, userId: 'u-admin', isAdmin: true },
     } as UserEvent;
-    as(ownAdmin).given([adminUser]).when({ type: 'ArchiveUser' }).thenRefuses(409, 'yourself');
+    as(ownAdmin).given([adminUser]).when({ type: 'ArchiveUser' }).thenRefuses('conflict', 'yourself');
   });
 
   it('toggles admin for managers; the MFA toggle is refused while the account requires MFA', () => {
@@ -83,11 +83,11 @@ describe('user decider: member administration', () => {
       .given([registered])
       .when({ type: 'ToggleAdmin' })
       .thenEvents([{ type: 'UserAdminChanged', data: { userId: 'u1', isAdmin: true } }]);
-    as(peer).given([registered]).when({ type: 'ToggleAdmin' }).thenRefuses(403);
+    as(peer).given([registered]).when({ type: 'ToggleAdmin' }).thenRefuses('forbidden');
     as(ownAdmin)
       .given([registered])
       .when({ type: 'ToggleMfaRequired', accountRequiresMfa: true })
-      .thenRefuses(409);
+      .thenRefuses('conflict');
     as(ownAdmin)
       .given([registered])
       .when({ type: 'ToggleMfaRequired', accountRequiresMfa: false })
@@ -98,14 +98,17 @@ describe('user decider: member administration', () => {
     as(ownAdmin)
       .given([registered])
       .when({ type: 'GrantApiAccess', accountHasApiAccess: false, authenticationToken: 't', keyHash: 'k' })
-      .thenRefuses(409);
+      .thenRefuses('conflict');
     as(ownAdmin)
       .given([registered])
       .when({ type: 'GrantApiAccess', accountHasApiAccess: true, authenticationToken: 't', keyHash: 'k' })
       .thenEvents([
         { type: 'UserApiAccessGranted', data: { userId: 'u1', authenticationToken: 't', keyHash: 'k' } },
       ]);
-    as(ownAdmin).given([registered]).when({ type: 'RegenerateApiKey', keyHash: 'k2' }).thenRefuses(409);
+    as(ownAdmin)
+      .given([registered])
+      .when({ type: 'RegenerateApiKey', keyHash: 'k2' })
+      .thenRefuses('conflict');
   });
 });
 
@@ -113,11 +116,14 @@ describe('user decider: another funder', () => {
   it("sees another funder's member as missing, archived or not, whatever the command", () => {
     const archived: UserEvent = { type: 'UserArchived', data: { userId: 'u1' } };
     for (const given of [[registered], [registered, archived]]) {
-      as(otherAdmin).given(given).when({ type: 'ArchiveUser' }).thenRefuses(404, USER_TEXTS.notFound);
-      as(otherAdmin).given(given).when({ type: 'RestoreUser' }).thenRefuses(404, USER_TEXTS.notFound);
-      as(otherAdmin).given(given).when({ type: 'ForgetDevice' }).thenRefuses(404, USER_TEXTS.notFound);
+      as(otherAdmin).given(given).when({ type: 'ArchiveUser' }).thenRefuses('not_found', USER_TEXTS.notFound);
+      as(otherAdmin).given(given).when({ type: 'RestoreUser' }).thenRefuses('not_found', USER_TEXTS.notFound);
+      as(otherAdmin)
+        .given(given)
+        .when({ type: 'ForgetDevice' })
+        .thenRefuses('not_found', USER_TEXTS.notFound);
     }
-    as(otherAdmin).given([]).when({ type: 'ArchiveUser' }).thenRefuses(404, USER_TEXTS.notFound);
+    as(otherAdmin).given([]).when({ type: 'ArchiveUser' }).thenRefuses('not_found', USER_TEXTS.notFound);
   });
 });
 
@@ -151,11 +157,11 @@ describe('user decider: reset links', () => {
     anonymous
       .given([registered, linkUntil('2026-11-22T00:00:00.000Z')])
       .when(reset())
-      .thenRefuses(400, USER_TEXTS.badResetLink);
+      .thenRefuses('invalid', USER_TEXTS.badResetLink);
     anonymous
       .given([registered, linkUntil('2026-11-23T00:00:00Z')])
       .when(reset('other-hash'))
-      .thenRefuses(400, USER_TEXTS.badResetLink);
+      .thenRefuses('invalid', USER_TEXTS.badResetLink);
     anonymous
       .given([
         registered,
@@ -163,7 +169,7 @@ describe('user decider: reset links', () => {
         { type: 'UserPasswordChanged', data: { userId: 'u1', passwordHash: 'h8', via: 'reset' } },
       ])
       .when(reset())
-      .thenRefuses(400, USER_TEXTS.badResetLink);
+      .thenRefuses('invalid', USER_TEXTS.badResetLink);
     anonymous
       .given([
         registered,
@@ -174,8 +180,8 @@ describe('user decider: reset links', () => {
         },
       ])
       .when(reset())
-      .thenRefuses(400, USER_TEXTS.badResetLink);
-    anonymous.given([]).when(reset()).thenRefuses(400, USER_TEXTS.badResetLink);
+      .thenRefuses('invalid', USER_TEXTS.badResetLink);
+    anonymous.given([]).when(reset()).thenRefuses('invalid', USER_TEXTS.badResetLink);
     anonymous
       .given([
         registered,
@@ -183,7 +189,7 @@ describe('user decider: reset links', () => {
         { type: 'UserArchived', data: { userId: 'u1' } },
       ])
       .when(reset())
-      .thenRefuses(400, USER_TEXTS.badResetLink);
+      .thenRefuses('invalid', USER_TEXTS.badResetLink);
   });
 });
 
@@ -199,15 +205,15 @@ describe('user decider: passwords, MFA, terms', () => {
     as(self)
       .given([registered])
       .when({ type: 'ChangePassword', passwordHash: 'h1', via: 'profile', matchesHistory: true })
-      .thenRefuses(422, PASSWORD_REUSE_MESSAGE);
+      .thenRefuses('rule_broken', PASSWORD_REUSE_MESSAGE);
     as(peer)
       .given([registered])
       .when({ type: 'ChangePassword', passwordHash: 'h1', via: 'profile', matchesHistory: false })
-      .thenRefuses(403);
+      .thenRefuses('forbidden');
     as(peer)
       .given([registered])
       .when({ type: 'ChangePassword', passwordHash: 'h1', via: 'admin', matchesHistory: false })
-      .thenRefuses(403);
+      .thenRefuses('forbidden');
     as(ownAdmin)
       .given([registered])
       .when({ type: 'ChangePassword', passwordHash: 'h1', via: 'admin', matchesHistory: false })
@@ -220,13 +226,13 @@ describe('user decider: passwords, MFA, terms', () => {
   it('enables MFA once for the user themselves; a reset clears it and logs the user out', () => {
     const enabled: UserEvent = { type: 'UserMfaEnabled', data: { userId: 'u1', secret: 'S' } };
     as(self).given([registered]).when({ type: 'EnableMfa', secret: 'S' }).thenEvents([enabled]);
-    as(ownAdmin).given([registered]).when({ type: 'EnableMfa', secret: 'S' }).thenRefuses(403);
-    as(self).given([registered, enabled]).when({ type: 'EnableMfa', secret: 'T' }).thenRefuses(409);
+    as(ownAdmin).given([registered]).when({ type: 'EnableMfa', secret: 'S' }).thenRefuses('forbidden');
+    as(self).given([registered, enabled]).when({ type: 'EnableMfa', secret: 'T' }).thenRefuses('conflict');
     as(ownAdmin)
       .given([registered, enabled])
       .when({ type: 'ResetMfa' })
       .thenEvents([{ type: 'UserMfaReset', data: { userId: 'u1' } }, revoked(1, 'mfa reset')]);
-    as(ownAdmin).given([registered]).when({ type: 'ResetMfa' }).thenRefuses(409);
+    as(ownAdmin).given([registered]).when({ type: 'ResetMfa' }).thenRefuses('conflict');
   });
 
   it('forgets a remembered device, and nothing when none is remembered', () => {
@@ -245,7 +251,7 @@ describe('user decider: passwords, MFA, terms', () => {
       .when({ type: 'ForgetDevice' })
       .thenEvents([{ type: 'UserDeviceForgotten', data: { userId: 'u1' } }]);
     as(self).given([registered]).when({ type: 'ForgetDevice' }).thenEvents([]);
-    as(peer).given([registered, remembered]).when({ type: 'ForgetDevice' }).thenRefuses(403);
+    as(peer).given([registered, remembered]).when({ type: 'ForgetDevice' }).thenRefuses('forbidden');
   });
 
   it('records terms agreement once, for the user themselves', () => {
@@ -259,13 +265,13 @@ describe('user decider: passwords, MFA, terms', () => {
       .given([registered, { type: 'UserAgreedToTerms', data: { userId: 'u1', agreedAt: 'x' } }])
       .when({ type: 'AgreeToTerms' })
       .thenEvents([]);
-    as(ownAdmin).given([registered]).when({ type: 'AgreeToTerms' }).thenRefuses(403);
+    as(ownAdmin).given([registered]).when({ type: 'AgreeToTerms' }).thenRefuses('forbidden');
   });
 
   it('refuses sign-in to an archived user', () => {
     as(self)
       .given([registered, { type: 'UserArchived', data: { userId: 'u1' } }])
       .when({ type: 'SignIn', sessionId: 's' })
-      .thenRefuses(401);
+      .thenRefuses('unauthorized');
   });
 });

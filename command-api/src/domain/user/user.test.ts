@@ -31,7 +31,7 @@ describe('user decider', () => {
     spec
       .given([registered])
       .when({ type: 'RegisterUser', ...registered.data })
-      .thenRefuses(409);
+      .thenRefuses('conflict');
   });
 
   it('records a sign-in with its session', () => {
@@ -42,7 +42,10 @@ describe('user decider', () => {
   });
 
   it('refuses a sign-in for a user that does not exist, with the sign-in text', () => {
-    spec.given([]).when({ type: 'SignIn', sessionId: 's1' }).thenRefuses(401, 'Invalid email or password.');
+    spec
+      .given([])
+      .when({ type: 'SignIn', sessionId: 's1' })
+      .thenRefuses('unauthorized', 'Invalid email or password.');
   });
 
   it('signs out an open session once; a second sign-out records nothing', () => {

@@ -1,5 +1,14 @@
 import { type EventOf, MESSAGES, PASSWORD_HISTORY, PASSWORD_REUSE_MESSAGE } from '@mrn/contracts';
-import { type Actor, conflict, DomainError, forbidden, notFound } from '@mrn/platform';
+import {
+  type Actor,
+  conflict,
+  forbidden,
+  gone,
+  invalid,
+  notFound,
+  ruleBroken,
+  unauthorized,
+} from '@mrn/platform';
 import { assertNever, type CommandContext, type Decider } from '../decider.ts';
 
 export type UserEvent =
@@ -119,8 +128,8 @@ export const USER_TEXTS = {
 } as const;
 
 function active(state: UserState): ActiveUser & { status: 'active' } {
-  if (state.status === 'none') throw new DomainError(404, USER_TEXTS.notFound);
-  if (state.status === 'archived') throw new DomainError(410, USER_TEXTS.archived);
+  if (state.status === 'none') throw notFound(USER_TEXTS.notFound);
+  if (state.status === 'archived') throw gone(USER_TEXTS.archived);
   return state as ActiveUser & { status: 'active' };
 }
 
@@ -266,7 +275,7 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
         return [{ type: 'UserRegistered', data }];
       }
       case 'SignIn': {
-        if (state.status !== 'active') throw new DomainError(401, MESSAGES.invalidCredentials);
+        if (state.status !== 'active') throw unauthorized(MESSAGES.invalidCredentials);
         return [{ type: 'UserSignedIn', data: { userId: state.userId, sessionId: command.sessionId } }];
       }
       case 'SignOut': {
@@ -274,7 +283,7 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
         return [{ type: 'UserSignedOut', data: { userId: state.userId, sessionId: command.sessionId } }];
       }
       case 'RevokeSessions': {
-        if (state.status === 'none') throw new DomainError(404, USER_TEXTS.notFound);
+        if (state.status === 'none') throw notFound(USER_TEXTS.notFound);
         return [
           {
             type: 'UserSessionsRevoked',
@@ -298,7 +307,7 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
         if (state.status === 'archived') return [];
         const user = active(state);
         manager(ctx, user);
-        if (ctx.actor?.userId === user.userId) throw new DomainError(409, USER_TEXTS.selfArchive);
+        if (ctx.actor?.userId === user.userId) throw conflict(USER_TEXTS.selfArchive);
         return [
           { type: 'UserArchived', data: { userId: user.userId } },
           {
@@ -308,21 +317,21 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
         ];
       }
       case 'RestoreUser': {
-        if (state.status === 'none') throw new DomainError(404, USER_TEXTS.notFound);
+        if (state.status === 'none') throw notFound(USER_TEXTS.notFound);
         if (!canManage(ctx.actor, state)) refuse(ctx, state);
-        if (state.status !== 'archived') throw new DomainError(409, USER_TEXTS.notArchived);
+        if (state.status !== 'archived') throw conflict(USER_TEXTS.notArchived);
         return [{ type: 'UserRestored', data: { userId: state.userId } }];
       }
       case 'ToggleAdmin': {
         const user = active(state);
         manager(ctx, user);
-        if (ctx.actor?.userId === user.userId) throw new DomainError(409, USER_TEXTS.selfAdmin);
+        if (ctx.actor?.userId === user.userId) throw conflict(USER_TEXTS.selfAdmin);
         return [{ type: 'UserAdminChanged', data: { userId: user.userId, isAdmin: !user.isAdmin } }];
       }
       case 'ToggleMfaRequired': {
         const user = active(state);
         manager(ctx, user);
-        if (command.accountRequiresMfa) throw new DomainError(409, USER_TEXTS.accountRequiresMfa);
+        if (command.accountRequiresMfa) throw conflict(USER_TEXTS.accountRequiresMfa);
         return [
           { type: 'UserMfaRequiredChanged', data: { userId: user.userId, mfaRequired: !user.mfaRequired } },
         ];
@@ -330,7 +339,7 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
       case 'GrantApiAccess': {
         const user = active(state);
         manager(ctx, user);
-        if (!command.accountHasApiAccess) throw new DomainError(409, USER_TEXTS.accountHasNoApi);
+        if (!command.accountHasApiAccess) throw conflict(USER_TEXTS.accountHasNoApi);
         return [
           {
             type: 'UserApiAccessGranted',
@@ -345,7 +354,7 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
       case 'RegenerateApiKey': {
         const user = active(state);
         manager(ctx, user);
-        if (!user.api) throw new DomainError(409, USER_TEXTS.noApiAccess);
+        if (!user.api) throw conflict(USER_TEXTS.noApiAccess);
         return [{ type: 'UserApiKeyRegenerated', data: { userId: user.userId, keyHash: command.keyHash } }];
       }
       case 'RevokeApiAccess': {
@@ -356,13 +365,13 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
       case 'EnableMfa': {
         const user = active(state);
         if (ctx.actor?.userId !== user.userId) throw forbidden();
-        if (user.mfaSecret) throw new DomainError(409, USER_TEXTS.mfaAlreadyEnabled);
+        if (user.mfaSecret) throw conflict(USER_TEXTS.mfaAlreadyEnabled);
         return [{ type: 'UserMfaEnabled', data: { userId: user.userId, secret: command.secret } }];
       }
       case 'ResetMfa': {
         const user = active(state);
         selfOrManager(ctx, user);
-        if (!user.mfaSecret) throw new DomainError(409, USER_TEXTS.noMfa);
+        if (!user.mfaSecret) throw conflict(USER_TEXTS.noMfa);
         // A reset logs the user out everywhere (accounts spec §4).
         return [
           { type: 'UserMfaReset', data: { userId: user.userId } },
@@ -387,13 +396,13 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
           // Any dead link (used, replaced, expired, or a member since archived) reads the same.
           const link = state.status === 'active' ? state.resetToken : null;
           if (!link || link.hash !== command.resetTokenHash || new Date(link.expiresAt) <= ctx.now) {
-            throw new DomainError(400, USER_TEXTS.badResetLink);
+            throw invalid(USER_TEXTS.badResetLink);
           }
         }
         const user = active(state);
         if (command.via === 'admin') manager(ctx, user);
         if (command.via === 'profile' && ctx.actor?.userId !== user.userId) throw forbidden();
-        if (command.matchesHistory) throw new DomainError(422, PASSWORD_REUSE_MESSAGE);
+        if (command.matchesHistory) throw ruleBroken(PASSWORD_REUSE_MESSAGE);
         // A new password ends every other session: the handler gives the caller a fresh token.
         return [
           {
