@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
   type AccountInfoValues,
-  emailError,
   isDomainRuleMessage,
   otpCodeError,
   validateAccountInfo,
@@ -140,15 +139,16 @@ describe('validateAccountInfo', () => {
       merchant_subscription_notification_webhook:
         'Subscription Notification Webhook URL must be an http(s) address',
     });
-    // The webhook field is hidden (and ignored) while subscriptions are off.
+    // The server refuses a malformed webhook URL even while subscriptions are off, and so does the form.
     expect(
       validateAccountInfo(
         { ...bad, merchant_subscription_enabled: false, merchant_subscription_notification_email: '' },
-        {
-          subscriptionSettings: true,
-        },
+        { subscriptionSettings: true },
       ),
-    ).toEqual({});
+    ).toEqual({
+      merchant_subscription_notification_webhook:
+        'Subscription Notification Webhook URL must be an http(s) address',
+    });
   });
 });
 
@@ -171,8 +171,24 @@ describe('members', () => {
     expect(isDomainRuleMessage('An error occurred while attempting to add member.')).toBe(false);
   });
 
-  it('lets optional e-mail fields stay empty', () => {
-    expect(emailError('Email', '', 64, false)).toBeUndefined();
-    expect(emailError('Email', '', 64, true)).toBe('Email is required');
+  it('lets the optional subscription e-mail stay empty, and checks it when given', () => {
+    const base = {
+      name: 'Granite',
+      website: 'granite.example',
+      primary_contact_email: 'ops@granite.example',
+      merchant_subscription_enabled: true,
+      merchant_subscription_notification_email: '',
+      merchant_subscription_notification_webhook: '',
+    };
+    expect(validateAccountInfo(base, { subscriptionSettings: true })).toEqual({});
+    expect(
+      validateAccountInfo(
+        { ...base, merchant_subscription_notification_email: 'nope' },
+        { subscriptionSettings: true },
+      ),
+    ).toEqual({
+      merchant_subscription_notification_email:
+        'Subscription Notification Email is not a valid email address',
+    });
   });
 });

@@ -1,39 +1,19 @@
-import { EMAIL_MAX, NEW_PASSWORD_MAX } from '@mrn/contracts/domain/session';
-import { isEmail } from '@mrn/contracts/http/fields';
-import { PASSWORD_MIN } from '@mrn/contracts/routes/users';
+import { AccountFields } from '@mrn/contracts/routes/accounts';
+import {
+  adminChangePassword,
+  changePassword,
+  forgotPassword,
+  passwordReset,
+  UserFields,
+} from '@mrn/contracts/routes/users';
+import { type FieldErrors, schemaErrors } from '../forms/validate.ts';
+
+// Every account form is checked with the server's own schema from the route table (forms/validate.ts).
 
 /** Errors of a form by field; a field without an entry is valid. */
-export type Errors<F extends string> = Partial<Record<F, string>>;
+export type Errors<F extends string> = FieldErrors<F>;
 
 export const isValid = (errors: object): boolean => Object.keys(errors).length === 0;
-
-/** A required text: "{Label} is required", "{Label} must be at most {max} characters". */
-export function textError(label: string, value: string, max: number, required = true): string | undefined {
-  const trimmed = value.trim();
-  if (!trimmed) return required ? `${label} is required` : undefined;
-  if (trimmed.length > max) return `${label} must be at most ${max} characters`;
-  return undefined;
-}
-
-/** A required e-mail address (required, valid, at most 64 by default: specs §5). */
-export function emailError(
-  label: string,
-  value: string,
-  max = EMAIL_MAX,
-  required = true,
-): string | undefined {
-  const error = textError(label, value, max, required);
-  if (error || !value.trim()) return error;
-  return isEmail(value.trim()) ? undefined : `${label} is not a valid email address`;
-}
-
-/** Passwords are taken as typed (spaces count): required, at most 64. */
-function passwordError(label: string, value: string, { min = 0 }: { min?: number } = {}): string | undefined {
-  if (!value) return `${label} is required`;
-  if (value.length > NEW_PASSWORD_MAX) return `${label} must be at most ${NEW_PASSWORD_MAX} characters`;
-  if (value.length < min) return `${label} must be at least ${min} characters`;
-  return undefined;
-}
 
 // ---- Passwords (core §5, accounts §5) ----
 
@@ -49,23 +29,27 @@ export const PASSWORD_LABELS = {
   confirmPassword: 'Confirm Password',
 } as const;
 
+const PASSWORD_FIELDS = {
+  old_password: 'oldPassword',
+  new_password: 'newPassword',
+  confirm_password: 'confirmPassword',
+} as const;
+const passwordField = (path: string) => PASSWORD_FIELDS[path as keyof typeof PASSWORD_FIELDS];
+
 /** New and confirm password; the old one only in profile mode (an admin sets a member's without it). */
 export function validateChangePassword(
   values: ChangePasswordValues,
   { requireOld }: { requireOld: boolean },
 ): Errors<keyof ChangePasswordValues> {
-  const errors: Errors<keyof ChangePasswordValues> = {};
-  if (requireOld) {
-    const old = passwordError(PASSWORD_LABELS.oldPassword, values.oldPassword);
-    if (old) errors.oldPassword = old;
-  }
-  const fresh = passwordError(PASSWORD_LABELS.newPassword, values.newPassword, { min: PASSWORD_MIN });
-  if (fresh) errors.newPassword = fresh;
-  const confirm = passwordError(PASSWORD_LABELS.confirmPassword, values.confirmPassword);
-  if (confirm) errors.confirmPassword = confirm;
-  else if (values.confirmPassword !== values.newPassword)
-    errors.confirmPassword = `${PASSWORD_LABELS.confirmPassword} must match the new password`;
-  return errors;
+  const body = { new_password: values.newPassword, confirm_password: values.confirmPassword };
+  return requireOld
+    ? schemaErrors(
+        changePassword.body,
+        { ...body, old_password: values.oldPassword },
+        PASSWORD_LABELS,
+        passwordField,
+      )
+    : schemaErrors(adminChangePassword.body, body, PASSWORD_LABELS, passwordField);
 }
 
 export interface PasswordResetValues {
@@ -74,18 +58,32 @@ export interface PasswordResetValues {
   confirmPassword: string;
 }
 
+const RESET_LABELS = {
+  email: 'Email',
+  newPassword: PASSWORD_LABELS.newPassword,
+  confirmPassword: PASSWORD_LABELS.confirmPassword,
+};
+
+/** The reset form: the token comes with the link, not from the user, so it is not a field here. */
 export function validatePasswordReset(values: PasswordResetValues): Errors<keyof PasswordResetValues> {
-  const errors: Errors<keyof PasswordResetValues> = {
-    ...validateChangePassword({ oldPassword: '', ...values }, { requireOld: false }),
-  };
-  const email = emailError('Email', values.email);
-  if (email) errors.email = email;
-  return errors;
+  return schemaErrors(
+    passwordReset.body,
+    {
+      email: values.email,
+      reset_token: 'from-the-link',
+      new_password: values.newPassword,
+      confirm_password: values.confirmPassword,
+    },
+    RESET_LABELS,
+    (path) => {
+      const field = path === 'email' ? 'email' : passwordField(path);
+      return field === 'oldPassword' ? undefined : field;
+    },
+  );
 }
 
 export function validateForgotPassword(values: { email: string }): Errors<'email'> {
-  const email = emailError('Email', values.email);
-  return email ? { email } : {};
+  return schemaErrors(forgotPassword.body, values, { email: 'Email' });
 }
 
 // ---- MFA (core §5) ----
@@ -116,41 +114,14 @@ export const ACCOUNT_LABELS = {
   merchant_subscription_notification_webhook: 'Subscription Notification Webhook URL',
 } as const;
 
-// The server's rules (contracts' AccountFields): a host with a dot, optionally http(s)://.
-const WEBSITE = /^(https?:\/\/)?[^\s.]+\.[^\s]{2,}$/i;
-const WEBHOOK = /^https?:\/\/\S+$/i;
-
+/** Funder details; the subscription settings only where the form shows them (PRO). */
 export function validateAccountInfo(
   values: AccountInfoValues,
   { subscriptionSettings }: { subscriptionSettings: boolean },
 ): Errors<keyof AccountInfoValues> {
-  const errors: Errors<keyof AccountInfoValues> = {};
-  const name = textError(ACCOUNT_LABELS.name, values.name, 120);
-  if (name) errors.name = name;
-  const website = textError(ACCOUNT_LABELS.website, values.website, 200);
-  if (website) errors.website = website;
-  else if (!WEBSITE.test(values.website.trim()))
-    errors.website = `${ACCOUNT_LABELS.website} is not a valid website address`;
-  const email = emailError(ACCOUNT_LABELS.primary_contact_email, values.primary_contact_email);
-  if (email) errors.primary_contact_email = email;
-  if (subscriptionSettings) {
-    const notify = emailError(
-      ACCOUNT_LABELS.merchant_subscription_notification_email,
-      values.merchant_subscription_notification_email,
-      64,
-      false,
-    );
-    if (notify) errors.merchant_subscription_notification_email = notify;
-    const hook = values.merchant_subscription_notification_webhook.trim();
-    const label = ACCOUNT_LABELS.merchant_subscription_notification_webhook;
-    if (values.merchant_subscription_enabled && hook) {
-      if (hook.length > 500)
-        errors.merchant_subscription_notification_webhook = `${label} must be at most 500 characters`;
-      else if (!WEBHOOK.test(hook))
-        errors.merchant_subscription_notification_webhook = `${label} must be an http(s) address`;
-    }
-  }
-  return errors;
+  const { name, website, primary_contact_email } = values;
+  const body = subscriptionSettings ? values : { name, website, primary_contact_email };
+  return schemaErrors(AccountFields, body, ACCOUNT_LABELS);
 }
 
 // ---- Members (accounts §2, §5) ----
@@ -168,14 +139,7 @@ export const MEMBER_LABELS = {
 } as const;
 
 export function validateMember(values: MemberValues): Errors<keyof MemberValues> {
-  const errors: Errors<keyof MemberValues> = {};
-  const first = textError(MEMBER_LABELS.first_name, values.first_name, 64);
-  if (first) errors.first_name = first;
-  const last = textError(MEMBER_LABELS.last_name, values.last_name, 64);
-  if (last) errors.last_name = last;
-  const email = emailError(MEMBER_LABELS.email, values.email);
-  if (email) errors.email = email;
-  return errors;
+  return schemaErrors(UserFields, values, MEMBER_LABELS);
 }
 
 /** The member e-mail domain rule's text (accounts §5, §8), which belongs under the e-mail field. */

@@ -42,17 +42,24 @@ describe('merchant form', () => {
 
   it('wants the EIN or BN at exactly 10 characters', () => {
     expect(validateMerchant({ ...validMerchant, fein: '45-12345' }).fein).toBe(
+      'EIN or BN must be 9 digits, as 12-3456789',
+    );
+    // Nine digits are an EIN to the server; the form still wants them typed as 12-3456789.
+    expect(validateMerchant({ ...validMerchant, fein: '451234567' }).fein).toBe(
       'EIN or BN must be exactly 10 characters, as 12-3456789',
     );
   });
 
   it('checks the state list, lengths and the start date', () => {
-    expect(validateMerchant({ ...validMerchant, state: 'XX' }).state).toBe('State is not in the list');
+    expect(validateMerchant({ ...validMerchant, state: 'XX' }).state).toBe('State is required');
     expect(validateMerchant({ ...validMerchant, city: 'x'.repeat(101) }).city).toBe(
       'City must be at most 100 characters',
     );
     expect(validateMerchant({ ...validMerchant, business_startdate: '2020-02-30x' }).business_startdate).toBe(
-      'Business Start Date must be a date',
+      'Business Start Date must be a date as YYYY-MM-DD',
+    );
+    expect(validateMerchant({ ...validMerchant, business_startdate: '2023-02-31' }).business_startdate).toBe(
+      'Business Start Date is not a real calendar date',
     );
     expect(validateMerchant({ ...validMerchant, business_startdate: '2020-02-03' })).toEqual({});
   });
@@ -101,7 +108,7 @@ describe('note form', () => {
       broker_name: '',
     };
     expect(validateNote(broker, member)).toEqual({
-      broker_name: 'Broker Name is required for a Broker/ISO submission',
+      broker_name: 'Broker Name is required for a broker submission',
     });
     expect(validateNote({ ...broker, broker_name: 'Acme ISO' }, member)).toEqual({});
   });

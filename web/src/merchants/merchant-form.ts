@@ -1,6 +1,7 @@
-import { formatEinInput, normaliseEin } from '@mrn/contracts/domain/ein';
-import { STATES, type State } from '@mrn/contracts/domain/us-states';
-import type { MerchantView } from '@mrn/contracts/routes/merchants';
+import { formatEinInput } from '@mrn/contracts/domain/ein';
+import type { State } from '@mrn/contracts/domain/us-states';
+import { MerchantFields, type MerchantView } from '@mrn/contracts/routes/merchants';
+import { type FieldErrors, schemaErrors } from '../forms/validate.ts';
 
 /** The merchant fields as the form holds them: text as typed, EIN as 12-3456789. */
 export interface MerchantFormValues {
@@ -16,7 +17,7 @@ export interface MerchantFormValues {
   industry: string;
 }
 export type MerchantField = keyof MerchantFormValues;
-export type FormErrors<F extends string> = Partial<Record<F, string>>;
+export type FormErrors<F extends string> = FieldErrors<F>;
 
 /** The EIN/BN as typed in the form: two digits, a hyphen, seven digits (core spec §5). */
 export const EIN_INPUT_LENGTH = 10;
@@ -72,29 +73,14 @@ export const merchantValuesOf = (m: MerchantView): MerchantFormValues => ({
   industry: m.industry ?? '',
 });
 
-const isState = (value: string): value is State => (STATES as readonly string[]).includes(value);
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-
-/** Merchant rules of core spec §5: EIN/BN exactly 10 characters; Legal Name, City and State required. */
+/**
+ * Merchant rules of core spec §5, checked with the server's own schema (MerchantFields); the form adds
+ * the one rule about typing: the EIN/BN is entered as exactly 10 characters, 12-3456789.
+ */
 export function validateMerchant(values: MerchantFormValues): FormErrors<MerchantField> {
-  const errors: FormErrors<MerchantField> = {};
-  const required = (field: MerchantField) => {
-    if (!values[field].trim()) errors[field] = `${MERCHANT_LABELS[field]} is required`;
-  };
-  if (!values.fein) errors.fein = `${MERCHANT_LABELS.fein} is required`;
-  else if (values.fein.length !== EIN_INPUT_LENGTH || normaliseEin(values.fein).length !== 9)
+  const errors = schemaErrors(MerchantFields, merchantBody(values), MERCHANT_LABELS);
+  if (!errors.fein && values.fein.length !== EIN_INPUT_LENGTH)
     errors.fein = `${MERCHANT_LABELS.fein} must be exactly 10 characters, as 12-3456789`;
-  required('legal_name');
-  required('city');
-  if (!values.state) errors.state = `${MERCHANT_LABELS.state} is required`;
-  else if (!isState(values.state)) errors.state = `${MERCHANT_LABELS.state} is not in the list`;
-  for (const [field, max] of Object.entries(MERCHANT_MAX) as [keyof typeof MERCHANT_MAX, number][]) {
-    if (!errors[field] && values[field].trim().length > max)
-      errors[field] = `${MERCHANT_LABELS[field]} must be at most ${max} characters`;
-  }
-  const start = values.business_startdate;
-  if (start && (!DATE.test(start) || Number.isNaN(Date.parse(start))))
-    errors.business_startdate = `${MERCHANT_LABELS.business_startdate} must be a date`;
   return errors;
 }
 

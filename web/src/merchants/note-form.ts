@@ -7,7 +7,8 @@ import {
   type SubmissionSource,
   selectableCategories,
 } from '@mrn/contracts/domain/notes';
-import type { NoteView } from '@mrn/contracts/routes/merchants';
+import { NoteFields, type NoteView } from '@mrn/contracts/routes/merchants';
+import { schemaErrors } from '../forms/validate.ts';
 import type { FormErrors } from './merchant-form.ts';
 
 export interface NoteFormValues {
@@ -70,24 +71,17 @@ export function withQuickNote(values: NoteFormValues, quick: QuickNote): NoteFor
   return { ...values, note: quick === 'Other' ? '' : quick };
 }
 
-/** Note rules of core spec §5: Category and Note required; Broker Name required for a broker source. */
+/**
+ * Note rules of core spec §5 with the server's schema (NoteFields: category and note required, broker
+ * name for a broker source); the form adds which categories this user may pick.
+ */
 export function validateNote(
   values: NoteFormValues,
   allowed: readonly NoteCategory[],
 ): FormErrors<NoteField> {
-  const errors: FormErrors<NoteField> = {};
-  if (!values.category) errors.category = `${NOTE_LABELS.category} is required`;
-  else if (!allowed.includes(values.category))
+  const errors = schemaErrors(NoteFields, noteBody(values), NOTE_LABELS);
+  if (!errors.category && values.category && !allowed.includes(values.category))
     errors.category = `${NOTE_LABELS.category} ${values.category} is not available to you`;
-  const note = values.note.trim();
-  if (!note) errors.note = `${NOTE_LABELS.note} is required`;
-  else if (note.length > NOTE_MAX) errors.note = `${NOTE_LABELS.note} must be at most ${NOTE_MAX} characters`;
-  if (values.submission_source === 'broker') {
-    const broker = values.broker_name.trim();
-    if (!broker) errors.broker_name = `${NOTE_LABELS.broker_name} is required for a Broker/ISO submission`;
-    else if (broker.length > BROKER_NAME_MAX)
-      errors.broker_name = `${NOTE_LABELS.broker_name} must be at most ${BROKER_NAME_MAX} characters`;
-  }
   return errors;
 }
 
@@ -95,7 +89,7 @@ export function validateNote(
 export function noteBody(values: NoteFormValues) {
   const source = values.submission_source || null;
   return {
-    category: values.category as NoteCategory,
+    category: (values.category || undefined) as NoteCategory,
     note: values.note.trim(),
     submission_source: source,
     broker_name: source === 'broker' ? values.broker_name.trim() : null,

@@ -1,9 +1,9 @@
 import {
   type AppSettings,
-  MESSAGE_SEVERITIES,
   type MessageSeverity,
+  UpdateAppSettingsBody,
 } from '@mrn/contracts/routes/app-settings';
-import { type Errors, textError } from '../../accounts/validation.ts';
+import { type FieldErrors, schemaErrors } from '../../forms/validate.ts';
 
 export interface SettingsValues {
   dashboard_message_enabled: boolean;
@@ -29,29 +29,22 @@ export const settingsValues = (settings: AppSettings): SettingsValues => ({
   dashboard_message: settings.dashboard_message ?? '',
 });
 
-const isSeverity = (value: string): value is MessageSeverity =>
-  (MESSAGE_SEVERITIES as readonly string[]).includes(value);
-
-/** Dashboard message (accounts §5): text required, type required; the title is optional. */
-export function validateSettings(values: SettingsValues): Errors<keyof SettingsValues> {
-  const errors: Errors<keyof SettingsValues> = {};
-  if (!isSeverity(values.dashboard_message_severity))
-    errors.dashboard_message_severity = `${SETTINGS_LABELS.dashboard_message_severity} is required`;
-  const title = textError(
-    SETTINGS_LABELS.dashboard_message_title,
-    values.dashboard_message_title,
-    TITLE_MAX,
-    false,
+/** Dashboard message (accounts §5) with the server's schema: text and type required, title optional. */
+export function validateSettings(values: SettingsValues): FieldErrors<keyof SettingsValues> {
+  return schemaErrors(
+    UpdateAppSettingsBody,
+    { app_settings: settingsBody(values) },
+    SETTINGS_LABELS,
+    (path) =>
+      path.startsWith('app_settings.')
+        ? (path.slice('app_settings.'.length) as keyof SettingsValues)
+        : undefined,
   );
-  if (title) errors.dashboard_message_title = title;
-  const message = textError(SETTINGS_LABELS.dashboard_message, values.dashboard_message, MESSAGE_MAX);
-  if (message) errors.dashboard_message = message;
-  return errors;
 }
 
 export const settingsBody = (values: SettingsValues) => ({
   dashboard_message_enabled: values.dashboard_message_enabled,
-  dashboard_message_severity: values.dashboard_message_severity as MessageSeverity,
+  dashboard_message_severity: (values.dashboard_message_severity || undefined) as MessageSeverity,
   dashboard_message_title: values.dashboard_message_title.trim() || null,
   dashboard_message: values.dashboard_message.trim(),
 });

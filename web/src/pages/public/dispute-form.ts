@@ -1,6 +1,7 @@
-import { formatEinInput, normaliseEin } from '@mrn/contracts/domain/ein';
-import { STATES, type State } from '@mrn/contracts/domain/us-states';
-import { type Errors, emailError, textError } from '../../accounts/validation.ts';
+import { formatEinInput } from '@mrn/contracts/domain/ein';
+import type { State } from '@mrn/contracts/domain/us-states';
+import { DisputeFields } from '@mrn/contracts/routes/disputes';
+import { type FieldErrors, schemaErrors } from '../../forms/validate.ts';
 
 export interface DisputeValues {
   fein: string;
@@ -48,22 +49,11 @@ export const emptyDispute = (): DisputeValues => ({
   reason: '',
 });
 
-/** Dispute (core §5): every field but DBA required; the EIN as 12-3456789. */
-export function validateDispute(values: DisputeValues): Errors<keyof DisputeValues> {
-  const errors: Errors<keyof DisputeValues> = {};
-  if (!values.fein) errors.fein = `${DISPUTE_LABELS.fein} is required`;
-  else if (normaliseEin(values.fein).length !== 9 || formatEinInput(values.fein) !== values.fein)
+/** Dispute (core §5) with the server's schema: every field but DBA required; the EIN typed as 12-3456789. */
+export function validateDispute(values: DisputeValues): FieldErrors<keyof DisputeValues> {
+  const errors = schemaErrors(DisputeFields, disputeBody(values), DISPUTE_LABELS);
+  if (!errors.fein && formatEinInput(values.fein) !== values.fein)
     errors.fein = `${DISPUTE_LABELS.fein} must be 9 digits, as 12-3456789`;
-  for (const field of ['first_name', 'last_name', 'legal_name', 'city', 'reason'] as const) {
-    const error = textError(DISPUTE_LABELS[field], values[field], DISPUTE_MAX[field]);
-    if (error) errors[field] = error;
-  }
-  const dba = textError(DISPUTE_LABELS.dba, values.dba, DISPUTE_MAX.dba, false);
-  if (dba) errors.dba = dba;
-  const email = emailError(DISPUTE_LABELS.email, values.email);
-  if (email) errors.email = email;
-  if (!(STATES as readonly string[]).includes(values.state))
-    errors.state = `${DISPUTE_LABELS.state} is required`;
   return errors;
 }
 
@@ -75,6 +65,6 @@ export const disputeBody = (values: DisputeValues) => ({
   legal_name: values.legal_name.trim(),
   dba: values.dba.trim() || null,
   city: values.city.trim(),
-  state: values.state as State,
+  state: (values.state || undefined) as State,
   reason: values.reason.trim(),
 });
