@@ -1,7 +1,7 @@
-import { z } from 'zod';
 import { NOTE_CATEGORIES, SUBMISSION_SOURCES } from '../domain/notes.ts';
 import { MEMBERSHIP_STATUSES, PLAN_LEVELS } from '../domain/plans.ts';
 import { MESSAGE_SEVERITIES } from '../routes/app-settings.ts';
+import { z } from '../zod.ts';
 
 /**
  * The event catalogue: every fact the system records, with the shape of its data. Event names are

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../zod.ts';
 
 /** Every error answer: `errors` is the text shown to the user (specs §8), `fields` names each bad field. */
 export const ErrorBody = z.object({

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../zod.ts';
 
 // Field builders whose messages are the specs' wording ("is required"), so a 400 reads
 // "auth.email: is required" and the browser form can show the same words.

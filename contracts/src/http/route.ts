@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type { z } from '../zod.ts';
 
 /**
  * Who may call a route. `session` accepts a signed-in user whose MFA step is still pending (the

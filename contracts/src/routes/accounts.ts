@@ -1,8 +1,8 @@
-import { z } from 'zod';
 import { MEMBERSHIP_STATUSES, PLAN_LEVELS } from '../domain/plans.ts';
 import { dataEnvelope, Pagination } from '../http/envelope.ts';
 import { email, optionalText, requiredText, uuid } from '../http/fields.ts';
 import { route } from '../http/route.ts';
+import { z } from '../zod.ts';
 
 export const AccountView = z.object({
   id: z.string(),

@@ -1,7 +1,7 @@
-import { z } from 'zod';
 import { dataEnvelope } from '../http/envelope.ts';
 import { optionalText } from '../http/fields.ts';
 import { route } from '../http/route.ts';
+import { z } from '../zod.ts';
 
 export const MESSAGE_SEVERITIES = ['info', 'warning', 'error', 'success'] as const;
 export type MessageSeverity = (typeof MESSAGE_SEVERITIES)[number];

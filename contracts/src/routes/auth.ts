@@ -1,9 +1,9 @@
-import { z } from 'zod';
 import { PLAN_LEVELS } from '../domain/plans.ts';
 import { EMAIL_MAX, LOGIN_PASSWORD_MAX } from '../domain/session.ts';
 import { dataEnvelope } from '../http/envelope.ts';
 import { base32Secret, email, optionalText, password } from '../http/fields.ts';
 import { route } from '../http/route.ts';
+import { z } from '../zod.ts';
 
 /** The session user of core spec §3. */
 export const SessionUser = z.object({

@@ -1,8 +1,8 @@
-import { z } from 'zod';
 import { STATES } from '../domain/us-states.ts';
 import { dataEnvelope, Pagination } from '../http/envelope.ts';
 import { email, optionalText, requiredText } from '../http/fields.ts';
 import { route } from '../http/route.ts';
+import { z } from '../zod.ts';
 import { einField } from './merchants.ts';
 
 export const DISPUTE_SUBMITTED =

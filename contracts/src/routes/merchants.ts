@@ -1,10 +1,10 @@
-import { z } from 'zod';
 import { isEinDigits, normaliseEin } from '../domain/ein.ts';
 import { NOTE_CATEGORIES, NOTE_MAX, SUBMISSION_SOURCES } from '../domain/notes.ts';
 import { STATES } from '../domain/us-states.ts';
 import { dataEnvelope, Pagination } from '../http/envelope.ts';
 import { optionalDate, optionalText, requiredText, uuid } from '../http/fields.ts';
 import { route } from '../http/route.ts';
+import { z } from '../zod.ts';
 
 /** EIN/BN as typed (12-3456789, 9 digits, spaces): stored as 9 digits (DESIGN §4). */
 export const einField = () =>

@@ -1,9 +1,9 @@
-import { z } from 'zod';
 import { PLAN_LEVELS } from '../domain/plans.ts';
 import { NEW_PASSWORD_MAX } from '../domain/session.ts';
 import { dataEnvelope } from '../http/envelope.ts';
 import { email, password, requiredText, uuid } from '../http/fields.ts';
 import { route } from '../http/route.ts';
+import { z } from '../zod.ts';
 
 export const PASSWORD_MIN = 8;
 export const PASSWORD_REUSE_MESSAGE =
