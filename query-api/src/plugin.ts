@@ -1,5 +1,5 @@
 import { CONSISTENT_AFTER_HEADER, type RoutesOf, routes } from '@mrn/contracts';
-import { type HandlersFor, invalid, isPosition, registerRoutes } from '@mrn/platform';
+import { type HandlersFor, invalid, isPosition, loadMigrations, registerRoutes } from '@mrn/platform';
 import type { QueryDeps } from './context.ts';
 import { accountQueryHandlers } from './handlers/accounts.ts';
 import { appSettingsHandlers } from './handlers/app-settings.ts';
@@ -38,3 +38,5 @@ export function registerQueryApi(deps: QueryDeps): void {
     },
   });
 }
+
+export const queryMigrations = () => loadMigrations('query-api', new URL('../migrations/', import.meta.url));

@@ -10,11 +10,13 @@ import {
   startEmbeddedPostgres,
 } from '@mrn/platform';
 import { projectionMigrations } from '@mrn/projections';
+import { queryMigrations } from '@mrn/query-api';
 
 export const allMigrations = () => [
   ...platformMigrations(),
   ...commandMigrations(),
   ...projectionMigrations(),
+  ...queryMigrations(),
 ];
 
 export interface Database {

@@ -91,12 +91,21 @@ export function searchHandlers(deps: QueryDeps) {
    * Below 0.5 % 90-day contribution an account may not search (core spec §6), and BASIC accounts have a
    * daily cap that resets at midnight UTC (accounts spec §1). Platform admins are exempt from both.
    */
-  function checkStanding(actor: Actor, standing: Standing | undefined): void {
+  async function checkStanding(actor: Actor, standing: Standing | undefined): Promise<void> {
     if (actor.isDmAdmin || !standing) return;
     if (standing.contribution !== null && Number(standing.contribution) < MIN_CONTRIBUTION_PERCENT)
       throw forbidden(SEARCH_TEXTS.lowContribution);
     const limit = PLANS[actor.planLevel].dailySearchLimit;
-    if (limit !== null && (standing.searches_today ?? 0) >= limit) {
+    if (limit === null) return;
+    // Taken in one statement, so searches sent at once cannot all pass a count that lags behind them.
+    const { rows } = await deps.pool.query<{ used: number }>({
+      name: 'mrn_take_search_quota',
+      text: `insert into search_quota (account_id, day, used) values ($1, (now() at time zone 'utc')::date, $2 + 1)
+             on conflict (account_id, day) do update set used = greatest(search_quota.used, $2) + 1
+             returning used`,
+      values: [actor.accountId, standing.searches_today ?? 0],
+    });
+    if ((rows[0]?.used ?? 0) > limit) {
       const now = new Date();
       const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
       throw rateLimited(SEARCH_TEXTS.dailyLimit(limit), Math.ceil((midnight - now.getTime()) / 1000));
@@ -118,7 +127,7 @@ export function searchHandlers(deps: QueryDeps) {
       text: BY_EIN_WITH_STANDING,
       values: [actor.accountId, fein],
     });
-    checkStanding(actor, rows[0]);
+    await checkStanding(actor, rows[0]);
     return rows.filter((r) => r.id !== null);
   }
 
@@ -187,7 +196,7 @@ export function searchHandlers(deps: QueryDeps) {
     let rows: MerchantRow[];
     if (einSearch) rows = await byEinWithStanding(req.actor, normaliseEin(term));
     else {
-      checkStanding(req.actor, await standingOf(req.actor));
+      await checkStanding(req.actor, await standingOf(req.actor));
       rows = await byKeyword(term, cap + 1);
     }
     const shown = rows.slice(0, cap);

@@ -124,7 +124,11 @@ describe('listMemberFunders', () => {
     expect(Object.keys(page.body.data[0]).sort()).toEqual(['name', 'plan_level', 'resource_id', 'website']);
     const all = await call('GET', `${routes.listMemberFunders.path}?per_page=100`, tokens.tom!);
     const names = all.body.data.map((a: { name: string }) => a.name);
-    const active = await call('GET', `${routes.listAccounts.path}?membership_filter=active&per_page=25`, admin);
+    const active = await call(
+      'GET',
+      `${routes.listAccounts.path}?membership_filter=active&per_page=25`,
+      admin,
+    );
     expect(names).toEqual(active.body.data.map((a: { name: string }) => a.name));
     expect(names).not.toContain('Aardvark Never Active');
     expect(all.body.pagination.total_count ?? all.body.pagination.total).toBe(names.length);

@@ -101,6 +101,64 @@ describe('daily searches', () => {
   });
 });
 
+describe('the daily cap under concurrency', () => {
+  it('admits exactly the 10 searches left of 3,000 when 20 arrive at once', async () => {
+    const funder = await server.call({
+      method: 'POST',
+      url: routes.createAccount.path,
+      token: tokens.admin,
+      payload: {
+        account: {
+          name: 'Busy Basic Funding',
+          website: 'busybasic.example',
+          primary_contact_email: 'ops@busybasic.example',
+        },
+      },
+    });
+    const accountId = funder.body.data.resource_id;
+    await server.call({
+      method: 'PUT',
+      url: buildPath(routes.startTrial.path, { id: accountId }),
+      token: tokens.admin,
+    });
+    const user = await server.call({
+      method: 'POST',
+      url: buildPath(routes.createUser.path, { id: accountId }),
+      token: tokens.admin,
+      payload: { user: { first_name: 'Bea', last_name: 'Busy', email: 'bea@busybasic.example' } },
+    });
+    await server.call({
+      method: 'PUT',
+      url: buildPath(routes.adminChangePassword.path, { id: user.body.data.resource_id }),
+      token: tokens.admin,
+      payload: { new_password: 'Busy-basic-pass-1', confirm_password: 'Busy-basic-pass-1' },
+    });
+    tokens.bea = await server.login('bea@busybasic.example', 'Busy-basic-pass-1');
+    await server.store.appendToStream(
+      streams.searches(accountId),
+      Array.from({ length: 2990 }, () => ({
+        id: randomUUID(),
+        type: 'MerchantSearched',
+        data: {
+          accountId,
+          userId: user.body.data.resource_id,
+          source: 'web',
+          term: 'earlier',
+          einSearch: false,
+          merchantIds: [],
+          hit: false,
+        },
+      })),
+      { expectedRevision: 'any' },
+    );
+    await settle();
+    expect(await searchesToday(accountId)).toBe(2990);
+    const answers = await Promise.all(Array.from({ length: 20 }, () => search('bea')));
+    expect(answers.filter((a) => a.status === 429)).toHaveLength(10);
+    expect(answers.filter((a) => a.status !== 429)).toHaveLength(10);
+  });
+});
+
 describe('90-day contribution', () => {
   // Contribution is computed by billing (a later issue); no event sets it yet, so the read model's value
   // is set directly here, the narrowest setup that reaches the rule.
