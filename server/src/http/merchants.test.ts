@@ -569,27 +569,3 @@ describe('search counts for an EIN nobody has reported', () => {
     expect(counts.body.data.total).toBe(2);
   });
 });
-
-describe('daily search cap', () => {
-  it('refuses a BASIC account at 3,000 searches today with 429 and Retry-After; PRO has no cap', async () => {
-    await server.db.pool.query(
-      `insert into read.account_daily_searches (account_id, day, searches) values ($1, (now() at time zone 'utc')::date, 3000)
-       on conflict (account_id, day) do update set searches = 3000`,
-      [accountOf.tom],
-    );
-    const capped = await server.call({
-      method: 'GET',
-      url: `${routes.searchMerchants.path}?search=sunrise`,
-      token: as('tom'),
-    });
-    expect(capped.status).toBe(429);
-    expect(capped.body.errors).toContain('3,000');
-    expect(Number(capped.headers['retry-after'])).toBeGreaterThan(0);
-    const pro = await server.call({
-      method: 'GET',
-      url: `${routes.searchMerchants.path}?search=sunrise`,
-      token: as('marco'),
-    });
-    expect(pro.status).not.toBe(429);
-  });
-});

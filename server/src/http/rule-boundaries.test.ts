@@ -96,6 +96,7 @@ describe('daily searches', () => {
     const refused = await search('priya');
     expect(refused.status).toBe(429);
     expect(refused.body.errors).toContain('3,000');
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     // PRO has no cap.
     expect((await search('marco')).status).not.toBe(429);
   });
