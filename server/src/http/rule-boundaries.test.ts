@@ -220,6 +220,46 @@ describe('Merchant Dispute notes', () => {
   });
 });
 
+describe('who added a merchant', () => {
+  it('is named only to platform admins and admins of the authoring funder, in the merchant view and in search', async () => {
+    const added = await server.call({
+      method: 'POST',
+      url: routes.addMerchant.path,
+      token: tokens.tom,
+      payload: {
+        merchant: { fein: '66-6000002', legal_name: 'Adder Check Cafe LLC', city: 'Tampa', state: 'FL' },
+        note: { category: 'Slow Pay', note: 'Late.', submission_source: 'in-house' },
+      },
+    });
+    const id = added.body.data.resource_id;
+    const view = async (who: string) =>
+      (
+        await server.call({
+          method: 'GET',
+          url: buildPath(routes.getMerchant.path, { id }),
+          token: tokens[who],
+        })
+      ).body.data.added_by_user;
+    const found = async (who: string) =>
+      (
+        await server.call({
+          method: 'GET',
+          url: `${routes.searchMerchants.path}?search=66-6000002`,
+          token: tokens[who],
+        })
+      ).body.data[0].added_by_user;
+    expect(await view('admin')).toBe('Tom Becker');
+    expect(await view('priya')).toBe('Tom Becker');
+    expect(await view('tom')).toBeNull();
+    expect(await view('dana')).toBeNull();
+    expect(await view('marco')).toBeNull();
+    // Harbor has used up today's searches above; the others search.
+    expect(await found('admin')).toBe('Tom Becker');
+    expect(await found('dana')).toBeNull();
+    expect(await found('marco')).toBeNull();
+  });
+});
+
 describe('the e-mail domain rule', () => {
   const LOOK_ALIKES = [
     'ann@summitcapital.example.evil.com',
