@@ -118,7 +118,9 @@ export function toNoteView(r: NoteRow, actor: Actor, merchantLive = true): NoteV
       r.account_id === actor.accountId &&
       r.deletion_requested_at === null,
     can_archive: merchantLive && actor.isDmAdmin,
-    deletion_requested: r.deletion_requested_at !== null,
+    // A deletion request is between the authoring funder and the platform: others never learn of it.
+    deletion_requested:
+      r.deletion_requested_at !== null && (actor.isDmAdmin || r.account_id === actor.accountId),
     deletion_reason: actor.isDmAdmin ? r.deletion_reason : null,
   };
 }

@@ -445,6 +445,15 @@ describe('notes', () => {
     expect(reported.body.data.map((n: { id: string }) => n.id)).toContain(noteId);
     expect(reported.body.data[0]).toMatchObject({ reason: 'Settled', merchant: { resource_id: merchantId } });
     expect((await get('dana', routes.listReportedNotes.path)).status).toBe(403);
+    // The request is known to the authoring funder and the platform only.
+    const flag = async (who: Who) =>
+      (await get(who, buildPath(routes.listMerchantNotes.path, { id: merchantId }))).body.data.find(
+        (n: { id: string }) => n.id === noteId,
+      ).deletion_requested;
+    expect(await flag('marco')).toBe(true);
+    expect(await flag('admin')).toBe(true);
+    expect(await flag('tom')).toBe(false);
+    expect(await flag('priya')).toBe(false);
   });
 
   it('hides Merchant Dispute notes from everyone but platform admins', async () => {
