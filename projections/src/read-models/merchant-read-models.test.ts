@@ -12,8 +12,15 @@ let db: TestDatabase;
 let store: PostgresEventStore;
 const account = randomUUID();
 const user = randomUUID();
-const [m1, m2] = [randomUUID(), randomUUID()];
-const [n1, n2, n3] = [randomUUID(), randomUUID(), randomUUID()];
+const [m1, m2, m3, m4] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+const [n1, n2, n3, n4, n5, n6] = [
+  randomUUID(),
+  randomUUID(),
+  randomUUID(),
+  randomUUID(),
+  randomUUID(),
+  randomUUID(),
+];
 
 const append = (stream: string, ...events: DomainEvent[]) =>
   store.appendToStream(
@@ -128,6 +135,16 @@ beforeAll(async () => {
     type: 'MerchantArchived',
     data: { merchantId: m2, fein: '222222222', reason: 'duplicate' },
   });
+  // Latest Note after archives: the newest remaining note, then none at all.
+  await append(streams.merchant(m3), merchant(m3, '333333333', 'Gamma Garage'), note(m3, n4, 'Slow Pay'));
+  await append(streams.merchant(m3), note(m3, n5, 'Stacking History'));
+  await append(streams.merchant(m3), { type: 'NoteArchived', data: { merchantId: m3, noteId: n5 } });
+  await append(
+    streams.merchant(m4),
+    merchant(m4, '444444444', 'Delta Dry Cleaning'),
+    note(m4, n6, 'Slow Pay'),
+  );
+  await append(streams.merchant(m4), { type: 'NoteArchived', data: { merchantId: m4, noteId: n6 } });
   await append(streams.searches(account), {
     type: 'MerchantSearched',
     data: {
@@ -169,7 +186,8 @@ describe('merchant read models', () => {
         id: m1,
         fein: '111111112',
         legal_name: 'Alpha Bakery & Cafe',
-        last_note_category: 'Slow Pay',
+        // n1 was edited to Stacking History; the Merchant Dispute note never shows.
+        last_note_category: 'Stacking History',
         archive_reason: null,
         search_text: 'alpha bakery & cafe ',
       },
@@ -181,10 +199,29 @@ describe('merchant read models', () => {
         archive_reason: 'duplicate',
         search_text: 'beta motors ',
       },
+      // Its newest note archived: the one before it is the latest again.
+      {
+        id: m3,
+        fein: '333333333',
+        legal_name: 'Gamma Garage',
+        last_note_category: 'Slow Pay',
+        archive_reason: null,
+        search_text: 'gamma garage ',
+      },
+      // Its only note archived: no latest note at all.
+      {
+        id: m4,
+        fein: '444444444',
+        legal_name: 'Delta Dry Cleaning',
+        last_note_category: null,
+        archive_reason: null,
+        search_text: 'delta dry cleaning ',
+      },
     ]);
     // Keyword search indexes the words of live merchants only; the vocabulary keeps every word seen.
     const words = await db.pool.query(
-      'select word, name, merchant_id from read.merchant_words order by word',
+      'select word, name, merchant_id from read.merchant_words where merchant_id = $1 order by word',
+      [m1],
     );
     expect(words.rows).toEqual(
       ['alpha', 'bakery', 'cafe'].map((word) => ({ word, name: 'alpha bakery & cafe ', merchant_id: m1 })),

@@ -22,6 +22,24 @@ const UNINDEX = `delete from read.merchant_words w
 // Merchant Dispute notes are for platform admins only, so they never show as a list's latest category.
 const isVisible = (e: ProjectedEvent<'NoteAdded'>) => e.data.category !== 'Merchant Dispute';
 
+/**
+ * "Latest Note" of the given merchants from their remaining notes: the newest one not archived and not a
+ * Merchant Dispute, or none. Run after a note is edited or archived (a later note may now be the latest,
+ * or none may be left).
+ */
+const RECOMPUTE_LATEST = `update read.merchants m
+  set last_note_category = latest.category, last_note_at = latest.at
+  from (select ids.id,
+          (select i.category from read.merchant_note_index i
+            where i.merchant_id = ids.id and not i.archived and i.category <> 'Merchant Dispute'
+            order by i.at desc, i.note_id desc limit 1) as category,
+          (select i.at from read.merchant_note_index i
+            where i.merchant_id = ids.id and not i.archived and i.category <> 'Merchant Dispute'
+            order by i.at desc, i.note_id desc limit 1) as at
+        from unnest($1::uuid[]) as ids(id)) as latest
+  where m.id = latest.id
+    and (m.last_note_category is distinct from latest.category or m.last_note_at is distinct from latest.at)`;
+
 /** The latest visible note of each merchant among a batch's NoteAdded events. */
 function latestVisibleNotes(batch: readonly ProjectedEvent[]): Map<string, { category: string; at: Date }> {
   const latest = new Map<string, { category: string; at: Date }>();
@@ -36,11 +54,18 @@ function latestVisibleNotes(batch: readonly ProjectedEvent[]): Map<string, { cat
 
 export const merchantsProjector = projector({
   name: 'merchants',
-  tables: ['read.merchants', 'read.merchant_words', 'read.search_words'],
+  tables: ['read.merchants', 'read.merchant_words', 'read.search_words', 'read.merchant_note_index'],
   // The replay finds merchants by id only.
   deferredIndexes: ['read.merchants_fein_all', 'read.merchants_created', 'read.merchants_archived'],
   bulk: {
-    order: ['MerchantAdded', 'MerchantUpdated', 'NoteAdded', 'MerchantArchived'],
+    order: [
+      'MerchantAdded',
+      'MerchantUpdated',
+      'NoteAdded',
+      'NoteUpdated',
+      'NoteArchived',
+      'MerchantArchived',
+    ],
     handlers: {
       MerchantAdded: async (tx, events, batch) => {
         // A merchant's first notes mostly come in the same batch: their latest category goes into
@@ -104,6 +129,22 @@ export const merchantsProjector = projector({
         );
       },
       NoteAdded: async (tx, events, batch) => {
+        await tx.query(
+          `insert into read.merchant_note_index (note_id, merchant_id, category, at)
+           select r."noteId", r."merchantId", r.category, r.at
+           from jsonb_to_recordset($1::jsonb) as r("noteId" uuid, "merchantId" uuid, category text, at timestamptz)
+           on conflict (note_id) do nothing`,
+          [
+            JSON.stringify(
+              events.map((e) => ({
+                noteId: e.data.noteId,
+                merchantId: e.data.merchantId,
+                category: e.data.category,
+                at: e.recordedAt,
+              })),
+            ),
+          ],
+        );
         // Merchants added in this batch got their latest category with their insert.
         const added = new Set(
           batch
@@ -126,6 +167,22 @@ export const merchantsProjector = projector({
             ),
           ],
         );
+      },
+      NoteUpdated: async (tx, events) => {
+        const latest = lastBy(events, (e) => e.data.noteId);
+        await tx.query(
+          `update read.merchant_note_index i set category = r.category
+           from jsonb_to_recordset($1::jsonb) as r("noteId" uuid, category text) where i.note_id = r."noteId"`,
+          [JSON.stringify(latest.map((e) => ({ noteId: e.data.noteId, category: e.data.category })))],
+        );
+        await tx.query(RECOMPUTE_LATEST, [[...new Set(events.map((e) => e.data.merchantId))]]);
+      },
+      NoteArchived: async (tx, events) => {
+        await tx.query(
+          'update read.merchant_note_index set archived = true where note_id = any($1::uuid[])',
+          [events.map((e) => e.data.noteId)],
+        );
+        await tx.query(RECOMPUTE_LATEST, [[...new Set(events.map((e) => e.data.merchantId))]]);
       },
       MerchantArchived: async (tx, events) => {
         // An archived merchant leaves keyword search; its words stay in the vocabulary.

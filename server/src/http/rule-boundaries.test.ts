@@ -220,6 +220,54 @@ describe('Merchant Dispute notes', () => {
   });
 });
 
+describe('Latest Note', () => {
+  it('falls back to the newest remaining note when the latest is archived, and to none', async () => {
+    const added = await server.call({
+      method: 'POST',
+      url: routes.addMerchant.path,
+      token: tokens.marco,
+      payload: {
+        merchant: { fein: '66-6000003', legal_name: 'Latest Note Lunch LLC', city: 'Tampa', state: 'FL' },
+        note: { category: 'Slow Pay', note: 'First.', submission_source: 'in-house' },
+      },
+    });
+    const id = added.body.data.resource_id;
+    await server.call({
+      method: 'POST',
+      url: buildPath(routes.addNote.path, { merchant_id: id }),
+      token: tokens.marco,
+      payload: { note: { category: 'Suspicious Activity', note: 'Second.', submission_source: 'in-house' } },
+    });
+    const latest = async () =>
+      (
+        await server.call({
+          method: 'GET',
+          url: buildPath(routes.getMerchant.path, { id }),
+          token: tokens.marco,
+        })
+      ).body.data.last_note_category;
+    expect(await latest()).toBe('Suspicious Activity');
+    const notes = await server.call({
+      method: 'GET',
+      url: buildPath(routes.listMerchantNotes.path, { id }),
+      token: tokens.admin,
+    });
+    const byCategory = (c: string) => notes.body.data.find((n: { category: string }) => n.category === c).id;
+    await server.call({
+      method: 'PUT',
+      url: buildPath(routes.archiveNote.path, { id: byCategory('Suspicious Activity') }),
+      token: tokens.admin,
+    });
+    expect(await latest()).toBe('Slow Pay');
+    await server.call({
+      method: 'PUT',
+      url: buildPath(routes.archiveNote.path, { id: byCategory('Slow Pay') }),
+      token: tokens.admin,
+    });
+    expect(await latest()).toBeNull();
+  });
+});
+
 describe('who added a merchant', () => {
   it('is named only to platform admins and admins of the authoring funder, in the merchant view and in search', async () => {
     const added = await server.call({
