@@ -4,7 +4,6 @@ import type { ReactElement } from 'react';
 import { SelectField, TextField } from '../ui/fields.tsx';
 import type { FormState } from '../ui/use-form.ts';
 import {
-  EIN_INPUT_LENGTH,
   MERCHANT_LABELS,
   MERCHANT_MAX,
   type MerchantField,
@@ -60,7 +59,8 @@ export function MerchantFieldsForm({
         helperText={einNotice ?? EIN_HELPER_TEXT}
         required
         disabled={disabled}
-        maxLength={EIN_INPUT_LENGTH}
+        // No maxLength: a pasted "12 345 6789" is longer than the formatted value and would lose its
+        // last digit; the formatter keeps 9 digits and the hyphen, so the value never exceeds 10.
         inputMode="numeric"
         placeholder="12-3456789"
         pattern="\d{2}-\d{7}"

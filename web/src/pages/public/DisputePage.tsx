@@ -97,7 +97,7 @@ export function DisputePage() {
               error={errorOf('fein')}
               helperText="The business's federal employer identification number"
               required
-              maxLength={10}
+              // No maxLength: a pasted EIN with separators is normalised by the formatter instead.
               inputMode="numeric"
               placeholder="12-3456789"
               autoComplete="off"

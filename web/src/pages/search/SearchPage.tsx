@@ -77,7 +77,11 @@ function SearchResults({ term }: { term: string }) {
           {warning}
         </Callout>
       )}
-      <TableCard caption={`${merchants.length} merchants matching ${term}`} columns={COLUMNS} interactive>
+      <TableCard
+        caption={`${merchants.length} ${merchants.length === 1 ? 'merchant' : 'merchants'} matching ${term}`}
+        columns={COLUMNS}
+        interactive
+      >
         {merchants.map((m) => (
           <LinkedRow
             key={m.resource_id}

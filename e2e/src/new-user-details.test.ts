@@ -1,0 +1,68 @@
+import { routes } from '@mrn/contracts';
+import { DEMO_PASSWORD } from '@mrn/server';
+import { startTestServer, type TestServer } from '@mrn/server/testing';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, screenshot } from './browser.ts';
+import { field, signedInPage } from './session.ts';
+
+// Issue 9: what a new user meets in the browser.
+
+let server: TestServer;
+let browser: Browser;
+const MARCO = 'marco.reyes@summitcapital.example';
+
+beforeAll(async () => {
+  server = await startTestServer({ listen: true, demo: true });
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+describe('pasting an EIN with separators', () => {
+  it.each(['12 345 6789', '12-345-6789'])(
+    'keeps all nine digits of %s in the Add Merchant form',
+    async (pasted) => {
+      const page = await signedInPage(browser, server.url, MARCO, DEMO_PASSWORD);
+      await page.goto(`${server.url}/merchants/new`);
+      const ein = field(page.getByRole('form', { name: 'Add merchant' }), 'EIN or BN');
+      await ein.focus();
+      await page.keyboard.insertText(pasted); // what a paste does: one insertion, limited by maxlength
+      expect(await ein.inputValue()).toBe('12-3456789');
+      await page.context().close();
+    },
+  );
+
+  it('keeps all nine digits in the dispute form', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${server.url}/dispute`);
+    const ein = field(page, 'EIN');
+    await ein.focus();
+    await page.keyboard.insertText('12 345 6789');
+    expect(await ein.inputValue()).toBe('12-3456789');
+    await context.close();
+  });
+});
+
+describe('search results', () => {
+  it('says "1 merchant" for one result', async () => {
+    const token = await server.login(MARCO, DEMO_PASSWORD);
+    await server.call({
+      method: 'POST',
+      url: routes.addMerchant.path,
+      token,
+      payload: {
+        merchant: { fein: '12-9999991', legal_name: 'Quixotic Quilts LLC', city: 'Tampa', state: 'FL' },
+        note: { category: 'Slow Pay', note: 'Late once.', submission_source: 'in-house' },
+      },
+    });
+    const page = await signedInPage(browser, server.url, MARCO, DEMO_PASSWORD);
+    await page.goto(`${server.url}/search?search=quixotic`);
+    await page.getByText('1 merchant matching quixotic', { exact: true }).waitFor();
+    await screenshot(page, 'search-one-result');
+    await page.context().close();
+  });
+});
