@@ -66,3 +66,15 @@ describe('search results', () => {
     await page.context().close();
   });
 });
+
+describe('Default Satisfied', () => {
+  it('is offered to a member adding a note, with its quick notes', async () => {
+    const page = await signedInPage(browser, server.url, MARCO, DEMO_PASSWORD);
+    await page.goto(`${server.url}/merchants/new`);
+    const form = page.getByRole('form', { name: 'Add merchant' });
+    await field(form, 'Category').selectOption('Default Satisfied');
+    await form.getByText('Paid in Full').waitFor();
+    await screenshot(page, 'member-default-satisfied');
+    await page.context().close();
+  });
+});

@@ -15,7 +15,7 @@ export const NOTE_CATEGORIES = [
 export type NoteCategory = (typeof NOTE_CATEGORIES)[number];
 
 export const PLATFORM_ONLY_CATEGORY: NoteCategory = 'Merchant Dispute';
-/** Only platform administrators may pick it (core spec §5). */
+/** Only platform administrators may pick it when editing a note (core spec §5); anyone may add a note in it. */
 export const ADMIN_ONLY_CATEGORY: NoteCategory = 'Default Satisfied';
 /** A note in one of these may only be changed by a platform administrator. */
 export const LOCKED_CATEGORIES: readonly NoteCategory[] = [
@@ -25,9 +25,13 @@ export const LOCKED_CATEGORIES: readonly NoteCategory[] = [
 ];
 
 /** The categories a user may choose for a new or edited note. */
-export const selectableCategories = (isPlatformAdmin: boolean): NoteCategory[] =>
+export const selectableCategories = (
+  isPlatformAdmin: boolean,
+  purpose: 'add' | 'edit' = 'add',
+): NoteCategory[] =>
   NOTE_CATEGORIES.filter(
-    (c) => isPlatformAdmin || (c !== ADMIN_ONLY_CATEGORY && c !== PLATFORM_ONLY_CATEGORY),
+    (c) =>
+      isPlatformAdmin || (c !== PLATFORM_ONLY_CATEGORY && !(purpose === 'edit' && c === ADMIN_ONLY_CATEGORY)),
   );
 
 export const DEFAULT_SATISFIED_QUICK_NOTES = [

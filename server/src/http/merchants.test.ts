@@ -245,8 +245,10 @@ describe('adding a merchant with its first note', () => {
     expect(res.status).toBe(403);
   });
 
-  it('refuses the Default Satisfied and Merchant Dispute categories to non-platform-admins', async () => {
-    expect((await add('dana', merchantBody({}, { category: 'Default Satisfied' }))).status).toBe(403);
+  it('lets members add Default Satisfied notes and refuses Merchant Dispute to non-platform-admins', async () => {
+    expect(
+      (await add('dana', merchantBody({}, { category: 'Default Satisfied', note: 'Paid in Full' }))).status,
+    ).toBe(201);
     expect((await add('marco', merchantBody({}, { category: 'Merchant Dispute' }))).status).toBe(403);
     expect((await add('admin', merchantBody({}, { category: 'Default Satisfied' }))).status).toBe(201);
   });

@@ -46,10 +46,11 @@ function NoteDialogForm({ mode, onClose }: { mode: NoteDialogMode; onClose: () =
   const queryClient = useQueryClient();
   const form = useForm(() => (mode.kind === 'edit' ? noteValuesOf(mode.note) : emptyNoteValues()));
   const initialCategory = mode.kind === 'edit' ? noteValuesOf(mode.note).category : '';
-  // Non-admins editing never get Default Satisfied (core spec §5); a locked note is not editable at all.
+  // Non-admins may add a Default Satisfied note but never pick it while editing (core spec §5); a
+  // locked note is not editable at all.
   const categories = useMemo(
-    () => categoryChoices(user.is_dm_admin, initialCategory),
-    [user.is_dm_admin, initialCategory],
+    () => categoryChoices(user.is_dm_admin, initialCategory, mode.kind === 'edit' ? 'edit' : 'add'),
+    [user.is_dm_admin, initialCategory, mode.kind],
   );
   const [onBehalfOf, setOnBehalfOf] = useState('');
   const [onBehalfOfTouched, setOnBehalfOfTouched] = useState(false);

@@ -84,15 +84,15 @@ describe('note form', () => {
   const all = categoryChoices(true);
   const member = categoryChoices(false);
 
-  it('offers Default Satisfied and Merchant Dispute to platform administrators only', () => {
+  it('offers Merchant Dispute to platform administrators only, and Default Satisfied to members adding', () => {
     expect(all).toContain('Default Satisfied');
     expect(all).toContain('Merchant Dispute');
-    expect(member).not.toContain('Default Satisfied');
+    expect(member).toContain('Default Satisfied');
     expect(member).not.toContain('Merchant Dispute');
   });
 
   it('keeps the edited note’s own category in the list', () => {
-    expect(categoryChoices(false, 'Slow Pay')).toEqual(member);
+    expect(categoryChoices(false, 'Slow Pay')).toEqual(member.filter((c) => c !== 'Default Satisfied'));
     expect(categoryChoices(false, 'Default Satisfied')[0]).toBe('Default Satisfied');
   });
 
@@ -113,9 +113,18 @@ describe('note form', () => {
     expect(validateNote({ ...broker, broker_name: 'Acme ISO' }, member)).toEqual({});
   });
 
+  it('offers members Default Satisfied when adding, not when editing', () => {
+    expect(categoryChoices(false)).toContain('Default Satisfied');
+    expect(categoryChoices(false)).not.toContain('Merchant Dispute');
+    expect(categoryChoices(false, 'Slow Pay')).not.toContain('Default Satisfied');
+    expect(categoryChoices(true, 'Slow Pay')).toContain('Default Satisfied');
+  });
+
   it('refuses a category the user may not pick', () => {
     const values = { ...emptyNoteValues(), category: 'Default Satisfied' as const, note: 'Paid in Full' };
-    expect(validateNote(values, member).category).toBe('Category Default Satisfied is not available to you');
+    expect(validateNote(values, categoryChoices(false, 'Slow Pay')).category).toBe(
+      'Category Default Satisfied is not available to you',
+    );
     expect(validateNote(values, all)).toEqual({});
   });
 

@@ -54,8 +54,12 @@ export const noteValuesOf = (n: NoteView): NoteFormValues => ({
  * The categories offered: platform administrators get every one; others never Default Satisfied
  * or Merchant Dispute (core spec §5, §6). A note being edited keeps its own category in the list.
  */
-export function categoryChoices(isPlatformAdmin: boolean, current: NoteCategory | '' = ''): NoteCategory[] {
-  const choices = selectableCategories(isPlatformAdmin);
+export function categoryChoices(
+  isPlatformAdmin: boolean,
+  current: NoteCategory | '' = '',
+  purpose: 'add' | 'edit' = current ? 'edit' : 'add',
+): NoteCategory[] {
+  const choices = selectableCategories(isPlatformAdmin, purpose);
   return current && !choices.includes(current) ? [current, ...choices] : choices;
 }
 

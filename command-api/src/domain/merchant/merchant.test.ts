@@ -1,5 +1,5 @@
 import type { Actor } from '@mrn/platform';
-import { describe, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { specFor } from '../testing.ts';
 import { type MerchantDetails, type MerchantEvent, merchantDecider, type NoteContent } from './merchant.ts';
 
@@ -65,8 +65,28 @@ describe('merchant decider: adding', () => {
       .when({ type: 'AddMerchant', merchantId: 'm1', details, noteId: 'n1', note: slowPay, by: byAnn })
       .thenEvents([]);
   });
-  it('refuses Default Satisfied and Merchant Dispute to non-platform-admins', () => {
-    for (const category of ['Default Satisfied', 'Merchant Dispute'] as const) {
+  it('lets anyone add a Default Satisfied note (only editing into it is restricted)', () => {
+    as(ann)
+      .given([])
+      .when({
+        type: 'AddMerchant',
+        merchantId: 'm1',
+        details,
+        noteId: 'n1',
+        note: { ...slowPay, category: 'Default Satisfied' },
+        by: byAnn,
+      })
+      .thenEvents([
+        expect.objectContaining({ type: 'MerchantAdded' }),
+        expect.objectContaining({
+          type: 'NoteAdded',
+          data: expect.objectContaining({ category: 'Default Satisfied' }),
+        }),
+      ]);
+  });
+
+  it('refuses Merchant Dispute to non-platform-admins', () => {
+    for (const category of ['Merchant Dispute'] as const) {
       as(ann)
         .given([])
         .when({

@@ -89,10 +89,13 @@ const actorOf = (ctx: CommandContext): Actor => {
   return ctx.actor;
 };
 
-/** Category rules of core spec §5/§6 for picking a category. */
-function checkCategory(category: NoteCategory, actor: Actor): void {
+/**
+ * Category rules of core spec §5/§6 for picking a category: Merchant Dispute is for platform admins
+ * only; Default Satisfied may be added by anyone but picked while editing only by platform admins.
+ */
+function checkCategory(category: NoteCategory, actor: Actor, purpose: 'add' | 'edit'): void {
   if (actor.isDmAdmin) return;
-  if (category === ADMIN_ONLY_CATEGORY || category === PLATFORM_ONLY_CATEGORY) {
+  if (category === PLATFORM_ONLY_CATEGORY || (purpose === 'edit' && category === ADMIN_ONLY_CATEGORY)) {
     throw forbidden(MERCHANT_TEXTS.categoryNotAllowed(category));
   }
 }
@@ -208,7 +211,7 @@ export const merchantDecider: Decider<MerchantCommand, MerchantState, MerchantEv
         // The same id again is a retried submission (Idempotency-Key): nothing new to record.
         if (state.status !== 'none') return [];
         checkAttribution(command.by, actor);
-        checkCategory(command.note.category, actor);
+        checkCategory(command.note.category, actor, 'add');
         const { accountId, userId } = command.by;
         return [
           {
@@ -240,7 +243,7 @@ export const merchantDecider: Decider<MerchantCommand, MerchantState, MerchantEv
         const merchant = live(state);
         if (merchant.notes.has(command.noteId)) return [];
         checkAttribution(command.by, actor);
-        checkCategory(command.note.category, actor);
+        checkCategory(command.note.category, actor, 'add');
         return [noteAdded(merchant.merchantId, command.noteId, command.note, command.by)];
       }
       case 'UpdateNote': {
@@ -250,7 +253,7 @@ export const merchantDecider: Decider<MerchantCommand, MerchantState, MerchantEv
           if (note.category === PLATFORM_ONLY_CATEGORY) throw notFound(MERCHANT_TEXTS.noteNotFound);
           if (LOCKED_CATEGORIES.includes(note.category))
             throw forbidden(MERCHANT_TEXTS.lockedNote(note.category));
-          checkCategory(command.note.category, actor);
+          checkCategory(command.note.category, actor, 'edit');
         }
         if (sameContent(note, command.note)) return [];
         return [
