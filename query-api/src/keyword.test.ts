@@ -4,7 +4,9 @@ import { keywordScan, keywordWords } from './views.ts';
 describe('keyword words', () => {
   it('splits as the full-text parser does: lower case, letters and digits, apostrophes and hyphens split', () => {
     expect(keywordWords("  O'Brien Auto-Parts  LLC ")).toEqual(['o', 'brien', 'auto', 'parts', 'llc']);
-    expect(keywordWords('José 7-Eleven')).toEqual(['josé', '7', 'eleven']);
+    expect(keywordWords('José 7-Eleven')).toEqual(['jose', '7', 'eleven']);
+    expect(keywordWords('Café Müller GmbH')).toEqual(['cafe', 'muller', 'gmbh']);
+    expect(keywordWords('Straße Ærø Łódź')).toEqual(['strasse', 'aero', 'lodz']);
     expect(keywordWords(' -- ')).toEqual([]);
   });
 });

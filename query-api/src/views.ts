@@ -137,14 +137,37 @@ export function pagination(page: number, perPage: number, total: number) {
 /** Escapes LIKE wildcards in user input. */
 export const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
+/** Letters PostgreSQL's unaccent() folds that Unicode decomposition leaves alone. */
+const FOLDED_LETTERS: Record<string, string> = {
+  ß: 'ss',
+  æ: 'ae',
+  œ: 'oe',
+  ø: 'o',
+  ł: 'l',
+  đ: 'd',
+  ð: 'd',
+  þ: 'th',
+  ı: 'i',
+};
+
 /**
- * The words of a keyword, split as the full-text index splits names: lower case, letters and digits.
+ * Text as keyword search compares it: lower case, diacritics removed, as read.fold() folds names in the
+ * database ("Café Müller" → "cafe muller"), so a word typed with or without accents finds the same.
+ */
+export const foldForSearch = (text: string): string =>
+  text
+    .toLowerCase()
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '')
+    .replace(/[ßæœøłđðþı]/g, (c) => FOLDED_LETTERS[c] ?? c);
+
+/**
+ * The words of a keyword, split as the full-text index splits names: folded, letters and digits.
  * Postgres' parser also splits at apostrophes and hyphens, so "O'Brien Auto-Parts" gives the same
  * words on both sides.
  */
 export const keywordWords = (term: string): string[] =>
-  term
-    .toLowerCase()
+  foldForSearch(term)
     .split(/[^\p{L}\p{N}]+/u)
     .filter(Boolean);
 

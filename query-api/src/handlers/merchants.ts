@@ -13,6 +13,7 @@ import {
 import { type Actor, type Handler, notFound } from '@mrn/platform';
 import type { QueryDeps } from '../context.ts';
 import {
+  foldForSearch,
   iso,
   keywordScan,
   keywordWords,
@@ -39,7 +40,7 @@ function listFilter(
   if (isEinSearch(search)) return { sql: `m.fein = $${firstParam}`, params: [normaliseEin(search)] };
   // Archived merchants are few and have left the keyword index.
   if (archived)
-    return { sql: `m.search_text like $${firstParam}`, params: [`%${likeEscape(search.toLowerCase())}%`] };
+    return { sql: `m.search_text like $${firstParam}`, params: [`%${likeEscape(foldForSearch(search))}%`] };
   const words = keywordWords(search);
   if (words.length === 0) return { sql: 'false', params: [] };
   const [from, to, likes, starts] = keywordScan(words);

@@ -268,6 +268,38 @@ describe('Latest Note', () => {
   });
 });
 
+describe('accents in keyword search', () => {
+  it('finds "Café Müller GmbH" by cafe, café, muller and müller', async () => {
+    await server.call({
+      method: 'POST',
+      url: routes.addMerchant.path,
+      token: tokens.marco,
+      payload: {
+        merchant: { fein: '66-6000004', legal_name: 'Café Müller GmbH', city: 'Tampa', state: 'FL' },
+        note: { category: 'Slow Pay', note: 'Late.', submission_source: 'in-house' },
+      },
+    });
+    for (const term of ['cafe', 'café', 'muller', 'müller', 'CAFE MULLER']) {
+      const res = await search('marco', term);
+      expect(res.status, term).toBe(200);
+      expect(
+        res.body.data.map((m: { legal_name: string }) => m.legal_name),
+        term,
+      ).toContain('Café Müller GmbH');
+    }
+  });
+
+  it('folds names in the database exactly as typed words are folded', async () => {
+    const samples = ['Café Müller', 'Straße', 'Ærø Łódź', 'José Ñandú', 'Crème Brûlée', 'ÅÄÖ', 'Œuvre'];
+    const { rows } = await server.db.pool.query(
+      'select s, read.fold(s) as folded from unnest($1::text[]) as s',
+      [samples],
+    );
+    const { foldForSearch } = await import('@mrn/query-api/views');
+    expect(rows.map((r) => r.folded)).toEqual(samples.map(foldForSearch));
+  });
+});
+
 describe('who added a merchant', () => {
   it('is named only to platform admins and admins of the authoring funder, in the merchant view and in search', async () => {
     const added = await server.call({
