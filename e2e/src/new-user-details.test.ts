@@ -78,3 +78,34 @@ describe('Default Satisfied', () => {
     await page.context().close();
   });
 });
+
+describe('the No Merchants Found dialog', () => {
+  const fein = '98-1234321';
+  const searchFromNavbar = async (page: import('playwright-core').Page) => {
+    const box = page.getByPlaceholder('Full EIN/legal name search').first();
+    await box.fill(fein);
+    await box.press('Enter');
+    return page.getByRole('dialog', { name: 'No Merchants Found' });
+  };
+
+  it('shows PRO members how often the EIN was searched', async () => {
+    const tom = await server.login('tom.becker@harboradvance.example', DEMO_PASSWORD);
+    for (let i = 0; i < 2; i++) {
+      await server.call({ method: 'GET', url: `${routes.searchMerchants.path}?search=${fein}`, token: tom });
+    }
+    await server.searches.flush();
+    const page = await signedInPage(browser, server.url, MARCO, DEMO_PASSWORD);
+    const dialog = await searchFromNavbar(page);
+    await dialog.getByText(/This EIN\/BN has been searched [3-9] times on the network\./).waitFor();
+    await screenshot(page, 'not-found-dialog-pro');
+    await page.context().close();
+  });
+
+  it('does not show it to BASIC members', async () => {
+    const page = await signedInPage(browser, server.url, 'tom.becker@harboradvance.example', DEMO_PASSWORD);
+    const dialog = await searchFromNavbar(page);
+    await dialog.getByText('No merchant matches').waitFor();
+    expect(await dialog.getByTestId('ein-search-count').count()).toBe(0);
+    await page.context().close();
+  });
+});

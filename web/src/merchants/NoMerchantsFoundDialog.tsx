@@ -1,7 +1,27 @@
 import { Button, Dialog, DialogBody, DialogFooter, Intent } from '@blueprintjs/core';
-import { isEinSearch } from '@mrn/contracts/domain/ein';
+import { isEinSearch, normaliseEin } from '@mrn/contracts/domain/ein';
+import { routes } from '@mrn/contracts/routes/index';
 import { useNavigate } from 'react-router-dom';
+import { useApiQuery } from '../api/hooks.ts';
+import { useSignedInUser } from '../auth/auth-context.ts';
+import { hasProFeatures } from '../auth/permissions.ts';
 import { newMerchantPath } from '../routing/paths.ts';
+
+/** "Searched 3 times on the network": how often funders looked this EIN up, though nobody reported it. */
+export const searchCountText = (total: number): string =>
+  `This EIN/BN has been searched ${total} ${total === 1 ? 'time' : 'times'} on the network.`;
+
+/** PRO only (core spec §6): the search count of an EIN nobody has reported. */
+function EinSearchCount({ fein }: { fein: string }) {
+  const counts = useApiQuery(
+    routes.searchCounts,
+    { query: { search: fein } },
+    { select: (a) => a.data.total },
+  );
+  if (counts.isPending) return <p className="bp6-text-muted">Looking up how often it was searched…</p>;
+  if (counts.isError) return null;
+  return <p data-testid="ein-search-count">{searchCountText(counts.data)}</p>;
+}
 
 /** Opens when a search finds nothing (core spec §2); its button starts adding the merchant. */
 export function NoMerchantsFoundDialog({
@@ -15,6 +35,7 @@ export function NoMerchantsFoundDialog({
   onAdd?: () => void;
 }) {
   const navigate = useNavigate();
+  const user = useSignedInUser();
   const einTerm = term !== null && isEinSearch(term);
   const addMerchant = () => {
     onClose();
@@ -28,6 +49,7 @@ export function NoMerchantsFoundDialog({
         <p>
           No merchant matches <strong>{term}</strong>.
         </p>
+        {einTerm && hasProFeatures(user) && <EinSearchCount fein={normaliseEin(term)} />}
         <p>
           {einTerm
             ? 'Would you like to add a merchant with this EIN/BN and report your experience with it?'
