@@ -109,3 +109,31 @@ describe('the No Merchants Found dialog', () => {
     await page.context().close();
   });
 });
+
+describe('a link the member may not open', () => {
+  it.each(['/account', '/funders', '/merchants'])(
+    'ends on the dashboard with a message, never in a sign-in loop: %s',
+    async (path) => {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      const page = await context.newPage();
+      page.setDefaultTimeout(10_000);
+      await page.goto(`${server.url}${path}`);
+      await page.waitForURL('**/login');
+      await page.getByLabel('Email').fill('tom.becker@harboradvance.example');
+      await page.getByLabel('Password').fill(DEMO_PASSWORD);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.waitForURL('**/dashboard');
+      await page.getByText('You do not have access to that page.').waitFor();
+      // Still there a moment later, still signed in, and nothing left to replay.
+      await page.waitForTimeout(1500);
+      expect(new URL(page.url()).pathname).toBe('/dashboard');
+      expect(
+        await page.evaluate(() => Object.keys(window.sessionStorage).filter((k) => /attempt/i.test(k))),
+      ).toEqual([]);
+      await page.goto(`${server.url}${path}`);
+      await page.waitForURL('**/dashboard');
+      if (path === '/account') await screenshot(page, 'no-access-dashboard');
+      await context.close();
+    },
+  );
+});

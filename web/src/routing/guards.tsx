@@ -1,11 +1,12 @@
 import type { SessionUser } from '@mrn/contracts/routes/auth';
 import { useEffect, useRef } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
-import { rememberAttemptedRoute } from '../auth/attempted-route.ts';
+import { forgetAttemptedRoute, rememberAttemptedRoute } from '../auth/attempted-route.ts';
 import { useAuth, useSignedInUser } from '../auth/auth-context.ts';
 import { canUseMerchantSubscriptions } from '../auth/permissions.ts';
 import { pendingSessionStep } from '../auth/post-login-route.ts';
 import { PageSpinner } from '../ui/PageSpinner.tsx';
+import { BRIEF_ERROR_TOAST_MS, showError } from '../ui/toaster.ts';
 import { PATHS } from './paths.ts';
 
 /** Sends the visitor elsewhere, remembering this route to come back to after signing in. */
@@ -15,16 +16,22 @@ function RedirectRemembering({ to }: { to: string }) {
   return <Navigate to={to} replace />;
 }
 
-/** A role the route needs is missing: log out and sign in again (core spec §4). */
-function LogoutAndSignIn() {
-  const { logout } = useAuth();
-  const started = useRef(false);
+export const NO_ACCESS_MESSAGE = 'You do not have access to that page.';
+
+/**
+ * A role the route needs is missing. Signing out and in again cannot give the role and, with the route
+ * remembered for after sign-in, looped (sign in → this route → sign out → sign in…). So the member lands
+ * on the dashboard with a clear message, and the route is never replayed.
+ */
+function NoAccess() {
+  const shown = useRef(false);
   useEffect(() => {
-    if (started.current) return;
-    started.current = true;
-    void logout({ rememberCurrentRoute: true });
-  }, [logout]);
-  return <PageSpinner label="Signing out" />;
+    forgetAttemptedRoute();
+    if (shown.current) return;
+    shown.current = true;
+    showError(NO_ACCESS_MESSAGE, { timeoutMs: BRIEF_ERROR_TOAST_MS });
+  }, []);
+  return <Navigate to={PATHS.dashboard} replace />;
 }
 
 /** Signed in, sign-in steps possibly pending: the MFA, membership and terms screens. */
@@ -48,7 +55,7 @@ export function RequireMember() {
 /** A member with a role; nest inside RequireMember. */
 export function RequireRole({ has }: { has: (user: SessionUser) => boolean }) {
   const user = useSignedInUser();
-  return has(user) ? <Outlet /> : <LogoutAndSignIn />;
+  return has(user) ? <Outlet /> : <NoAccess />;
 }
 
 export const isAccountAdmin = (user: SessionUser) => user.is_admin;
@@ -57,7 +64,7 @@ export const isPlatformAdmin = (user: SessionUser) => user.is_dm_admin;
 /** Merchant subscriptions: an account admin (else log out) whose account has them (else the dashboard). */
 export function RequireMerchantSubscriptions() {
   const user = useSignedInUser();
-  if (!user.is_admin) return <LogoutAndSignIn />;
+  if (!user.is_admin) return <NoAccess />;
   if (!canUseMerchantSubscriptions(user)) return <Navigate to={PATHS.dashboard} replace />;
   return <Outlet />;
 }
