@@ -40,10 +40,13 @@ describe('signing in (Chromium against the real server)', () => {
   it("shows the server's error above the form for a wrong password", async () => {
     const page = await newPage();
     await signIn(page, TEST_ADMIN.email, 'wrong password');
-    // The callout sits between the title and the fields, with role alert (the toast repeats the text).
+    // The callout sits between the title and the fields, with role alert, and is the only place the
+    // error shows (no toast repeating it).
     const error = page.locator('.mrn-login-card [role=alert]');
     await error.waitFor();
     expect(await error.textContent()).toBe('Invalid email or password.');
+    await page.waitForTimeout(500);
+    expect(await page.getByText('Invalid email or password.').count()).toBe(1);
     const [calloutBox, emailBox] = [await error.boundingBox(), await page.getByLabel('Email').boundingBox()];
     expect(calloutBox!.y).toBeLessThan(emailBox!.y);
     expect(page.url()).toContain('/login');
@@ -55,9 +58,13 @@ describe('signing in (Chromium against the real server)', () => {
     const page = await newPage();
     await signIn(page, TEST_ADMIN.email, TEST_ADMIN.password);
     await page.waitForURL('**/dashboard');
+    // The welcome toast is for the sign-in itself, not for every reload.
+    await page.getByText('You are now logged into Merchant Risk Network.').waitFor();
     await page.reload();
     await page.getByRole('heading', { name: 'Welcome, Platform' }).waitFor();
     expect(page.url()).toContain('/dashboard');
+    await page.waitForTimeout(700);
+    expect(await page.getByText('You are now logged into Merchant Risk Network.').count()).toBe(0);
 
     await page.getByRole('button', { name: 'Logout' }).first().click();
     await page.waitForURL('**/login');

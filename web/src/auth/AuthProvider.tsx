@@ -87,6 +87,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     (answer: SignInAnswer) => {
       storeToken(answer.jwt);
       storeBypassMfa(answer.bypass_mfa);
+      showSuccess(MESSAGES.loggedIn(PRODUCT_NAME));
       withNavigation(() => {
         setState({ status: 'signed-in', user: answer.user, bypassMfa: answer.bypass_mfa });
         goAfterSignIn(answer.user, answer.bypass_mfa);
@@ -137,8 +138,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         return;
       }
       if (ended()) return;
+      // A reload or a deep link restores the session quietly: the welcome is for an actual sign-in.
       setState({ status: 'signed-in', user: restored.user, bypassMfa: readBypassMfa() });
-      showSuccess(MESSAGES.loggedIn(PRODUCT_NAME));
     })();
   }, [state.status, logout, queryClient]);
 

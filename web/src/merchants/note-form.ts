@@ -1,7 +1,6 @@
 import {
   type DEFAULT_SATISFIED_QUICK_NOTES,
   NOTE_CATEGORIES,
-  NOTE_MAX,
   type NoteCategory,
   SUBMISSION_SOURCES,
   type SubmissionSource,

@@ -8,7 +8,6 @@ import { useAuth } from '../../auth/auth-context.ts';
 import { readDeviceToken } from '../../auth/remember-device.ts';
 import { PATHS } from '../../routing/paths.ts';
 import { PageSpinner } from '../../ui/PageSpinner.tsx';
-import { BRIEF_ERROR_TOAST_MS, dismissToast, showError, type ToastKey } from '../../ui/toaster.ts';
 import { useDocumentTitle } from '../../ui/use-document-title.ts';
 import { type LoginValues, validateLogin } from './login-validation.ts';
 
@@ -19,19 +18,14 @@ export function LoginPage() {
   const { state, signIn } = useAuth();
   const [values, setValues] = useState<LoginValues>({ email: '', password: '' });
   const [touched, setTouched] = useState<Touched>({ email: false, password: false });
-  const failureToast = useRef<ToastKey | null>(null);
   // Set once this page signs the user in: post-login routing is then on its way.
   const signedInHere = useRef(false);
   const login = useApiMutation(routes.login, {
     onSuccess: (answer) => {
-      // The previous attempt's failure toast no longer applies.
-      if (failureToast.current) dismissToast(failureToast.current);
       signedInHere.current = true;
       signIn(answer.data);
     },
-    onError: (error) => {
-      failureToast.current = showError(error.message, { timeoutMs: BRIEF_ERROR_TOAST_MS });
-    },
+    // The failure shows once, in the form's callout (a toast as well said it twice).
   });
   useDocumentTitle('Sign in');
 
