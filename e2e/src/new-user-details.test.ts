@@ -137,3 +137,15 @@ describe('a link the member may not open', () => {
     },
   );
 });
+
+describe('a one-character search', () => {
+  it('asks for at least two characters instead of offering to add a merchant', async () => {
+    const page = await signedInPage(browser, server.url, MARCO, DEMO_PASSWORD);
+    const box = page.getByPlaceholder('Full EIN/legal name search').first();
+    await box.fill('a');
+    await box.press('Enter');
+    await page.getByText('Type at least 2 characters to search.').waitFor();
+    expect(await page.getByRole('dialog', { name: 'No Merchants Found' }).count()).toBe(0);
+    await page.context().close();
+  });
+});

@@ -133,13 +133,17 @@ const pageQuery = (sizes: readonly number[], fallback: number) =>
 
 const idParam = z.object({ id: uuid() });
 const merchantIdParam = z.object({ merchant_id: uuid() });
-const searchTerm = z.object({
+/** At least two characters: one letter matches half the network and would only offer to add a merchant. */
+export const SEARCH_MIN = 2;
+export const SearchTerm = z.object({
   search: z
     .string({ error: 'is required' })
     .trim()
     .min(1, 'is required')
+    .min(SEARCH_MIN, `must be at least ${SEARCH_MIN} characters`)
     .max(200, 'must be at most 200 characters'),
 });
+const searchTerm = SearchTerm;
 const einQuery = z.object({ search: einField() });
 const written = <T extends z.ZodType>(t: T) => dataEnvelope(t);
 

@@ -268,6 +268,19 @@ describe('Latest Note', () => {
   });
 });
 
+describe('a one-character search', () => {
+  it('is refused with 400 naming the field, and records no search', async () => {
+    await settle();
+    const before = await searchesToday(accountOf.marco!);
+    const res = await search('marco', 'a');
+    expect(res.status).toBe(400);
+    expect(res.body.fields).toEqual([{ field: 'search', message: 'must be at least 2 characters' }]);
+    await settle();
+    expect(await searchesToday(accountOf.marco!)).toBe(before);
+    expect((await search('marco', 'ab')).status).not.toBe(400);
+  });
+});
+
 describe('accents in keyword search', () => {
   it('finds "Café Müller GmbH" by cafe, café, muller and müller', async () => {
     await server.call({

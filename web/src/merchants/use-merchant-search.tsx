@@ -1,16 +1,19 @@
 import { routes } from '@mrn/contracts/routes/index';
+import { SEARCH_MIN } from '@mrn/contracts/routes/merchants';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { ApiError } from '../api/api-error.ts';
 import { apiQuery } from '../api/hooks.ts';
 import { merchantPath, searchPath } from '../routing/paths.ts';
-import { showError } from '../ui/toaster.ts';
+import { BRIEF_ERROR_TOAST_MS, showError } from '../ui/toaster.ts';
 import { NoMerchantsFoundDialog } from './NoMerchantsFoundDialog.tsx';
 import { searchOutcome } from './search-outcome.ts';
 
 /** How long the /search page may show the answer the search box fetched before asking again. */
 export const SEARCH_RESULTS_STALE_MS = 5 * 60_000;
+
+export const SEARCH_TOO_SHORT = `Type at least ${SEARCH_MIN} characters to search.`;
 
 export const searchQuery = (term: string) => apiQuery(routes.searchMerchants, { query: { search: term } });
 
@@ -30,6 +33,11 @@ export function useMerchantSearch(onNavigate?: () => void) {
     async (rawTerm: string): Promise<void> => {
       const term = rawTerm.trim();
       if (!term || inFlight.current) return;
+      // The server's rule (SearchTerm), said before asking: a single letter would only offer to add a merchant.
+      if (term.length < SEARCH_MIN) {
+        showError(SEARCH_TOO_SHORT, { timeoutMs: BRIEF_ERROR_TOAST_MS });
+        return;
+      }
       inFlight.current = true;
       setSearching(true);
       try {
