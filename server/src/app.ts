@@ -198,6 +198,8 @@ async function serveWeb(app: FastifyInstance, dist: string, logger: Logger): Pro
       index: false,
       maxAge: '1h',
       immutable: false,
+      // web/scripts/precompress.mjs writes .br and .gz next to each file at build time.
+      preCompressed: true,
       // The page must be revalidated (it names the current bundle); the bundle's hashed files never change.
       setHeaders: (reply, path) => {
         if (path.endsWith('index.html')) reply.header('cache-control', 'no-cache');

@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { buildPath, CONSISTENT_AFTER_HEADER, routes } from '@mrn/contracts';
 import { createLogger, loadConfig } from '@mrn/platform';
 import { createTestDatabase } from '@mrn/platform/testing';
@@ -71,6 +72,9 @@ describe('security headers', () => {
         '<!doctype html><script type="module" src="/assets/app-1a2b.js"></script>',
       );
       writeFileSync(join(dist, 'assets', 'app-1a2b.js'), 'console.log(1)');
+      // As web/scripts/precompress.mjs leaves them next to each built file.
+      writeFileSync(join(dist, 'assets', 'app-1a2b.js.br'), brotliCompressSync('console.log(1)'));
+      writeFileSync(join(dist, 'assets', 'app-1a2b.js.gz'), gzipSync('console.log(1)'));
       const db = await createTestDatabase(allMigrations());
       drop = db.drop;
       const config = loadConfig({
@@ -98,6 +102,27 @@ describe('security headers', () => {
       const asset = await web.app.inject({ method: 'GET', url: '/assets/app-1a2b.js' });
       expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
       expectSecurityHeaders(asset.headers);
+      const brotli = await web.app.inject({
+        method: 'GET',
+        url: '/assets/app-1a2b.js',
+        headers: { 'accept-encoding': 'gzip, br' },
+      });
+      expect(brotli.headers['content-encoding']).toBe('br');
+      expect(brotli.headers.vary).toContain('accept-encoding');
+      expect(brotli.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      const gzip = await web.app.inject({
+        method: 'GET',
+        url: '/assets/app-1a2b.js',
+        headers: { 'accept-encoding': 'gzip' },
+      });
+      expect(gzip.headers['content-encoding']).toBe('gzip');
+      const plain = await web.app.inject({
+        method: 'GET',
+        url: '/assets/app-1a2b.js',
+        headers: { 'accept-encoding': 'identity' },
+      });
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.body).toBe('console.log(1)');
       const missing = await web.app.inject({ method: 'GET', url: '/assets/old-9z.js' });
       expect(missing.statusCode).toBe(404);
       expectSecurityHeaders(missing.headers);
