@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 import { routes } from '@mrn/contracts';
 import { DEMO_PASSWORD } from '@mrn/server';
 import { startTestServer, type TestServer } from '@mrn/server/testing';
@@ -146,6 +147,48 @@ describe('a one-character search', () => {
     await box.press('Enter');
     await page.getByText('Type at least 2 characters to search.').waitFor();
     expect(await page.getByRole('dialog', { name: 'No Merchants Found' }).count()).toBe(0);
+    await page.context().close();
+  });
+});
+
+describe('a very long unbroken legal name', () => {
+  it('wraps instead of widening the page, on the merchant page and in results', async () => {
+    const name = `${'Supercalifragilistic'.repeat(9)}LLC`;
+    const token = await server.login(MARCO, DEMO_PASSWORD);
+    const added = await server.call({
+      method: 'POST',
+      url: routes.addMerchant.path,
+      token,
+      payload: {
+        merchant: { fein: '12-9999992', legal_name: name, city: 'Tampa', state: 'FL' },
+        note: { category: 'Slow Pay', note: 'Late.', submission_source: 'in-house' },
+      },
+    });
+    await server.call({
+      method: 'POST',
+      url: routes.addMerchant.path,
+      token,
+      payload: {
+        merchant: { fein: '12-9999993', legal_name: `${name} Two`, city: 'Tampa', state: 'FL' },
+        note: { category: 'Slow Pay', note: 'Late.', submission_source: 'in-house' },
+      },
+    });
+    const page = await signedInPage(browser, server.url, MARCO, DEMO_PASSWORD);
+    await page.setViewportSize({ width: 1440, height: 900 });
+    const pageWidth = () => page.evaluate(() => document.documentElement.scrollWidth);
+    await page.goto(`${server.url}/merchants/${added.body.data.resource_id}`);
+    await page
+      .getByRole('heading', { name: /Supercalifragilistic/ })
+      .first()
+      .waitFor();
+    expect(await pageWidth()).toBeLessThanOrEqual(1440);
+    await page.goto(`${server.url}/search?search=supercalifragilistic`);
+    await page.getByText(/2 merchants matching/).waitFor();
+    expect(await pageWidth()).toBeLessThanOrEqual(1440);
+    await screenshot(page, 'long-name-results-1440');
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await pageWidth()).toBeLessThanOrEqual(390);
+    await screenshot(page, 'long-name-results-390');
     await page.context().close();
   });
 });
