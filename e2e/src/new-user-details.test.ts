@@ -192,3 +192,18 @@ describe('a very long unbroken legal name', () => {
     await page.context().close();
   });
 });
+
+describe('keyboard', () => {
+  it('reaches the merchant search with the first Tab and Enter (skip link)', async () => {
+    const page = await signedInPage(browser, server.url, MARCO, DEMO_PASSWORD);
+    await page.goto(`${server.url}/dashboard`);
+    await page.getByRole('heading', { name: /Welcome/ }).waitFor();
+    await page.keyboard.press('Tab');
+    const skip = page.getByRole('button', { name: 'Skip to merchant search' });
+    expect(await skip.evaluate((el) => el === document.activeElement)).toBe(true);
+    await screenshot(page, 'skip-link-focused');
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('mrn-top-search');
+    await page.context().close();
+  });
+});

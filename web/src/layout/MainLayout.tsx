@@ -7,7 +7,24 @@ import { PRODUCT_NAME } from '../product.ts';
 import { PageSpinner } from '../ui/PageSpinner.tsx';
 import { Footer } from './Footer.tsx';
 import { Sidebar } from './Sidebar.tsx';
-import { TopBar } from './TopBar.tsx';
+import { TOP_SEARCH_ID, TopBar } from './TopBar.tsx';
+
+/** The first thing Tab reaches: straight to the merchant search (or the page on a phone), past the bars. */
+function SkipLinks({ search }: { search: boolean }) {
+  const focus = (id: string) => () => document.getElementById(id)?.focus();
+  return (
+    <nav className="mrn-skip-links" aria-label="Skip links">
+      {search && (
+        <button type="button" className="mrn-skip-link mrn-wide-only" onClick={focus(TOP_SEARCH_ID)}>
+          Skip to merchant search
+        </button>
+      )}
+      <button type="button" className="mrn-skip-link" onClick={focus('mrn-main')}>
+        Skip to content
+      </button>
+    </nav>
+  );
+}
 
 /** Top bar, sidebar (a drawer at phone width) and footer around every in-app page (core spec §2). */
 export function MainLayout() {
@@ -18,6 +35,7 @@ export function MainLayout() {
 
   return (
     <div className="mrn-shell">
+      <SkipLinks search={isMember} />
       <TopBar showMemberTools={isMember} onOpenMenu={() => setMenuOpen(true)} />
       <div className="mrn-body">
         {isMember && (
@@ -26,7 +44,7 @@ export function MainLayout() {
           </aside>
         )}
         <div className="mrn-main-column">
-          <main className="mrn-content">
+          <main className="mrn-content" id="mrn-main" tabIndex={-1}>
             <Suspense fallback={<PageSpinner />}>
               <Outlet />
             </Suspense>

@@ -12,6 +12,8 @@ interface MerchantSearchFormProps {
   initialTerm?: string;
   /** Called once a search has navigated somewhere (closes the phone drawer). */
   onSearch?: () => void;
+  /** The input's id, for a skip link to reach it. */
+  inputId?: string;
 }
 
 /** Merchant search by full EIN or legal name; Enter or the arrow button searches (core spec §4). */
@@ -22,6 +24,7 @@ export function MerchantSearchForm({
   compact,
   initialTerm = '',
   onSearch,
+  inputId,
 }: MerchantSearchFormProps) {
   const [term, setTerm] = useState(initialTerm);
   // Once a search has led somewhere the box is ready for the next one.
@@ -45,6 +48,7 @@ export function MerchantSearchForm({
       <form onSubmit={submit}>
         <InputGroup
           type="search"
+          id={inputId}
           leftIcon="search"
           placeholder={placeholder}
           aria-label={placeholder}

@@ -12,6 +12,9 @@ interface TopBarProps {
   onOpenMenu: () => void;
 }
 
+/** The top bar's search box, which the skip link reaches. */
+export const TOP_SEARCH_ID = 'mrn-top-search';
+
 export function TopBar({ showMemberTools, onOpenMenu }: TopBarProps) {
   const { state, logout, loggingOut } = useAuth();
   const navigate = useNavigate();
@@ -48,6 +51,7 @@ export function TopBar({ showMemberTools, onOpenMenu }: TopBarProps) {
             <MerchantSearchForm
               className="mrn-topbar-search mrn-wide-only"
               placeholder="Full EIN/legal name search"
+              inputId={TOP_SEARCH_ID}
               compact
             />
             <Button
