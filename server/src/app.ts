@@ -202,7 +202,8 @@ async function serveWeb(app: FastifyInstance, dist: string, logger: Logger): Pro
       preCompressed: true,
       // The page must be revalidated (it names the current bundle); the bundle's hashed files never change.
       setHeaders: (reply, path) => {
-        if (path.endsWith('index.html')) reply.header('cache-control', 'no-cache');
+        // The path is the file sent: with a precompressed copy, index.html.br or index.html.gz.
+        if (/index\.html(\.br|\.gz)?$/.test(path)) reply.header('cache-control', 'no-cache');
         else if (path.includes('/assets/'))
           reply.header('cache-control', 'public, max-age=31536000, immutable');
       },

@@ -75,6 +75,10 @@ describe('security headers', () => {
       // As web/scripts/precompress.mjs leaves them next to each built file.
       writeFileSync(join(dist, 'assets', 'app-1a2b.js.br'), brotliCompressSync('console.log(1)'));
       writeFileSync(join(dist, 'assets', 'app-1a2b.js.gz'), gzipSync('console.log(1)'));
+      writeFileSync(
+        join(dist, 'index.html.br'),
+        brotliCompressSync('<!doctype html><script type="module" src="/assets/app-1a2b.js"></script>'),
+      );
       const db = await createTestDatabase(allMigrations());
       drop = db.drop;
       const config = loadConfig({
@@ -93,8 +97,14 @@ describe('security headers', () => {
     });
 
     it('serves the page no-cache (it names the current bundle) and the hashed bundle immutable', async () => {
-      for (const url of ['/', '/login', '/merchants/123', '/index.html']) {
-        const page = await web.app.inject({ method: 'GET', url });
+      for (const [url, encoding] of [
+        ['/', 'identity'],
+        ['/login', 'br'],
+        ['/merchants/123', 'gzip, br'],
+        ['/index.html', 'br'],
+        ['/index.html', 'identity'],
+      ] as const) {
+        const page = await web.app.inject({ method: 'GET', url, headers: { 'accept-encoding': encoding } });
         expect(page.statusCode, url).toBe(200);
         expect(page.headers['cache-control'], url).toBe('no-cache');
         expectSecurityHeaders(page.headers);
