@@ -2,6 +2,7 @@ import { cpus } from 'node:os';
 import { type BenchServer, describeServer, startBenchServer } from './database.ts';
 import { runEventStoreBench } from './event-store-bench.ts';
 import { runSearchBench } from './search-bench.ts';
+import { runWebBench } from './web-bench.ts';
 
 // `npm run bench` runs every suite; `npm run bench -- eventstore` only the ones named.
 const SUITES: Record<string, (server: BenchServer) => Promise<void>> = {
@@ -28,6 +29,11 @@ const SUITES: Record<string, (server: BenchServer) => Promise<void>> = {
       keepDatabase: process.env.BENCH_KEEP_DATABASE === '1',
       reuseDatabase: process.env.BENCH_REUSE_DATABASE || undefined,
     }),
+  web: (server) =>
+    runWebBench(server, {
+      runs: Math.round(numberFromEnv('BENCH_WEB_RUNS', 7)),
+      port: Math.round(numberFromEnv('BENCH_SERVER_PORT', 8097)),
+    }),
 };
 
 function numberFromEnv(name: string, fallback: number): number {
@@ -49,7 +55,8 @@ env: DATABASE_URL (server to create a scratch database on; default: embedded Pos
        BENCH_SEED_BATCH (merchants per appendMany, default 200), BENCH_CONCURRENCY (HTTP connections, default 16),
        BENCH_SERVER_PORT (default 8097, another free one if taken), BENCH_EXPLAIN=1 (print full query plans),
        BENCH_KEEP_DATABASE=1 (keep the search database, with DATABASE_URL, to look closer),
-       BENCH_REUSE_DATABASE=<name> (measure the searches again on a kept database, skipping seeding and replay)`);
+       BENCH_REUSE_DATABASE=<name> (measure the searches again on a kept database, skipping seeding and replay)
+     web: BENCH_WEB_RUNS (sign-ins measured in Chromium, default 7; needs web/dist from npm run build)`);
     return;
   }
   const unknown = args.filter((a) => !(a in SUITES));

@@ -1,10 +1,5 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { loadavg } from 'node:os';
 import { openAccount, registerUser } from '@mrn/command-api';
 import { streams } from '@mrn/contracts';
 import {
@@ -23,6 +18,7 @@ import { CpuMeter, type CpuUse } from './cpu.ts';
 import { type BenchDatabase, type BenchServer, createBenchDatabase } from './database.ts';
 import { type LoadRequest, type LoadResult, percentile, postJson, runLoad } from './http-load.ts';
 import { einOf, keywordTerm, merchantAppends, noteCounts, type Owner, Rng } from './search-data.ts';
+import { freePort, type ServerProcess, startServerProcess } from './server-process.ts';
 import { formatCount, formatMs, type Row, renderTable } from './table.ts';
 
 export interface SearchBenchOptions {
@@ -48,7 +44,6 @@ export interface SearchBenchOptions {
   reuseDatabase: string | undefined;
 }
 
-const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const ADMIN_EMAIL = 'bench-admin@merchantrisk.local';
 const FUNDER_EMAIL = 'dana.whitfield@summit-bench.example';
 const PASSWORD = 'bench-password-2026';
@@ -159,7 +154,11 @@ export async function runSearchBench(server: BenchServer, opts: SearchBenchOptio
     // ---- 3. searches over HTTP against the real server in its own process ----------------------------
     const port = await freePort(opts.port);
     process.stderr.write(`  starting the server on port ${port}…\n`);
-    child = await startServerProcess(db.url, port);
+    child = await startServerProcess({
+      databaseUrl: db.url,
+      port,
+      env: { ADMIN_EMAIL, ADMIN_PASSWORD: PASSWORD },
+    });
     const baseUrl = `http://127.0.0.1:${port}`;
     const token = await signIn(baseUrl);
     const backend = (await rebuildPool.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
@@ -439,73 +438,6 @@ async function countSearchEvents(pool: Pool, accountId: string): Promise<number>
   return rows[0]!.n;
 }
 
-interface ServerProcess {
-  process: ChildProcess;
-  /** SIGTERM, then SIGKILL after 15 s; resolves with what the server printed. */
-  stop(): Promise<string>;
-}
-
-/** `tsx server/src/main.ts` as `npm start` runs it, pointed at the bench database. */
-async function startServerProcess(databaseUrl: string, port: number): Promise<ServerProcess> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'mrn-bench-server-'));
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
-    cwd: REPO_ROOT,
-    env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      ADMIN_EMAIL,
-      ADMIN_PASSWORD: PASSWORD,
-      JWT_SECRET: 'bench-jwt-secret-0123456789abcdef0123456789abcdef',
-      DATA_DIR: dataDir,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  const keep = (chunk: Buffer) => {
-    // Only the tail matters when something goes wrong.
-    output = (output + chunk.toString('utf8')).slice(-20_000);
-  };
-  proc.stdout!.on('data', keep);
-  proc.stderr!.on('data', keep);
-  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
-  let exitCode: number | null = null;
-  proc.once('exit', (code) => {
-    exitCode = code;
-  });
-  const server: ServerProcess = {
-    process: proc,
-    async stop() {
-      if (proc.exitCode === null && proc.signalCode === null) {
-        proc.kill('SIGTERM');
-        const timer = setTimeout(() => proc.kill('SIGKILL'), 15_000);
-        await exited;
-        clearTimeout(timer);
-      }
-      rmSync(dataDir, { recursive: true, force: true });
-      // The "running at" banner is not news.
-      return output.replace(/\n\s*Merchant Risk Network is running at \S+\s*\n/, '\n');
-    },
-  };
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    if (exitCode !== null || proc.signalCode !== null) {
-      throw new Error(`The server exited (${exitCode ?? proc.signalCode}) before it was healthy:\n${output}`);
-    }
-    const healthy = await fetch(`http://127.0.0.1:${port}/health`)
-      .then((r) => r.status === 200)
-      .catch(() => false);
-    if (healthy) return server;
-    if (Date.now() > deadline) {
-      await server.stop();
-      throw new Error(`The server was not healthy after 120 s:\n${output}`);
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
 async function signIn(baseUrl: string): Promise<string> {
   const { status, json } = await postJson(baseUrl, '/api/auth/login', {
     auth: { email: FUNDER_EMAIL, password: PASSWORD },
@@ -514,21 +446,6 @@ async function signIn(baseUrl: string): Promise<string> {
   if (status !== 200 || !jwt?.jwt) throw new Error(`Sign-in failed: ${status} ${JSON.stringify(json)}`);
   if (jwt.user?.plan_level !== 'PRO') throw new Error(`The funder should be PRO, is ${jwt.user?.plan_level}`);
   return jwt.jwt;
-}
-
-/** The given port when free, otherwise one the system picks. */
-function freePort(preferred: number): Promise<number> {
-  const attempt = (port: number) =>
-    new Promise<number>((resolve, reject) => {
-      const probe = createServer();
-      probe.once('error', reject);
-      probe.listen(port, '127.0.0.1', () => {
-        const address = probe.address();
-        const chosen = typeof address === 'object' && address ? address.port : port;
-        probe.close(() => resolve(chosen));
-      });
-    });
-  return attempt(preferred).catch(() => attempt(0));
 }
 
 function einFound(body: string, ein: string): boolean {

@@ -5,11 +5,15 @@ import { FocusStyleManager } from '@blueprintjs/core';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App.tsx';
+import { preloadRoute } from './routing/preload.ts';
 import { installIconLoader } from './ui/icon-loader.ts';
 
 // Focus rings for keyboard users only.
 FocusStyleManager.onlyShowFocusOnTabs();
 installIconLoader();
+
+// The page being opened is fetched while React starts and the session is restored, not after.
+preloadRoute(window.location.pathname);
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');

@@ -119,6 +119,12 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     const epoch = sessionEpoch.current;
     const ended = () => sessionEpoch.current !== epoch || loggingOutRef.current;
     void (async () => {
+      // Both at once, with the stored token: the app settings need the session, not its new token,
+      // and waiting for one before the other put a round trip on every reload.
+      const settings = queryClient.fetchQuery(appSettingsQuery()).then(
+        () => true,
+        () => false,
+      );
       let restored: { jwt: string; user: SessionUser };
       try {
         restored = (await call(routes.autoLogin)).data;
@@ -129,9 +135,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       }
       if (ended()) return;
       storeToken(restored.jwt);
-      try {
-        await queryClient.fetchQuery(appSettingsQuery());
-      } catch {
+      if (!(await settings)) {
         if (ended()) return;
         showError(MESSAGES.appSettingsFailed);
         await logout({ rememberCurrentRoute: true });

@@ -1,4 +1,3 @@
-import { lazy } from 'react';
 import { Navigate, Route, Routes } from 'react-router-dom';
 import { MainLayout } from '../layout/MainLayout.tsx';
 import { PublicLayout } from '../layout/PublicLayout.tsx';
@@ -13,16 +12,16 @@ import {
   RequireRole,
   RequireSession,
 } from './guards.tsx';
+import { lazyPage } from './lazy-page.tsx';
 import { PATHS } from './paths.ts';
 import {
   MEMBER_PLACEHOLDERS,
   MERCHANT_SUBSCRIPTION_PLACEHOLDERS,
   type PlaceholderRoute,
 } from './placeholder-routes.ts';
+import { registerPreloadedRoutes } from './preload.ts';
 
-/** A page component of a lazily loaded module, by its export name. */
-const page = <M extends Record<string, unknown>>(load: () => Promise<M>, name: keyof M & string) =>
-  lazy(() => load().then((m) => ({ default: m[name] as React.ComponentType })));
+const page = lazyPage;
 
 const LoginPage = page(() => import('../pages/login/LoginPage.tsx'), 'LoginPage');
 const ForgotPasswordPage = page(
@@ -30,9 +29,12 @@ const ForgotPasswordPage = page(
   'ForgotPasswordPage',
 );
 const PasswordResetPage = page(() => import('../pages/password/PasswordResetPage.tsx'), 'PasswordResetPage');
-const DashboardPage = lazy(() =>
-  import('../pages/dashboard/DashboardPage.tsx').then((m) => ({ default: m.DashboardPage })),
-);
+const DashboardPage = lazyPage<
+  typeof import('../pages/dashboard/DashboardPage.tsx'),
+  {
+    withProIntroduction: boolean;
+  }
+>(() => import('../pages/dashboard/DashboardPage.tsx'), 'DashboardPage');
 const SearchPage = page(() => import('../pages/search/SearchPage.tsx'), 'SearchPage');
 const AddMerchantPage = page(() => import('../pages/merchant/AddMerchantPage.tsx'), 'AddMerchantPage');
 const MerchantPage = page(() => import('../pages/merchant/MerchantPage.tsx'), 'MerchantPage');
@@ -59,9 +61,10 @@ const MembershipPage = page(() => import('../pages/session/MembershipPage.tsx'),
 const ProfilePage = page(() => import('../pages/profile/ProfilePage.tsx'), 'ProfilePage');
 const OurMembersPage = page(() => import('../pages/members/OurMembersPage.tsx'), 'OurMembersPage');
 const AccountPage = page(() => import('../pages/account/AccountPage.tsx'), 'AccountPage');
-const MemberPage = lazy(() =>
-  import('../pages/members/MemberPage.tsx').then((m) => ({ default: m.MemberPage })),
-);
+const MemberPage = lazyPage<
+  typeof import('../pages/members/MemberPage.tsx'),
+  React.ComponentProps<typeof import('../pages/members/MemberPage.tsx').MemberPage>
+>(() => import('../pages/members/MemberPage.tsx'), 'MemberPage');
 const FundersPage = page(() => import('../pages/funders/FundersPage.tsx'), 'FundersPage');
 const NewFunderPage = page(() => import('../pages/funders/NewFunderPage.tsx'), 'NewFunderPage');
 const FunderPage = page(() => import('../pages/funders/FunderPage.tsx'), 'FunderPage');
@@ -75,6 +78,25 @@ const DisputeProcessPage = page(() => import('../pages/public/InfoPages.tsx'), '
 const ProPage = page(() => import('../pages/public/InfoPages.tsx'), 'ProPage');
 const DevelopersPage = page(() => import('../pages/public/DevelopersPage.tsx'), 'DevelopersPage');
 const DisputePage = page(() => import('../pages/public/DisputePage.tsx'), 'DisputePage');
+
+// Pages worth fetching before they are shown: the one a reload or deep link opens (fetched while the
+// session is restored) and the dashboard while the sign-in request is under way.
+registerPreloadedRoutes([
+  [PATHS.login, LoginPage],
+  [PATHS.dashboard, DashboardPage],
+  [PATHS.dashboardOld, DashboardPage],
+  [PATHS.search, SearchPage],
+  [PATHS.newMerchant, AddMerchantPage],
+  [PATHS.merchant, MerchantPage],
+  [PATHS.profile, ProfilePage],
+  [PATHS.members, OurMembersPage],
+  [PATHS.account, AccountPage],
+  [PATHS.merchants, AdminMerchantsPage],
+  [PATHS.funders, FundersPage],
+  [PATHS.funder, FunderPage],
+  [PATHS.mfaRegistration, MfaRegistrationPage],
+  [PATHS.mfaVerification, MfaVerificationPage],
+]);
 
 const placeholders = (list: PlaceholderRoute[]) =>
   list.map(({ path, title, summary }) => (

@@ -7,6 +7,7 @@ import { useApiMutation } from '../../api/hooks.ts';
 import { useAuth } from '../../auth/auth-context.ts';
 import { readDeviceToken } from '../../auth/remember-device.ts';
 import { PATHS } from '../../routing/paths.ts';
+import { preloadRoute } from '../../routing/preload.ts';
 import { PageSpinner } from '../../ui/PageSpinner.tsx';
 import { useDocumentTitle } from '../../ui/use-document-title.ts';
 import { type LoginValues, validateLogin } from './login-validation.ts';
@@ -48,6 +49,8 @@ export function LoginPage() {
     const email = values.email.trim();
     // A device remembered at the MFA step lets the server skip that step (DESIGN §5).
     const deviceToken = readDeviceToken(email);
+    // Most sign-ins end on the dashboard: its page is fetched while the password is checked.
+    preloadRoute(PATHS.dashboard);
     login.mutate({
       body: { auth: { email, password: values.password } },
       headers: deviceToken ? { [REMEMBER_DEVICE_HEADER]: deviceToken } : undefined,
