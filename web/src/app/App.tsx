@@ -1,5 +1,5 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { BrowserRouter } from 'react-router-dom';
+import { createBrowserRouter, RouterProvider } from 'react-router-dom';
 import { createQueryClient } from '../api/query-client.ts';
 import { AuthProvider } from '../auth/AuthProvider.tsx';
 import { IdleLogoutWatcher } from '../auth/IdleLogoutWatcher.tsx';
@@ -7,15 +7,23 @@ import { AppRoutes } from '../routing/AppRoutes.tsx';
 
 const queryClient = createQueryClient();
 
+function Root() {
+  return (
+    <AuthProvider>
+      <IdleLogoutWatcher />
+      <AppRoutes />
+    </AuthProvider>
+  );
+}
+
+// A data router around the route tree: only it can hold a navigation back (useBlocker), which a
+// half-filled form needs to warn before it is left.
+const router = createBrowserRouter([{ path: '*', element: <Root /> }]);
+
 export function App() {
   return (
     <QueryClientProvider client={queryClient}>
-      <BrowserRouter>
-        <AuthProvider>
-          <IdleLogoutWatcher />
-          <AppRoutes />
-        </AuthProvider>
-      </BrowserRouter>
+      <RouterProvider router={router} />
     </QueryClientProvider>
   );
 }

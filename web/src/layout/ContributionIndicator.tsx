@@ -13,6 +13,10 @@ export function ContributionIndicator({ percent }: { percent: number }) {
         aria-description={MESSAGES.contributionTooltip}
       >
         <span className="mrn-contribution-label">90 DAY CONTRIBUTION</span>
+        {/* On a phone the full label does not fit beside the search; the figure still says what it is. */}
+        <span className="mrn-contribution-label-short" aria-hidden="true">
+          90 DAY
+        </span>
         <Tag intent={contributionIntent(percent)} size="large" round>
           {formatContribution(percent)}
         </Tag>

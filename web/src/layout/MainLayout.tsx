@@ -6,6 +6,7 @@ import { pendingSessionStep } from '../auth/post-login-route.ts';
 import { PRODUCT_NAME } from '../product.ts';
 import { PageSpinner } from '../ui/PageSpinner.tsx';
 import { Footer } from './Footer.tsx';
+import { NavigationProgress } from './NavigationProgress.tsx';
 import { Sidebar } from './Sidebar.tsx';
 import { TOP_SEARCH_ID, TopBar } from './TopBar.tsx';
 
@@ -35,6 +36,7 @@ export function MainLayout() {
 
   return (
     <div className="mrn-shell">
+      <NavigationProgress />
       <SkipLinks search={isMember} />
       <TopBar showMemberTools={isMember} onOpenMenu={() => setMenuOpen(true)} />
       <div className="mrn-body">

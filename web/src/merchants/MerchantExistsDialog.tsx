@@ -1,6 +1,7 @@
 import { Button, Dialog, DialogBody, DialogFooter, Intent } from '@blueprintjs/core';
 import { useNavigate } from 'react-router-dom';
 import { merchantPath } from '../routing/paths.ts';
+import type { DraftNoteState } from './draft-note.ts';
 
 export interface ExistingMerchant {
   /** The EIN as typed in the form when the duplicate was found. */
@@ -14,10 +15,13 @@ export function MerchantExistsDialog({
   existing,
   isOpen,
   onClose,
+  carry,
 }: {
   existing: ExistingMerchant | null;
   isOpen: boolean;
   onClose: () => void;
+  /** What goes along to the merchant's page (the note typed so far). */
+  carry?: () => DraftNoteState | undefined;
 }) {
   const navigate = useNavigate();
   return (
@@ -50,7 +54,7 @@ export function MerchantExistsDialog({
               autoFocus
               onClick={() => {
                 onClose();
-                if (existing) navigate(merchantPath(existing.resourceId));
+                if (existing) navigate(merchantPath(existing.resourceId), { state: carry?.() });
               }}
             />
           </>

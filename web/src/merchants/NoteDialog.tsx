@@ -13,6 +13,7 @@ import {
   categoryChoices,
   emptyNoteValues,
   NOTE_LABELS,
+  type NoteFormValues,
   noteBody,
   noteValuesOf,
   validateNote,
@@ -22,7 +23,9 @@ import { OnBehalfOfField } from './OnBehalfOfField.tsx';
 import { invalidateMerchantData } from './queries.ts';
 import { serverFieldErrors } from './server-fields.ts';
 
-export type NoteDialogMode = { kind: 'add'; merchantId: string } | { kind: 'edit'; note: NoteView };
+export type NoteDialogMode =
+  /** `draft`: a note typed elsewhere (Add Merchant, when the EIN turned out to exist) to carry on with. */
+  { kind: 'add'; merchantId: string; draft?: NoteFormValues } | { kind: 'edit'; note: NoteView };
 
 /** The Add Note and Edit Note dialog (core spec §2). */
 export function NoteDialog({ mode, onClose }: { mode: NoteDialogMode | null; onClose: () => void }) {
@@ -44,7 +47,9 @@ export function NoteDialog({ mode, onClose }: { mode: NoteDialogMode | null; onC
 function NoteDialogForm({ mode, onClose }: { mode: NoteDialogMode; onClose: () => void }) {
   const user = useSignedInUser();
   const queryClient = useQueryClient();
-  const form = useForm(() => (mode.kind === 'edit' ? noteValuesOf(mode.note) : emptyNoteValues()));
+  const form = useForm(() =>
+    mode.kind === 'edit' ? noteValuesOf(mode.note) : (mode.draft ?? emptyNoteValues()),
+  );
   const initialCategory = mode.kind === 'edit' ? noteValuesOf(mode.note).category : '';
   // Non-admins may add a Default Satisfied note but never pick it while editing (core spec §5); a
   // locked note is not editable at all.

@@ -1,4 +1,5 @@
 import { type ComponentType, lazy } from 'react';
+import { trackPageLoad } from '../ui/page-loads.ts';
 
 /** A page component loaded on first use, which can also be loaded ahead (`preload`). */
 export interface LazyPage<P extends object> {
@@ -31,7 +32,8 @@ export function lazyPage<M extends Record<string, unknown>, P extends object = o
     );
     return loading;
   };
-  const Lazy = lazy(() => preload().then(() => ({ default: loaded as ComponentType<P> })));
+  // Only a page waiting to be shown counts for the progress bar, not one fetched ahead.
+  const Lazy = lazy(() => trackPageLoad(preload()).then(() => ({ default: loaded as ComponentType<P> })));
   // biome-ignore lint/correctness/noComponentHookFactories: a factory called once per page at module level, like React.lazy itself
   const Page = (props: P) => {
     const Component = loaded;

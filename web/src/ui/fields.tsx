@@ -36,11 +36,12 @@ function Group({
       helperText={
         error || helperText ? (
           <span id={`${id}-help`}>{error ?? helperText}</span>
-        ) : required ? (
-          // A required field keeps room for its "is required" message, so the form below it never
-          // jumps (and a click never lands on another control) when the message appears on blur.
+        ) : (
+          // Every field keeps room for a message line: the form never jumps (and a click never lands on
+          // another control) when an "is required" appears on blur, and rows of a grid stay evenly
+          // spaced whichever of their fields are required.
           <span aria-hidden="true">&nbsp;</span>
-        ) : undefined
+        )
       }
       intent={error ? Intent.DANGER : Intent.NONE}
     >

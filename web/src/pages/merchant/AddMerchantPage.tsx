@@ -6,6 +6,7 @@ import { useNavigate, useSearchParams } from 'react-router-dom';
 import { apiQuery, useApiMutation } from '../../api/hooks.ts';
 import { idempotencyKeys } from '../../api/idempotency.ts';
 import { useSignedInUser } from '../../auth/auth-context.ts';
+import { draftNoteState } from '../../merchants/draft-note.ts';
 import { type ExistingMerchant, MerchantExistsDialog } from '../../merchants/MerchantExistsDialog.tsx';
 import { MerchantFieldsForm } from '../../merchants/MerchantFieldsForm.tsx';
 import {
@@ -33,6 +34,7 @@ import { merchantPath } from '../../routing/paths.ts';
 import { showError, showSuccess } from '../../ui/toaster.ts';
 import { useDocumentTitle } from '../../ui/use-document-title.ts';
 import { useForm } from '../../ui/use-form.ts';
+import { useLeaveWarning } from '../../ui/use-leave-warning.tsx';
 
 /** /merchants/new: a merchant with its first note (core spec §2, §4, §5). */
 export function AddMerchantPage() {
@@ -43,10 +45,11 @@ export function AddMerchantPage() {
   useDocumentTitle('Add Merchant');
 
   // A search that found nothing pre-fills what was searched (core spec §4).
-  const merchant = useForm(() => ({
+  const [initialMerchant] = useState(() => ({
     ...emptyMerchantValues(searchParams.get('fein') ?? ''),
     legal_name: searchParams.get('legal_name')?.slice(0, MERCHANT_MAX.legal_name) ?? '',
   }));
+  const merchant = useForm(initialMerchant);
   const note = useForm(emptyNoteValues);
   const [onBehalfOf, setOnBehalfOf] = useState('');
   const [onBehalfOfTouched, setOnBehalfOfTouched] = useState(false);
@@ -61,8 +64,22 @@ export function AddMerchantPage() {
   const blocked = existing !== null && existing.fein === merchant.values.fein;
 
   const keyFor = useRef(idempotencyKeys()).current;
+  const typed =
+    JSON.stringify(merchant.values) !== JSON.stringify(initialMerchant) ||
+    JSON.stringify(note.values) !== JSON.stringify(emptyNoteValues()) ||
+    onBehalfOf.trim() !== '';
+  const leave = useLeaveWarning(typed, {
+    title: 'Leave without saving?',
+    body: 'The merchant and note you started are not saved yet and will be lost.',
+  });
+  // To an existing merchant with the EIN, the note typed so far goes along (Add Note opens with it).
+  const carryNote = () => {
+    leave.allowLeave();
+    return draftNoteState(note.values);
+  };
   const add = useApiMutation(routes.addMerchant, {
     onSuccess: (answer) => {
+      leave.allowLeave();
       showSuccess('Merchant added.');
       void invalidateMerchantData(queryClient);
       navigate(merchantPath(answer.data.resource_id));
@@ -154,7 +171,7 @@ export function AddMerchantPage() {
                   intent={Intent.PRIMARY}
                   size="small"
                   text="Add notes to it"
-                  onClick={() => navigate(merchantPath(existing.resourceId))}
+                  onClick={() => navigate(merchantPath(existing.resourceId), { state: carryNote() })}
                 />
               </Callout>
             )}
@@ -211,7 +228,9 @@ export function AddMerchantPage() {
         existing={existing}
         isOpen={existsDialogOpen}
         onClose={() => setExistsDialogOpen(false)}
+        carry={carryNote}
       />
+      {leave.alert}
     </div>
   );
 }

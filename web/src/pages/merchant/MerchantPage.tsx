@@ -14,8 +14,8 @@ import {
 } from '@blueprintjs/core';
 import { routes } from '@mrn/contracts/routes/index';
 import type { MerchantView, NoteView } from '@mrn/contracts/routes/merchants';
-import { useState } from 'react';
-import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
+import { useEffect, useState } from 'react';
+import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { useApiQuery } from '../../api/hooks.ts';
 import { useSignedInUser } from '../../auth/auth-context.ts';
 import { hasProFeatures, mayEditMerchant } from '../../auth/permissions.ts';
@@ -24,6 +24,7 @@ import { ArchiveNoteAlert } from '../../merchants/ArchiveNoteAlert.tsx';
 import { categoryIntent } from '../../merchants/category-intent.ts';
 import { DeleteMerchantDialog } from '../../merchants/DeleteMerchantDialog.tsx';
 import { DeletionRequestDialog } from '../../merchants/DeletionRequestDialog.tsx';
+import { draftNoteOf } from '../../merchants/draft-note.ts';
 import { displayEin, formatDate, fullAddress } from '../../merchants/format.ts';
 import { Fact, MerchantFacts } from '../../merchants/MerchantFacts.tsx';
 import { NoteDialog, type NoteDialogMode } from '../../merchants/NoteDialog.tsx';
@@ -76,7 +77,15 @@ export function MerchantPage() {
 function MerchantDetail({ merchant }: { merchant: MerchantView }) {
   const user = useSignedInUser();
   const navigate = useNavigate();
-  const [noteDialog, setNoteDialog] = useState<NoteDialogMode | null>(null);
+  const location = useLocation();
+  // A note carried from Add Merchant opens at once, then leaves the history entry (not on a reload).
+  const [noteDialog, setNoteDialog] = useState<NoteDialogMode | null>(() => {
+    const draft = draftNoteOf(location.state);
+    return draft ? { kind: 'add', merchantId: merchant.resource_id, draft } : null;
+  });
+  useEffect(() => {
+    if (draftNoteOf(location.state)) navigate(location, { replace: true, state: null });
+  }, [location, navigate]);
   const [editing, setEditing] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const [tab, setTab] = useState<'details' | 'history'>('details');
