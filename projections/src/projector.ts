@@ -31,6 +31,11 @@ export interface Projector {
    */
   bulk?: { order: readonly EventType[]; handlers: BulkHandlers };
   /**
+   * After the handlers, once per batch that held an event the projector handles: for figures derived
+   * from the whole batch (computed once, as of the batch's events, not once per event type).
+   */
+  afterBatch?: (tx: PoolClient, batch: readonly ProjectedEvent[]) => Promise<void>;
+  /**
    * Indexes of its tables that no statement of the replay needs (schema-qualified names): a rebuild
    * drops them first and builds them once at the end.
    */
@@ -66,6 +71,9 @@ export async function applyEvents(p: Projector, tx: PoolClient, events: Recorded
         | undefined;
       if (ofType.length > 0 && handler) await handler(tx, ofType, events);
     }
+  }
+  if (p.afterBatch && events.some((e) => handles(p, e.type))) {
+    await p.afterBatch(tx, events as ProjectedEvent[]);
   }
 }
 

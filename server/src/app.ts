@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyJwt from '@fastify/jwt';
 import fastifyStatic from '@fastify/static';
-import { registerCommandApi, settleBackground } from '@mrn/command-api';
+import { registerCommandApi, runContributionClock, settleBackground } from '@mrn/command-api';
 import {
   type Clock,
   type Config,
@@ -125,6 +125,7 @@ export async function startServer(
     });
   });
   await serveWeb(app, opts.webDist ?? DEFAULT_WEB_DIST, logger);
+  const contributionClock = runContributionClock({ store, clock: opts.clock ?? systemClock, logger });
 
   const admin = await ensurePlatformAdmin(
     { store, logger },
@@ -146,6 +147,7 @@ export async function startServer(
     databaseUrl: db.url,
     admin,
     async close() {
+      contributionClock.stop();
       await app.close();
       await settleBackground();
       mailer.close();

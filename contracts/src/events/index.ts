@@ -173,6 +173,11 @@ export const eventSchemas = {
     merchantIds: z.array(z.string()),
     hit: z.boolean(),
   }),
+  /**
+   * A new UTC day began, to `contribution-clock`: contribution windows slide with time, not only with
+   * adds and searches, and as an event the slide replays exactly as it happened (DESIGN §4).
+   */
+  ContributionDayStarted: z.object({ day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/) }),
   AppSettingsChanged: z.object({
     dashboardMessageEnabled: z.boolean(),
     dashboardMessageSeverity: z.enum(MESSAGE_SEVERITIES),
@@ -198,4 +203,5 @@ export const streams = {
   appSettings: () => 'app-settings',
   searches: (accountId: string) => `searches-${accountId}`,
   dispute: (id: string) => `dispute-${id}`,
+  contributionClock: () => 'contribution-clock',
 } as const;

@@ -1,6 +1,7 @@
 import type { Projector } from '../projector.ts';
 import { accountsProjector } from './accounts.ts';
 import { appSettingsProjector } from './app-settings.ts';
+import { contributionProjector } from './contribution.ts';
 import { disputesProjector } from './disputes.ts';
 import { merchantSearchesProjector } from './merchant-searches.ts';
 import { merchantsProjector } from './merchants.ts';
@@ -16,11 +17,13 @@ export const allProjectors: readonly Projector[] = [
   notesProjector,
   merchantSearchesProjector,
   disputesProjector,
+  contributionProjector,
 ];
 
 export {
   accountsProjector,
   appSettingsProjector,
+  contributionProjector,
   disputesProjector,
   merchantSearchesProjector,
   merchantsProjector,

@@ -1,0 +1,210 @@
+import { randomUUID } from 'node:crypto';
+import type { DomainEvent } from '@mrn/contracts';
+import { encodePosition, platformMigrations, type RecordedEvent } from '@mrn/platform';
+import { createTestDatabase, type TestDatabase } from '@mrn/platform/testing';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { projectionMigrations } from '../migrations.ts';
+import { applyBatch } from '../runner.ts';
+import { snapshotTables } from '../testing/replay-equality.ts';
+import { contributionProjector } from './contribution.ts';
+
+// The contribution projector fed events with chosen times, against hand-computed windows whose
+// edges fall exactly on 7, 14, 30 and 90 days (DESIGN §4).
+
+let db: TestDatabase;
+beforeAll(async () => {
+  db = await createTestDatabase([...platformMigrations(), ...projectionMigrations()]);
+});
+afterAll(async () => {
+  await db?.drop();
+});
+beforeEach(async () => {
+  await db.pool.query(`truncate ${contributionProjector.tables.join(', ')}`);
+  await db.pool.query('delete from subscription_checkpoints');
+});
+
+const T = new Date('2026-06-30T12:00:00Z');
+const DAY = 86_400_000;
+const before = (days: number, seconds = 0) => new Date(T.getTime() - days * DAY - seconds * 1000);
+
+const A = randomUUID();
+const B = randomUUID();
+const user = randomUUID();
+
+let sequence = 0;
+function recorded(event: DomainEvent, at: Date): RecordedEvent {
+  sequence += 1;
+  return {
+    id: randomUUID(),
+    streamId: 'test',
+    revision: BigInt(sequence),
+    position: encodePosition(1n, BigInt(sequence)),
+    type: event.type,
+    data: event.data,
+    metadata: {},
+    recordedAt: at,
+  };
+}
+
+const merchantAdded = (accountId: string, at: Date) =>
+  recorded(
+    {
+      type: 'MerchantAdded',
+      data: {
+        merchantId: randomUUID(),
+        fein: '123456789',
+        legalName: 'Any LLC',
+        dba: null,
+        street1: null,
+        street2: null,
+        city: 'Tampa',
+        state: 'FL',
+        businessPhone: null,
+        businessStartdate: null,
+        industry: null,
+        accountId,
+        userId: user,
+      },
+    },
+    at,
+  );
+const noteAdded = (accountId: string, at: Date) =>
+  recorded(
+    {
+      type: 'NoteAdded',
+      data: {
+        merchantId: randomUUID(),
+        noteId: randomUUID(),
+        category: 'Slow Pay',
+        note: 'late',
+        submissionSource: null,
+        brokerName: null,
+        accountId,
+        userId: user,
+        proxiedCreator: null,
+      },
+    },
+    at,
+  );
+const searched = (accountId: string, at: Date, merchantIds: string[], einSearch = true) =>
+  recorded(
+    {
+      type: 'MerchantSearched',
+      data: {
+        accountId,
+        userId: user,
+        source: 'web',
+        term: einSearch ? '123456789' : 'bakery',
+        einSearch,
+        merchantIds,
+        hit: merchantIds.length > 0,
+      },
+    },
+    at,
+  );
+const dayStarted = (at: Date) =>
+  recorded({ type: 'ContributionDayStarted', data: { day: at.toISOString().slice(0, 10) } }, at);
+
+/** A's log: records and searches on both sides of every window's edge, in time order. */
+function accountALog(): RecordedEvent[] {
+  const m = () => randomUUID();
+  const events = [
+    merchantAdded(A, before(90, 1)), // outside every window
+    searched(A, before(90, 1), [m()]), // outside every window
+    merchantAdded(A, before(90)), // 90 only (exactly 90 days old)
+    searched(A, before(90), [m()]), // 90 only
+    searched(A, before(30, 1), [m()]), // 90 only
+    noteAdded(A, before(30)), // 30, 90
+    searched(A, before(14, 1), [m()]), // 30, 90
+    noteAdded(A, before(14)), // 14, 30, 90
+    merchantAdded(A, before(7, 1)), // 14, 30, 90
+    searched(A, before(7, 1), [m()]), // 14, 30, 90
+    merchantAdded(A, before(7)), // every window
+    searched(A, before(7), [m()]), // every window
+    searched(A, before(2), [m()], false), // a keyword that found one merchant: every window
+    searched(A, before(1), [m(), m(), m()], false), // a keyword listing three: not a searched merchant
+    searched(A, before(1), []), // a miss: nothing searched
+    searched(A, before(1), [m()]), // every window
+  ];
+  return events;
+}
+
+async function figures(accountId: string) {
+  const { rows } = await db.pool.query(
+    `select ninety_day::float8 as ninety, month::float8 as month, two_week::float8 as two_week,
+            week::float8 as week, computed_at from read.account_contribution where account_id = $1`,
+    [accountId],
+  );
+  return rows[0];
+}
+
+describe('contribution figures', () => {
+  it('counts records and distinct searched merchants inside each window, edges included', async () => {
+    await applyBatch(db.pool, contributionProjector, [...accountALog(), dayStarted(T)]);
+    // added / searched per window, by hand:
+    //   7 days:  1 (merchant −7d)                  / 3 (EIN −7d, keyword with one −2d, EIN −1d)
+    //   14 days: 3 (+ note −14d, merchant −7d−1s)  / 4 (+ EIN −7d−1s)
+    //   30 days: 4 (+ note −30d)                   / 5 (+ EIN −14d−1s)
+    //   90 days: 5 (+ merchant −90d)               / 7 (+ EIN −30d−1s, EIN −90d)
+    expect(await figures(A)).toEqual({
+      ninety: 71.43,
+      month: 80,
+      two_week: 75,
+      week: 33.33,
+      computed_at: T,
+    });
+  });
+
+  it('shows 100 for an account that searched nothing, whatever it added', async () => {
+    await applyBatch(db.pool, contributionProjector, [
+      merchantAdded(B, before(3)),
+      searched(B, before(2), [randomUUID(), randomUUID()], false),
+      dayStarted(T),
+    ]);
+    expect(await figures(B)).toMatchObject({ ninety: 100, month: 100, two_week: 100, week: 100 });
+  });
+
+  it('counts a merchant searched twice once, inside the window of its latest search', async () => {
+    const merchant = randomUUID();
+    await applyBatch(db.pool, contributionProjector, [
+      searched(A, before(20), [merchant]),
+      searched(A, before(3), [merchant]),
+      merchantAdded(A, before(1)),
+      dayStarted(T),
+    ]);
+    expect(await figures(A)).toMatchObject({ ninety: 100, month: 100, two_week: 100, week: 100 });
+  });
+
+  it('slides with the days: a new day recomputes accounts with no event of their own', async () => {
+    await applyBatch(db.pool, contributionProjector, [...accountALog(), dayStarted(T)]);
+    const later = new Date(T.getTime() + 8 * DAY);
+    await applyBatch(db.pool, contributionProjector, [dayStarted(later)]);
+    // Eight days on, the week holds nothing (100); the fortnight (from −6d) holds no add but the
+    // searches of −2d and −1d: 0 %.
+    expect(await figures(A)).toMatchObject({ week: 100, two_week: 0, computed_at: later });
+  });
+
+  it('gives the same rows fed in small batches as in one (replay equality)', async () => {
+    const log = [
+      ...accountALog(),
+      merchantAdded(B, before(3)),
+      searched(B, before(3), [randomUUID()]),
+      dayStarted(T),
+      searched(A, new Date(T.getTime() + 3_600_000), [randomUUID()]),
+      dayStarted(new Date(T.getTime() + DAY)),
+      noteAdded(B, new Date(T.getTime() + DAY + 60_000)),
+    ];
+    const sizes = [1, 3, 2, 7];
+    for (let i = 0, at = 0; at < log.length; i++) {
+      const size = sizes[i % sizes.length]!;
+      await applyBatch(db.pool, contributionProjector, log.slice(at, at + size));
+      at += size;
+    }
+    const incremental = await snapshotTables(db.pool, contributionProjector);
+    await db.pool.query(`truncate ${contributionProjector.tables.join(', ')}`);
+    await db.pool.query('delete from subscription_checkpoints');
+    await applyBatch(db.pool, contributionProjector, log);
+    expect(await snapshotTables(db.pool, contributionProjector)).toEqual(incremental);
+    expect(incremental['read.account_contribution']).toHaveLength(2);
+  });
+});

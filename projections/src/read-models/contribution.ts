@@ -1,0 +1,100 @@
+import type { ProjectedEvent } from '../projector.ts';
+import { projector } from '../projector.ts';
+
+type Touch = ProjectedEvent<'MerchantAdded' | 'NoteAdded' | 'MerchantSearched'>;
+
+/**
+ * The merchant a search is about: an EIN search that found it, or a keyword search that found it
+ * alone. A keyword that lists 25 merchants has not searched 25 merchants, and counting them would
+ * sink the contribution of every funder who types a name (DESIGN §4 leaves "searched" open).
+ */
+export const searchedMerchant = (e: ProjectedEvent<'MerchantSearched'>): string | undefined =>
+  e.data.hit && e.data.merchantIds.length === 1 ? e.data.merchantIds[0] : undefined;
+
+/**
+ * Contribution figures (DESIGN §4): the adds and searches each account made, and its 90/30/14/7-day
+ * percentages computed as of its latest event of the batch, or as of a new day's start for every
+ * account (read.recompute_contribution in migration 0010). Computed as of event times, a replay gives
+ * the figures the live projector gave.
+ */
+export const contributionProjector = projector({
+  name: 'contribution',
+  tables: ['read.contribution_records', 'read.contribution_searches', 'read.account_contribution'],
+  bulk: {
+    order: ['MerchantAdded', 'NoteAdded', 'MerchantSearched', 'ContributionDayStarted'],
+    handlers: {
+      MerchantAdded: (tx, events) => insertRecords(tx, events),
+      NoteAdded: (tx, events) => insertRecords(tx, events),
+      MerchantSearched: async (tx, events) => {
+        const searched = events.flatMap((e) => {
+          const merchantId = searchedMerchant(e);
+          return merchantId ? [{ accountId: e.data.accountId, merchantId, at: e.recordedAt }] : [];
+        });
+        if (searched.length === 0) return;
+        await tx.query(
+          `insert into read.contribution_searches (account_id, merchant_id, last_searched_at)
+           select "accountId", "merchantId", max(at)
+             from jsonb_to_recordset($1::jsonb) as x("accountId" uuid, "merchantId" uuid, at timestamptz)
+            group by 1, 2
+           on conflict (account_id, merchant_id) do update
+             set last_searched_at = greatest(read.contribution_searches.last_searched_at, excluded.last_searched_at)`,
+          [JSON.stringify(searched)],
+        );
+      },
+      // Nothing to store: the day's start is when every account's figures are recomputed (afterBatch).
+      ContributionDayStarted: async () => undefined,
+    },
+  },
+  async afterBatch(tx, batch) {
+    // Each account's figures as of its latest event in the batch; a new day recomputes every account
+    // as of that day's start, unless one of its own events came later.
+    const asOf = new Map<string, Date>();
+    let dayStart: Date | undefined;
+    for (const e of batch) {
+      if (e.type === 'ContributionDayStarted') {
+        dayStart = e.recordedAt;
+        for (const account of asOf.keys()) asOf.set(account, e.recordedAt);
+        continue;
+      }
+      const account = touchedAccount(e as Touch);
+      if (account) asOf.set(account, e.recordedAt);
+    }
+    if (dayStart) {
+      await tx.query(
+        `select read.recompute_contribution(array_agg(account_id), $1)
+           from read.account_contribution where account_id <> all($2::uuid[])`,
+        [dayStart, [...asOf.keys()]],
+      );
+    }
+    const byTime = new Map<number, string[]>();
+    for (const [account, at] of asOf)
+      byTime.set(at.getTime(), [...(byTime.get(at.getTime()) ?? []), account]);
+    for (const [time, accounts] of byTime) {
+      await tx.query('select read.recompute_contribution($1::uuid[], $2)', [accounts, new Date(time)]);
+    }
+  },
+});
+
+function touchedAccount(e: Touch): string | undefined {
+  switch (e.type) {
+    case 'MerchantAdded':
+    case 'NoteAdded':
+      return e.data.accountId;
+    case 'MerchantSearched':
+      return searchedMerchant(e as ProjectedEvent<'MerchantSearched'>) ? e.data.accountId : undefined;
+    default:
+      return undefined;
+  }
+}
+
+async function insertRecords(
+  tx: Parameters<NonNullable<typeof contributionProjector.afterBatch>>[0],
+  events: ProjectedEvent<'MerchantAdded' | 'NoteAdded'>[],
+): Promise<void> {
+  await tx.query(
+    `insert into read.contribution_records (event_id, account_id, added_at)
+     select "eventId", "accountId", at from jsonb_to_recordset($1::jsonb) as x("eventId" uuid, "accountId" uuid, at timestamptz)
+     on conflict (event_id) do nothing`,
+    [JSON.stringify(events.map((e) => ({ eventId: e.id, accountId: e.data.accountId, at: e.recordedAt })))],
+  );
+}
