@@ -5,6 +5,7 @@ export * from './context.ts';
 export * from './domain/merchant/merchant.ts';
 export * from './plugin.ts';
 export * from './services/accounts.ts';
+export * from './services/contribution.ts';
 export * from './services/contribution-clock.ts';
 export * from './services/merchants.ts';
 export * from './services/users.ts';

@@ -54,3 +54,12 @@ language sql as $$
     set ninety_day = excluded.ninety_day, month = excluded.month, two_week = excluded.two_week,
         week = excluded.week, computed_at = excluded.computed_at
 $$;
+
+-- The contribution rule's state, from the account's own events (warning, lock, override); the
+-- figures themselves are in read.account_contribution, so the old fixed column goes.
+alter table read.accounts
+  drop column ninety_day_contribution,
+  add column contribution_warning_date        timestamptz,
+  add column contribution_warning_expire_date timestamptz,
+  add column contribution_locked              boolean not null default false,
+  add column contribution_override            boolean not null default false;

@@ -125,7 +125,12 @@ export async function startServer(
     });
   });
   await serveWeb(app, opts.webDist ?? DEFAULT_WEB_DIST, logger);
-  const contributionClock = runContributionClock({ store, clock: opts.clock ?? systemClock, logger });
+  const contributionClock = runContributionClock({
+    store,
+    pool: db.pool,
+    clock: opts.clock ?? systemClock,
+    logger,
+  });
 
   const admin = await ensurePlatformAdmin(
     { store, logger },

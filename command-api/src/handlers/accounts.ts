@@ -4,9 +4,11 @@ import type {
   cancelTrial,
   createAccount,
   grantAccountApiAccess,
+  recalculateContribution,
   revokeAccountApiAccess,
   startTrial,
   toggleAccountMfaRequired,
+  toggleContributionOverride,
   updateAccount,
 } from '@mrn/contracts';
 import { type Actor, type Handler, newId } from '@mrn/platform';
@@ -14,6 +16,7 @@ import { accounts } from '../aggregates.ts';
 import { transact } from '../command-handler.ts';
 import { type CommandDeps, metadataFor } from '../context.ts';
 import type { AccountCommand, AccountDetails } from '../domain/account/account.ts';
+import { ninetyDayContribution } from '../services/contribution.ts';
 
 const toDetails = (a: AccountFields): AccountDetails => ({
   name: a.name,
@@ -30,7 +33,8 @@ type Simple =
   | typeof revokeAccountApiAccess
   | typeof startTrial
   | typeof cancelTrial
-  | typeof toggleAccountMfaRequired;
+  | typeof toggleAccountMfaRequired
+  | typeof toggleContributionOverride;
 
 export function accountHandlers(deps: CommandDeps) {
   const ctxOf = (req: { actor: Actor }) => ({ now: deps.clock.now(), actor: req.actor });
@@ -78,8 +82,25 @@ export function accountHandlers(deps: CommandDeps) {
     return { data: { resource_id: req.params.id }, position: result.position };
   };
 
+  // The figure measured now from the contribution read model, then judged by the account decider
+  // (which also refuses callers who may not ask, before anything is written).
+  const recalculateContributionHandler: Handler<typeof recalculateContribution> = async (req) => {
+    const ctx = ctxOf(req);
+    const percent = await ninetyDayContribution(deps.pool, req.params.id, ctx.now);
+    const result = await accounts.handle(
+      deps,
+      req.params.id,
+      { type: 'AssessContribution', percent, requested: true },
+      ctx,
+      metadataFor(req),
+    );
+    return { data: { resource_id: req.params.id }, position: result.position };
+  };
+
   return {
     createAccount: createAccountHandler,
+    recalculateContribution: recalculateContributionHandler,
+    toggleContributionOverride: simple({ type: 'ToggleContributionOverride' }),
     updateAccount: updateAccountHandler,
     archiveAccount: simple({ type: 'ArchiveAccount' }),
     grantAccountApiAccess: simple({ type: 'GrantApiAccess' }),

@@ -32,7 +32,7 @@ const REMEMBER_DAYS = 30;
 
 async function contributionOf(deps: CommandDeps, accountId: string): Promise<number> {
   const { rows } = await deps.pool.query<{ c: string }>(
-    'select ninety_day_contribution as c from read.accounts where id = $1',
+    'select coalesce((select ninety_day from read.account_contribution where account_id = $1), 100) as c',
     [accountId],
   );
   return rows[0] ? Number(rows[0].c) : 100;

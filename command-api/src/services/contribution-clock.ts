@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { streams } from '@mrn/contracts';
-import { type Clock, type EventStore, type Logger, WrongExpectedRevisionError } from '@mrn/platform';
+import {
+  type Clock,
+  type EventStore,
+  type Logger,
+  type Pool,
+  WrongExpectedRevisionError,
+} from '@mrn/platform';
+import { assessAllContributions } from './contribution.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -35,16 +42,19 @@ export async function startContributionDay(store: EventStore, day: string): Prom
 
 /**
  * The daily job of DESIGN §4: at 00:00 UTC (and at start, for a day begun while no server ran) a new
- * day starts, and the contribution projector recomputes every account's windows as of it.
+ * day starts, the contribution projector recomputes every account's windows as of it, and the process
+ * that started the day assesses every funder (warning, lock, lift).
  */
-export function runContributionClock(deps: { store: EventStore; clock: Clock; logger: Logger }): {
+export function runContributionClock(deps: { store: EventStore; pool: Pool; clock: Clock; logger: Logger }): {
   stop(): void;
 } {
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
   const tick = async () => {
     try {
-      await startContributionDay(deps.store, utcDay(deps.clock.now()));
+      if (await startContributionDay(deps.store, utcDay(deps.clock.now()))) {
+        await assessAllContributions(deps, deps.clock.now());
+      }
     } catch (err) {
       deps.logger.error({ err }, 'the contribution day could not be started; retrying in a minute');
       if (!stopped) timer = setTimeout(() => void tick(), 60_000).unref();

@@ -33,6 +33,21 @@ export const eventSchemas = {
   AccountTrialStarted: z.object({ accountId: z.string() }),
   AccountTrialCanceled: z.object({ accountId: z.string() }),
   AccountMfaRequiredChanged: z.object({ accountId: z.string(), mfaRequired: z.boolean() }),
+  /** Asked for (Recalculate): the contribution projector recomputes the account's figures as of it. */
+  AccountContributionRecalculated: z.object({ accountId: z.string() }),
+  /** The 90-day figure fell below the minimum: searching stays allowed until `expiresAt` (14 days). */
+  AccountContributionWarningIssued: z.object({
+    accountId: z.string(),
+    percent: z.number(),
+    issuedAt: z.string(),
+    expiresAt: z.string(),
+  }),
+  /** Still below the minimum when the warning expired: locked from search. */
+  AccountContributionLocked: z.object({ accountId: z.string(), percent: z.number() }),
+  /** Back at the minimum: the warning (and any lock) is lifted. */
+  AccountContributionRestored: z.object({ accountId: z.string(), percent: z.number() }),
+  /** A platform administrator lets the account search whatever its contribution. */
+  AccountContributionOverrideChanged: z.object({ accountId: z.string(), override: z.boolean() }),
   UserUpdated: z.object({
     userId: z.string(),
     firstName: z.string(),

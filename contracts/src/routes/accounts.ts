@@ -17,6 +17,18 @@ export const AccountView = z.object({
   notes_added: z.number().int(),
   last_merchant_added_at: z.string().nullable(),
   total_ninety_days_contribution_percentage: z.number(),
+  total_month_contribution_percentage: z.number(),
+  total_two_week_contribution_percentage: z.number(),
+  total_week_contribution_percentage: z.number(),
+  contribution_locked: z.boolean(),
+  contribution_warning_date: z.string().nullable(),
+  contribution_warning_expire_date: z.string().nullable(),
+  contribution_override: z.boolean(),
+  /** What the 90-day figure is made of, now: merchants and notes added, distinct merchants searched. */
+  contribution_records_added: z.number().int(),
+  contribution_merchants_searched: z.number().int(),
+  /** More merchants or notes that would bring the 90-day figure to the minimum (0 when it is there). */
+  contribution_records_needed: z.number().int(),
   can_access_api: z.boolean(),
   mfa_required: z.boolean(),
   merchant_subscription_enabled: z.boolean(),
@@ -131,6 +143,21 @@ export const revokeAccountApiAccess = accountAction('revoke_api_access', 'revoke
 export const startTrial = accountAction('start_trial', 'start trial');
 export const cancelTrial = accountAction('cancel_trial', 'cancel trial');
 export const toggleAccountMfaRequired = accountAction('mfa_required_toggle', 'update mfa required');
+export const toggleContributionOverride = accountAction(
+  'contribution_override_toggle',
+  'update contribution override',
+);
+
+/** Recalculate Contribution Percentage: the account's own admins and platform admins. */
+export const recalculateContribution = route({
+  method: 'PUT',
+  path: '/api/accounts/:id/contribution_recalculate',
+  service: 'command',
+  access: 'account_admin',
+  params: idParam,
+  response: dataEnvelope(z.object({ resource_id: z.string() })),
+  action: 'recalculate contribution',
+});
 
 export const exportContacts = route({
   method: 'GET',

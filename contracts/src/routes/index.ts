@@ -44,6 +44,8 @@ export const routes = {
   revokeAccountApiAccess: accounts.revokeAccountApiAccess,
   startTrial: accounts.startTrial,
   cancelTrial: accounts.cancelTrial,
+  toggleContributionOverride: accounts.toggleContributionOverride,
+  recalculateContribution: accounts.recalculateContribution,
   toggleAccountMfaRequired: accounts.toggleAccountMfaRequired,
   exportContacts: accounts.exportContacts,
   listMemberFunders: accounts.listMemberFunders,

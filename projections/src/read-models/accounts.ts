@@ -60,6 +60,29 @@ export const accountsProjector = projector({
         e.data.accountId,
       ]);
     },
+    AccountContributionWarningIssued: async (tx, e) => {
+      await tx.query(
+        `update read.accounts set contribution_warning_date = $2, contribution_warning_expire_date = $3
+         where id = $1`,
+        [e.data.accountId, e.data.issuedAt, e.data.expiresAt],
+      );
+    },
+    AccountContributionLocked: async (tx, e) => {
+      await tx.query('update read.accounts set contribution_locked = true where id = $1', [e.data.accountId]);
+    },
+    AccountContributionRestored: async (tx, e) => {
+      await tx.query(
+        `update read.accounts set contribution_locked = false, contribution_warning_date = null,
+           contribution_warning_expire_date = null where id = $1`,
+        [e.data.accountId],
+      );
+    },
+    AccountContributionOverrideChanged: async (tx, e) => {
+      await tx.query('update read.accounts set contribution_override = $2 where id = $1', [
+        e.data.accountId,
+        e.data.override,
+      ]);
+    },
     AccountMfaRequiredChanged: async (tx, e) => {
       await tx.query('update read.accounts set mfa_required = $2 where id = $1', [
         e.data.accountId,

@@ -1,7 +1,9 @@
 import type { ProjectedEvent } from '../projector.ts';
 import { projector } from '../projector.ts';
 
-type Touch = ProjectedEvent<'MerchantAdded' | 'NoteAdded' | 'MerchantSearched'>;
+type Touch = ProjectedEvent<
+  'MerchantAdded' | 'NoteAdded' | 'MerchantSearched' | 'AccountContributionRecalculated'
+>;
 
 /**
  * The merchant a search is about: an EIN search that found it, or a keyword search that found it
@@ -21,7 +23,13 @@ export const contributionProjector = projector({
   name: 'contribution',
   tables: ['read.contribution_records', 'read.contribution_searches', 'read.account_contribution'],
   bulk: {
-    order: ['MerchantAdded', 'NoteAdded', 'MerchantSearched', 'ContributionDayStarted'],
+    order: [
+      'MerchantAdded',
+      'NoteAdded',
+      'MerchantSearched',
+      'ContributionDayStarted',
+      'AccountContributionRecalculated',
+    ],
     handlers: {
       MerchantAdded: (tx, events) => insertRecords(tx, events),
       NoteAdded: (tx, events) => insertRecords(tx, events),
@@ -43,6 +51,8 @@ export const contributionProjector = projector({
       },
       // Nothing to store: the day's start is when every account's figures are recomputed (afterBatch).
       ContributionDayStarted: async () => undefined,
+      // Nothing to store either: a Recalculate recomputes that account as of when it was asked.
+      AccountContributionRecalculated: async () => undefined,
     },
   },
   async afterBatch(tx, batch) {
@@ -79,6 +89,7 @@ function touchedAccount(e: Touch): string | undefined {
   switch (e.type) {
     case 'MerchantAdded':
     case 'NoteAdded':
+    case 'AccountContributionRecalculated':
       return e.data.accountId;
     case 'MerchantSearched':
       return searchedMerchant(e as ProjectedEvent<'MerchantSearched'>) ? e.data.accountId : undefined;

@@ -81,11 +81,11 @@ describe('read models', () => {
   it('accounts: one row per opened account; a rebuild yields the same rows', async () => {
     await expectRebuildEqualsIncremental({ pool: db.pool, store }, accountsProjector);
     const { rows } = await db.pool.query(
-      'select name, plan_level, membership_status, ninety_day_contribution from read.accounts where id = $1',
+      'select name, plan_level, membership_status, contribution_locked from read.accounts where id = $1',
       [accountId],
     );
     expect(rows).toEqual([
-      { name: 'Summit', plan_level: 'PRO', membership_status: 'active', ninety_day_contribution: '100.00' },
+      { name: 'Summit', plan_level: 'PRO', membership_status: 'active', contribution_locked: false },
     ]);
   });
 

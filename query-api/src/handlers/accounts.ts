@@ -11,6 +11,7 @@ import type {
   listMemberFunders,
   UserView,
 } from '@mrn/contracts';
+import { MIN_CONTRIBUTION_PERCENT } from '@mrn/contracts';
 import { type Actor, forbidden, type Handler, notFound } from '@mrn/platform';
 import type { QueryDeps } from '../context.ts';
 import { toCsv } from '../csv.ts';
@@ -27,7 +28,16 @@ interface AccountRow {
   merchants_added: number;
   notes_added: number;
   last_merchant_added_at: Date | null;
-  ninety_day_contribution: string;
+  ninety_day: string | null;
+  month: string | null;
+  two_week: string | null;
+  week: string | null;
+  contribution_locked: boolean;
+  contribution_warning_date: Date | null;
+  contribution_warning_expire_date: Date | null;
+  contribution_override: boolean;
+  records_added: number;
+  merchants_searched: number;
   can_access_api: boolean;
   mfa_required: boolean;
   merchant_subscription_enabled: boolean;
@@ -36,6 +46,21 @@ interface AccountRow {
   archived_at: Date | null;
   created_at: Date;
 }
+
+// An account with no contribution row yet has added and searched nothing: 100 (DESIGN §4).
+const percent = (value: string | null): number => (value === null ? 100 : Number(value));
+
+/** Records to add so that added ÷ searched reaches the minimum percentage. */
+export const recordsNeeded = (added: number, searched: number): number =>
+  Math.max(0, Math.ceil((searched * MIN_CONTRIBUTION_PERCENT) / 100 - added - 1e-9));
+
+// The account with its contribution figures and, for the 90-day window ending now, what they are made of.
+const ACCOUNT_COLUMNS = `a.*, c.ninety_day, c.month, c.two_week, c.week,
+  (select count(*) from read.contribution_records r
+    where r.account_id = a.id and r.added_at >= now() - interval '90 days')::int as records_added,
+  (select count(*) from read.contribution_searches s
+    where s.account_id = a.id and s.last_searched_at >= now() - interval '90 days')::int as merchants_searched`;
+const ACCOUNT_FROM = 'read.accounts a left join read.account_contribution c on c.account_id = a.id';
 
 const toAccountView = (r: AccountRow): AccountView => ({
   id: r.id,
@@ -49,7 +74,17 @@ const toAccountView = (r: AccountRow): AccountView => ({
   merchants_added: r.merchants_added,
   notes_added: r.notes_added,
   last_merchant_added_at: iso(r.last_merchant_added_at),
-  total_ninety_days_contribution_percentage: Number(r.ninety_day_contribution),
+  total_ninety_days_contribution_percentage: percent(r.ninety_day),
+  total_month_contribution_percentage: percent(r.month),
+  total_two_week_contribution_percentage: percent(r.two_week),
+  total_week_contribution_percentage: percent(r.week),
+  contribution_locked: r.contribution_locked,
+  contribution_warning_date: iso(r.contribution_warning_date),
+  contribution_warning_expire_date: iso(r.contribution_warning_expire_date),
+  contribution_override: r.contribution_override,
+  contribution_records_added: r.records_added,
+  contribution_merchants_searched: r.merchants_searched,
+  contribution_records_needed: recordsNeeded(r.records_added, r.merchants_searched),
   can_access_api: r.can_access_api,
   mfa_required: r.mfa_required,
   merchant_subscription_enabled: r.merchant_subscription_enabled,
@@ -152,7 +187,7 @@ export function accountQueryHandlers(deps: QueryDeps) {
     const where = conditions.join(' and ');
     const [rows, count] = await Promise.all([
       deps.pool.query<AccountRow>(
-        `select a.* from read.accounts a where ${where} order by lower(a.name), a.id limit $${params.length + 1} offset $${params.length + 2}`,
+        `select ${ACCOUNT_COLUMNS} from ${ACCOUNT_FROM} where ${where} order by lower(a.name), a.id limit $${params.length + 1} offset $${params.length + 2}`,
         [...params, per_page, (page - 1) * per_page],
       ),
       deps.pool.query<{ n: number }>(`select count(*)::int as n from read.accounts a where ${where}`, params),
@@ -165,9 +200,10 @@ export function accountQueryHandlers(deps: QueryDeps) {
 
   const getAccountHandler: Handler<typeof getAccount> = async (req) => {
     requireManager(req.actor, req.params.id, ACCOUNT_NOT_FOUND);
-    const { rows } = await deps.pool.query<AccountRow>('select * from read.accounts where id = $1', [
-      req.params.id,
-    ]);
+    const { rows } = await deps.pool.query<AccountRow>(
+      `select ${ACCOUNT_COLUMNS} from ${ACCOUNT_FROM} where a.id = $1`,
+      [req.params.id],
+    );
     if (!rows[0]) throw notFound(ACCOUNT_NOT_FOUND);
     return { data: toAccountView(rows[0]) };
   };

@@ -27,20 +27,29 @@ export const SEARCH_TEXTS = {
   dailyLimit: (limit: number) =>
     `BASIC members can search up to ${limit.toLocaleString('en-US')} times a day. Upgrade to PRO for unlimited searches.`,
   lowContribution:
-    'Your 90 day contribution is below the 0.5% minimum needed to search. Add merchants and notes to raise it.',
+    'Your account is locked from search: its 90 day contribution is below the 0.5% minimum and the 14-day warning has expired. Add merchants and notes to raise it.',
 } as const;
 
 const keywordCap = (actor: Actor) =>
   actor.isDmAdmin ? PLANS.PRO.keywordMatchLimit : PLANS[actor.planLevel].keywordMatchLimit;
 
-/** What decides whether an account may search now: its 90-day contribution and today's searches. */
-const STANDING = `select a.ninety_day_contribution as contribution, coalesce(d.searches, 0) as searches_today
+/**
+ * What decides whether an account may search now: whether it is locked out for its contribution
+ * (below the minimum now, and either locked or past its warning's expiry, with no override; a figure
+ * back at the minimum lets it search at once, before the next assessment lifts the lock) and today's
+ * searches.
+ */
+const STANDING = `select (not a.contribution_override
+      and coalesce(c.ninety_day, 100) < ${MIN_CONTRIBUTION_PERCENT}
+      and (a.contribution_locked or a.contribution_warning_expire_date <= now())) as locked_out,
+    coalesce(d.searches, 0) as searches_today
   from read.accounts a
+  left join read.account_contribution c on c.account_id = a.id
   left join read.account_daily_searches d on d.account_id = a.id and d.day = (now() at time zone 'utc')::date
   where a.id = $1`;
 
 // The EIN look-up and the account's standing in one round trip: the EIN search is the hot path.
-const BY_EIN_WITH_STANDING = `select s.contribution, s.searches_today, m.*
+const BY_EIN_WITH_STANDING = `select s.locked_out, s.searches_today, m.*
   from (select 1) as one
   left join (${STANDING}) as s on true
   left join lateral (select ${MERCHANT_COLUMNS} from read.merchants m ${MERCHANT_JOINS}
@@ -73,7 +82,7 @@ const CORRECTIONS = `select coalesce(
   from unnest($1::text[], $2::text[]) with ordinality as t(w, upto, i) order by t.i`;
 
 interface Standing {
-  contribution: string | null;
+  locked_out: boolean | null;
   searches_today: number | null;
 }
 
@@ -88,13 +97,12 @@ export const SEARCH_STATEMENTS = {
 
 export function searchHandlers(deps: QueryDeps) {
   /**
-   * Below 0.5 % 90-day contribution an account may not search (core spec §6), and BASIC accounts have a
+   * An account locked out for its contribution may not search (core spec §6, DESIGN §4), and BASIC accounts have a
    * daily cap that resets at midnight UTC (accounts spec §1). Platform admins are exempt from both.
    */
   async function checkStanding(actor: Actor, standing: Standing | undefined): Promise<void> {
     if (actor.isDmAdmin || !standing) return;
-    if (standing.contribution !== null && Number(standing.contribution) < MIN_CONTRIBUTION_PERCENT)
-      throw forbidden(SEARCH_TEXTS.lowContribution);
+    if (standing.locked_out) throw forbidden(SEARCH_TEXTS.lowContribution);
     const limit = PLANS[actor.planLevel].dailySearchLimit;
     if (limit === null) return;
     // Taken in one statement, so searches sent at once cannot all pass a count that lags behind them.

@@ -60,6 +60,7 @@ interface Fixture {
 const HARBOR_RECORDS = new Set<RouteName>([
   'getAccount',
   'updateAccount',
+  'recalculateContribution',
   'listAccountUsers',
   'createUser',
   'archiveUser',
@@ -128,6 +129,8 @@ const FIXTURES: Record<RouteName, (c: Ctx, role: Role) => Fixture> = {
   startTrial: (c) => id(c.platformTarget),
   cancelTrial: (c) => id(c.platformTarget),
   toggleAccountMfaRequired: (c) => id(c.platformTarget),
+  toggleContributionOverride: (c) => id(c.platformTarget),
+  recalculateContribution: harborAccount,
   exportContacts: none,
   listMemberFunders: none,
   listAccountUsers: harborAccount,
@@ -289,6 +292,9 @@ const SPEC_ACCESS: Record<RouteName, string> = {
   startTrial: 'platform_admin',
   cancelTrial: 'platform_admin',
   toggleAccountMfaRequired: 'platform_admin',
+  // Accounts spec §2 (Contribution panel): Recalculate for the account's admins, the override for staff.
+  toggleContributionOverride: 'platform_admin',
+  recalculateContribution: 'account_admin',
   exportContacts: 'platform_admin',
   listMemberFunders: 'member',
   listAccountUsers: 'account_admin',

@@ -320,18 +320,6 @@ describe('search', () => {
     expect(await count(`select count(*) as n from events where type = 'MerchantSearched'`)).toBe(before + 1);
   });
 
-  it('refuses search below 0.5% 90-day contribution', async () => {
-    await server.db.pool.query('update read.accounts set ninety_day_contribution = 0.2 where id = $1', [
-      accountOf.tom,
-    ]);
-    const res = await search('tom', fein);
-    expect(res.status).toBe(403);
-    expect(res.body.errors).toContain('0.5%');
-    await server.db.pool.query('update read.accounts set ninety_day_contribution = 100 where id = $1', [
-      accountOf.tom,
-    ]);
-  });
-
   it('checks existence by EIN for the add form', async () => {
     const hit = await get('tom', `${routes.merchantCheckExists.path}?search=${fein}`);
     expect(hit.body.data.resource_id).toBe(merchantId);

@@ -1,4 +1,5 @@
 import type { EventData, EventOf, MembershipStatus, PlanLevel } from '@mrn/contracts';
+import { MIN_CONTRIBUTION_PERCENT } from '@mrn/contracts';
 import { type Actor, conflict, forbidden, gone, invalid, notFound } from '@mrn/platform';
 import { assertNever, type Decider } from '../decider.ts';
 
@@ -10,7 +11,12 @@ export type AccountEvent =
   | EventOf<'AccountApiAccessRevoked'>
   | EventOf<'AccountTrialStarted'>
   | EventOf<'AccountTrialCanceled'>
-  | EventOf<'AccountMfaRequiredChanged'>;
+  | EventOf<'AccountMfaRequiredChanged'>
+  | EventOf<'AccountContributionRecalculated'>
+  | EventOf<'AccountContributionWarningIssued'>
+  | EventOf<'AccountContributionLocked'>
+  | EventOf<'AccountContributionRestored'>
+  | EventOf<'AccountContributionOverrideChanged'>;
 
 export interface OpenAccountState {
   status: 'open' | 'archived';
@@ -26,6 +32,10 @@ export interface OpenAccountState {
   merchantSubscriptionEnabled: boolean;
   merchantSubscriptionNotificationEmail: string | null;
   merchantSubscriptionNotificationWebhook: string | null;
+  /** Issued when the 90-day contribution fell below the minimum; null while it is at or above it. */
+  contributionWarning: { issuedAt: string; expiresAt: string } | null;
+  contributionLocked: boolean;
+  contributionOverride: boolean;
 }
 
 export type AccountState = { status: 'none' } | OpenAccountState;
@@ -49,7 +59,14 @@ export type AccountCommand =
   | { type: 'RevokeApiAccess' }
   | { type: 'StartTrial' }
   | { type: 'CancelTrial' }
-  | { type: 'ToggleMfaRequired' };
+  | { type: 'ToggleMfaRequired' }
+  /**
+   * The account's 90-day contribution measured now (DESIGN §4): below the minimum a warning with a
+   * 14-day expiry, still below after it a lock, back at the minimum both lifted. `requested`: asked for
+   * by a person (Recalculate), which also refreshes the stored figures.
+   */
+  | { type: 'AssessContribution'; percent: number; requested: boolean }
+  | { type: 'ToggleContributionOverride' };
 
 export const ACCOUNT_TEXTS = {
   notFound: 'Funder not found.',
@@ -58,6 +75,9 @@ export const ACCOUNT_TEXTS = {
   noTrial: 'This funder is not in a trial.',
   subscriptionsProOnly: 'Merchant subscriptions are only available to PRO funders.',
 } as const;
+
+/** How long a contribution warning lets the account search before it is locked (DESIGN §4). */
+export const CONTRIBUTION_WARNING_DAYS = 14;
 
 function open(state: AccountState): OpenAccountState & { status: 'open' } {
   if (state.status === 'none') throw notFound(ACCOUNT_TEXTS.notFound);
@@ -81,6 +101,9 @@ export const accountDecider: Decider<AccountCommand, AccountState, AccountEvent>
         merchantSubscriptionEnabled: false,
         merchantSubscriptionNotificationEmail: null,
         merchantSubscriptionNotificationWebhook: null,
+        contributionWarning: null,
+        contributionLocked: false,
+        contributionOverride: false,
       };
     }
     if (state.status === 'none') return state;
@@ -101,6 +124,19 @@ export const accountDecider: Decider<AccountCommand, AccountState, AccountEvent>
         return { ...state, membershipStatus: 'canceled' };
       case 'AccountMfaRequiredChanged':
         return { ...state, mfaRequired: event.data.mfaRequired };
+      case 'AccountContributionRecalculated':
+        return state;
+      case 'AccountContributionWarningIssued':
+        return {
+          ...state,
+          contributionWarning: { issuedAt: event.data.issuedAt, expiresAt: event.data.expiresAt },
+        };
+      case 'AccountContributionLocked':
+        return { ...state, contributionLocked: true };
+      case 'AccountContributionRestored':
+        return { ...state, contributionWarning: null, contributionLocked: false };
+      case 'AccountContributionOverrideChanged':
+        return { ...state, contributionOverride: event.data.override };
       default:
         return assertNever(event);
     }
@@ -175,8 +211,51 @@ export const accountDecider: Decider<AccountCommand, AccountState, AccountEvent>
           },
         ];
       }
+      case 'AssessContribution': {
+        const account = open(state);
+        // A person's Recalculate: the account's own admins or platform admins (the daily job has no actor).
+        if (command.requested) {
+          if (!actor || (!actor.isDmAdmin && actor.accountId !== account.accountId))
+            throw notFound(ACCOUNT_TEXTS.notFound);
+          if (!actor.isDmAdmin && !actor.isAdmin) throw forbidden();
+        }
+        const events: AccountEvent[] = command.requested
+          ? [{ type: 'AccountContributionRecalculated', data: { accountId: account.accountId } }]
+          : [];
+        return [...events, ...assessContribution(account, command.percent, ctx.now)];
+      }
+      case 'ToggleContributionOverride': {
+        platformOnly(actor);
+        const account = open(state);
+        return [
+          {
+            type: 'AccountContributionOverrideChanged',
+            data: { accountId: account.accountId, override: !account.contributionOverride },
+          },
+        ];
+      }
       default:
         return assertNever(command);
     }
   },
 };
+
+function assessContribution(account: OpenAccountState, percent: number, now: Date): AccountEvent[] {
+  const { accountId, contributionWarning: warning, contributionLocked: locked } = account;
+  if (percent >= MIN_CONTRIBUTION_PERCENT) {
+    return warning || locked ? [{ type: 'AccountContributionRestored', data: { accountId, percent } }] : [];
+  }
+  if (!warning) {
+    const expiresAt = new Date(now.getTime() + CONTRIBUTION_WARNING_DAYS * 86_400_000);
+    return [
+      {
+        type: 'AccountContributionWarningIssued',
+        data: { accountId, percent, issuedAt: now.toISOString(), expiresAt: expiresAt.toISOString() },
+      },
+    ];
+  }
+  if (!locked && now.getTime() >= Date.parse(warning.expiresAt)) {
+    return [{ type: 'AccountContributionLocked', data: { accountId, percent } }];
+  }
+  return [];
+}
