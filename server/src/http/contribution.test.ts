@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { assessAllContributions } from '@mrn/command-api';
 import { buildPath, routes, streams } from '@mrn/contracts';
+import { createLogger } from '@mrn/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD } from '../demo.ts';
 import { startTestServer, TEST_ADMIN, type TestServer } from '../testing.ts';
@@ -59,16 +61,16 @@ const search = () =>
   server.call({ method: 'GET', url: `${routes.searchMerchants.path}?search=sunrise`, token: tokens.tom });
 
 /** `n` EIN searches by Harbor, each finding a different merchant: n more distinct merchants searched. */
-async function searchDistinctMerchants(n: number) {
+async function searchDistinctMerchants(n: number, accountId = harbor) {
   const user = (await server.call({ method: 'GET', url: routes.autoLogin.path, token: tokens.tom })).body.data
     .user.resource_id;
   await server.store.appendToStream(
-    streams.searches(harbor),
+    streams.searches(accountId),
     Array.from({ length: n }, () => ({
       id: randomUUID(),
       type: 'MerchantSearched',
       data: {
-        accountId: harbor,
+        accountId,
         userId: user,
         source: 'web',
         term: '123456789',
@@ -211,5 +213,34 @@ describe('contribution', () => {
       token: tokens.admin,
     });
     expect(bad.status).toBe(400);
+  });
+});
+
+describe('the daily assessment', () => {
+  it('warns every funder below the minimum and leaves the others as they are', async () => {
+    const before = await account(summit);
+    await searchDistinctMerchants(
+      203 * before.contribution_records_added - before.contribution_merchants_searched,
+      summit,
+    );
+    const warnedBefore = (await account()).contribution_warning_date;
+    const result = await assessAllContributions(
+      { pool: server.db.pool, store: server.store, logger: createLogger('silent') },
+      new Date(),
+    );
+    await settle();
+    expect(result.assessed).toBeGreaterThanOrEqual(3);
+    expect(result.changed).toBe(1);
+    const summitView = await account(summit);
+    expect(summitView.total_ninety_days_contribution_percentage).toBe(0.49);
+    expect(summitView.contribution_warning_date).not.toBeNull();
+    // Harbor, back above the minimum earlier in this file, is untouched.
+    expect((await account()).contribution_warning_date).toBe(warnedBefore);
+    // A second run the same day changes nothing.
+    const again = await assessAllContributions(
+      { pool: server.db.pool, store: server.store, logger: createLogger('silent') },
+      new Date(),
+    );
+    expect(again.changed).toBe(0);
   });
 });

@@ -64,6 +64,9 @@ export function AccountTabs({ account, view }: { account: AccountView; view: 'ad
       onChange={(next) => navigate(`${pathname}?tab=${String(next)}`, { replace: true })}
       renderActiveTabPanelOnly
       size="large"
+      // The sliding indicator is measured once and lands outside the page when the tabs wrap on a
+      // phone (the page grew to 500 px at 390); the selected tab's own underline wraps with it.
+      animate={false}
     >
       {tabs.map((tab) => (
         <Tab key={tab.id} id={tab.id} title={tab.title} panel={panel(tab.id, account, view)} />
