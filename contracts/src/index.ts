@@ -13,6 +13,7 @@ export * from './http/safe-text.ts';
 export * from './routes/accounts.ts';
 export * from './routes/app-settings.ts';
 export * from './routes/auth.ts';
+export * from './routes/billing.ts';
 export * from './routes/disputes.ts';
 export * from './routes/index.ts';
 export * from './routes/merchants.ts';

@@ -13,6 +13,11 @@ export const AccountView = z.object({
   plan_level: z.enum(PLAN_LEVELS),
   membership_status: z.enum(MEMBERSHIP_STATUSES),
   trial_started_at: z.string().nullable(),
+  /** The paid membership's current period end (its next renewal), from Stripe's events. */
+  current_period_end: z.string().nullable(),
+  /** A renewal failed and Stripe is retrying it: the account's admins see a bar and get an e-mail. */
+  payment_failed: z.boolean(),
+  next_payment_attempt: z.string().nullable(),
   merchants_added: z.number().int(),
   notes_added: z.number().int(),
   last_merchant_added_at: z.string().nullable(),

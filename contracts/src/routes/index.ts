@@ -1,6 +1,7 @@
 import * as accounts from './accounts.ts';
 import * as appSettings from './app-settings.ts';
 import * as auth from './auth.ts';
+import * as billing from './billing.ts';
 import * as disputes from './disputes.ts';
 import * as merchants from './merchants.ts';
 import * as users from './users.ts';
@@ -46,6 +47,15 @@ export const routes = {
   cancelTrial: accounts.cancelTrial,
   toggleContributionOverride: accounts.toggleContributionOverride,
   recalculateContribution: accounts.recalculateContribution,
+  createSubscription: billing.createSubscription,
+  cancelSubscription: billing.cancelSubscription,
+  upgradeSubscription: billing.upgradeSubscription,
+  downgradeSubscription: billing.downgradeSubscription,
+  previewPlanChange: billing.previewPlanChange,
+  listInvoices: billing.listInvoices,
+  getBillingUpdateUrl: billing.getBillingUpdateUrl,
+  getPaymentMethod: billing.getPaymentMethod,
+  getBillingConfig: billing.getBillingConfig,
   toggleAccountMfaRequired: accounts.toggleAccountMfaRequired,
   exportContacts: accounts.exportContacts,
   listMemberFunders: accounts.listMemberFunders,
