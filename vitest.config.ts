@@ -17,6 +17,7 @@ export default defineConfig({
             'webhook-dispatcher',
             'server',
             'web',
+            'billing-test-server',
           ].map((p) => `${p}/src/**/*.test.{ts,tsx}`),
           testTimeout: 30_000,
           hookTimeout: 60_000,

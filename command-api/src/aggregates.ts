@@ -2,6 +2,7 @@ import { streams } from '@mrn/contracts';
 import { defineAggregate } from './command-handler.ts';
 import { accountDecider } from './domain/account/account.ts';
 import { appSettingsDecider } from './domain/app-settings/app-settings.ts';
+import { stripeEventDecider } from './domain/billing/stripe-event.ts';
 import { disputeDecider } from './domain/dispute/dispute.ts';
 import { einDecider } from './domain/merchant/ein-reservation.ts';
 import { merchantDecider } from './domain/merchant/merchant.ts';
@@ -24,3 +25,4 @@ export const appSettings = defineAggregate({
   decider: appSettingsDecider,
   streamId: () => streams.appSettings(),
 });
+export const stripeEvents = defineAggregate({ decider: stripeEventDecider, streamId: streams.stripeEvent });

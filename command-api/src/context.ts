@@ -10,6 +10,7 @@ import type {
   Pool,
 } from '@mrn/platform';
 import type { FastifyInstance } from 'fastify';
+import type { BillingGateway } from './billing/gateway.ts';
 
 /** What every command handler may use: its side effects all go through these. */
 export interface CommandDeps {
@@ -23,6 +24,8 @@ export interface CommandDeps {
   publicUrl: string;
   /** The time commands decide at (limits and link expiries are tested by moving it). */
   clock: Clock;
+  /** Stripe, or the Stripe-compatible test server in billing test mode (DESIGN §4). */
+  billing: BillingGateway;
 }
 
 /** Event metadata for a request: who did it, from where (DESIGN §3). */

@@ -1,5 +1,7 @@
 export * from './auth/passwords.ts';
 export * from './background.ts';
+export * from './billing/gateway.ts';
+export * from './billing/webhooks.ts';
 export * from './command-handler.ts';
 export * from './context.ts';
 export * from './domain/merchant/merchant.ts';

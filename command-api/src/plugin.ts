@@ -1,9 +1,11 @@
 import { type RoutesOf, routes } from '@mrn/contracts';
 import { type HandlersFor, loadMigrations, registerRoutes } from '@mrn/platform';
+import { registerStripeWebhooks } from './billing/webhooks.ts';
 import type { CommandDeps } from './context.ts';
 import { accountHandlers } from './handlers/accounts.ts';
 import { appSettingsHandlers } from './handlers/app-settings.ts';
 import { authHandlers } from './handlers/auth.ts';
+import { billingHandlers } from './handlers/billing.ts';
 import { disputeHandlers } from './handlers/disputes.ts';
 import { merchantHandlers } from './handlers/merchants.ts';
 import { passwordHandlers } from './handlers/passwords.ts';
@@ -23,6 +25,7 @@ export function commandHandlers(deps: CommandDeps): HandlersFor<RoutesOf<'comman
     ...userHandlers(deps),
     ...passwordHandlers(deps),
     ...disputeHandlers(deps),
+    ...billingHandlers(deps),
   };
 }
 
@@ -32,6 +35,7 @@ export function registerCommandApi(deps: CommandDeps): void {
     pool: deps.pool,
     validateResponses: deps.config.NODE_ENV !== 'production',
   });
+  registerStripeWebhooks(deps);
 }
 
 export const commandMigrations = () =>

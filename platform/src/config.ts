@@ -25,6 +25,7 @@ export const ConfigSchema = z.object({
   SMTP_URL: optionalString,
   STRIPE_SECRET_KEY: optionalString,
   STRIPE_WEBHOOK_SECRET: optionalString,
+  STRIPE_PUBLISHABLE_KEY: optionalString,
   EVENTSTORE_URL: optionalString,
   KAFKA_BROKERS: optionalString,
   PRODUCT_NAME: z.string().default('Merchant Risk Network'),

@@ -10,7 +10,9 @@ export type RefusalKind =
   | 'conflict'
   | 'gone'
   | 'rule_broken'
-  | 'rate_limited';
+  | 'rate_limited'
+  | 'payment_required'
+  | 'unavailable';
 
 /** A refusal the caller can act on, with the user-facing text of the specs. */
 export class DomainError extends Error {
@@ -43,3 +45,8 @@ export const ruleBroken = (message: string, details: Details = {}) =>
   new DomainError('rule_broken', message, details);
 export const rateLimited = (message: string, retryAfterSeconds: number, details: Details = {}) =>
   new DomainError('rate_limited', message, { ...details, retryAfterSeconds });
+/** The card was declined: the payment provider's own words, nothing changed. */
+export const paymentRequired = (message: string, details: Details = {}) =>
+  new DomainError('payment_required', message, details);
+/** A service we depend on (the payment provider) failed or could not be reached; try again later. */
+export const unavailable = (message: string) => new DomainError('unavailable', message);

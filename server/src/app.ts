@@ -20,6 +20,7 @@ import {
 import { allProjectors, ProjectionRunner } from '@mrn/projections';
 import { registerQueryApi, SearchRecorder } from '@mrn/query-api';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { startBilling } from './billing.ts';
 import { ensurePlatformAdmin } from './bootstrap.ts';
 import { openDatabase } from './database.ts';
 import { loadDemoNetwork } from './demo.ts';
@@ -82,6 +83,7 @@ export async function startServer(
     `${config.PRODUCT_NAME} <no-reply@merchantrisk.local>`,
   );
   const publicUrl = config.PUBLIC_URL ?? `http://localhost:${config.PORT}`;
+  const billing = await startBilling(config, logger);
   registerCommandApi({
     app,
     pool: db.pool,
@@ -91,6 +93,7 @@ export async function startServer(
     mailer,
     publicUrl,
     clock: opts.clock ?? systemClock,
+    billing: billing.gateway,
   });
   registerQueryApi({
     app,
@@ -142,6 +145,8 @@ export async function startServer(
   if (opts.listen !== false) {
     url = await app.listen({ port: config.PORT, host: config.HOST });
     url = url.replace('0.0.0.0', 'localhost').replace('127.0.0.1', 'localhost');
+    const address = app.server.address();
+    if (address && typeof address === 'object') billing.listening(`http://127.0.0.1:${address.port}`);
   }
   return {
     url,
@@ -155,6 +160,7 @@ export async function startServer(
       contributionClock.stop();
       await app.close();
       await settleBackground();
+      await billing.stop();
       mailer.close();
       await mailbox?.close();
       await searches.flush();

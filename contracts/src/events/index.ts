@@ -46,6 +46,39 @@ export const eventSchemas = {
   AccountContributionLocked: z.object({ accountId: z.string(), percent: z.number() }),
   /** Back at the minimum: the warning (and any lock) is lifted. */
   AccountContributionRestored: z.object({ accountId: z.string(), percent: z.number() }),
+  /**
+   * A paid membership began (the first month charged) or started again after a cancellation. Plan and
+   * membership change only through these billing events (DESIGN §4), each from the command that
+   * caused it or from a verified Stripe webhook.
+   */
+  AccountMembershipStarted: z.object({
+    accountId: z.string(),
+    planLevel: z.enum(PLAN_LEVELS),
+    stripeCustomerId: z.string(),
+    stripeSubscriptionId: z.string(),
+    currentPeriodEnd: z.string().nullable(),
+  }),
+  AccountPlanChanged: z.object({ accountId: z.string(), planLevel: z.enum(PLAN_LEVELS) }),
+  AccountMembershipCanceled: z.object({
+    accountId: z.string(),
+    /** requested: Cancel Membership; stripe: Stripe ended it (e.g. after the last failed retry). */
+    reason: z.enum(['requested', 'stripe']),
+  }),
+  AccountRenewalPaid: z.object({
+    accountId: z.string(),
+    invoiceId: z.string(),
+    currentPeriodEnd: z.string().nullable(),
+    /** When Stripe created the invoice: a late, older event never overrides a newer one. */
+    invoiceCreatedAt: z.string(),
+  }),
+  AccountRenewalFailed: z.object({
+    accountId: z.string(),
+    invoiceId: z.string(),
+    nextPaymentAttempt: z.string().nullable(),
+    invoiceCreatedAt: z.string(),
+  }),
+  /** `stripe-event-{id}`: a Stripe webhook event applied, so a redelivery is applied once only. */
+  StripeEventApplied: z.object({ eventId: z.string(), type: z.string() }),
   /** A platform administrator lets the account search whatever its contribution. */
   AccountContributionOverrideChanged: z.object({ accountId: z.string(), override: z.boolean() }),
   UserUpdated: z.object({
@@ -219,4 +252,5 @@ export const streams = {
   searches: (accountId: string) => `searches-${accountId}`,
   dispute: (id: string) => `dispute-${id}`,
   contributionClock: () => 'contribution-clock',
+  stripeEvent: (id: string) => `stripe-event-${id}`,
 } as const;

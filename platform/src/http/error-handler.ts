@@ -29,6 +29,8 @@ export const REFUSAL_STATUS: Record<RefusalKind, number> = {
   gone: 410,
   rule_broken: 422,
   rate_limited: 429,
+  payment_required: 402,
+  unavailable: 503,
 };
 
 /**

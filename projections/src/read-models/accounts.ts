@@ -83,6 +83,36 @@ export const accountsProjector = projector({
         e.data.override,
       ]);
     },
+    AccountMembershipStarted: async (tx, e) => {
+      await tx.query(
+        `update read.accounts set plan_level = $2, membership_status = 'active', current_period_end = $3,
+           payment_failed = false, next_payment_attempt = null where id = $1`,
+        [e.data.accountId, e.data.planLevel, e.data.currentPeriodEnd],
+      );
+    },
+    AccountPlanChanged: async (tx, e) => {
+      await tx.query('update read.accounts set plan_level = $2 where id = $1', [e.data.accountId, e.data.planLevel]);
+    },
+    AccountMembershipCanceled: async (tx, e) => {
+      await tx.query(
+        `update read.accounts set membership_status = 'canceled', payment_failed = false, next_payment_attempt = null
+         where id = $1`,
+        [e.data.accountId],
+      );
+    },
+    AccountRenewalPaid: async (tx, e) => {
+      await tx.query(
+        `update read.accounts set current_period_end = coalesce($2, current_period_end), payment_failed = false,
+           next_payment_attempt = null where id = $1`,
+        [e.data.accountId, e.data.currentPeriodEnd],
+      );
+    },
+    AccountRenewalFailed: async (tx, e) => {
+      await tx.query('update read.accounts set payment_failed = true, next_payment_attempt = $2 where id = $1', [
+        e.data.accountId,
+        e.data.nextPaymentAttempt,
+      ]);
+    },
     AccountMfaRequiredChanged: async (tx, e) => {
       await tx.query('update read.accounts set mfa_required = $2 where id = $1', [
         e.data.accountId,

@@ -25,6 +25,9 @@ interface AccountRow {
   plan_level: AccountView['plan_level'];
   membership_status: AccountView['membership_status'];
   trial_started_at: Date | null;
+  current_period_end: Date | null;
+  payment_failed: boolean;
+  next_payment_attempt: Date | null;
   merchants_added: number;
   notes_added: number;
   last_merchant_added_at: Date | null;
@@ -71,6 +74,9 @@ const toAccountView = (r: AccountRow): AccountView => ({
   plan_level: r.plan_level,
   membership_status: r.membership_status,
   trial_started_at: iso(r.trial_started_at),
+  current_period_end: iso(r.current_period_end),
+  payment_failed: r.payment_failed,
+  next_payment_attempt: iso(r.next_payment_attempt),
   merchants_added: r.merchants_added,
   notes_added: r.notes_added,
   last_merchant_added_at: iso(r.last_merchant_added_at),

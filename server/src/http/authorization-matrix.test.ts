@@ -53,14 +53,24 @@ interface Ctx {
 }
 interface Fixture {
   params?: Record<string, string>;
+  query?: Record<string, string>;
   body?: unknown;
 }
+const queryOf = (f: Fixture) => (f.query ? `?${new URLSearchParams(f.query)}` : '');
 
 /** Account-admin routes aimed at Harbor's account or its member: Summit's admin must get 404 there. */
 const HARBOR_RECORDS = new Set<RouteName>([
   'getAccount',
   'updateAccount',
   'recalculateContribution',
+  'createSubscription',
+  'cancelSubscription',
+  'upgradeSubscription',
+  'downgradeSubscription',
+  'previewPlanChange',
+  'listInvoices',
+  'getPaymentMethod',
+  'getBillingUpdateUrl',
   'listAccountUsers',
   'createUser',
   'archiveUser',
@@ -131,6 +141,19 @@ const FIXTURES: Record<RouteName, (c: Ctx, role: Role) => Fixture> = {
   toggleAccountMfaRequired: (c) => id(c.platformTarget),
   toggleContributionOverride: (c) => id(c.platformTarget),
   recalculateContribution: harborAccount,
+  // A card that is declined: callers who may get Stripe's 402, and nothing is charged or written.
+  createSubscription: (c) => ({
+    ...harborAccount(c),
+    body: { stripeToken: 'tok_chargeDeclined', stripeEmail: 'ops@harboradvance.example', stripePlanName: 'BASIC' },
+  }),
+  cancelSubscription: harborAccount,
+  upgradeSubscription: harborAccount,
+  downgradeSubscription: harborAccount,
+  previewPlanChange: (c) => ({ ...harborAccount(c), query: { plan: 'PRO' } }),
+  listInvoices: harborAccount,
+  getPaymentMethod: (c) => ({ body: { account_id: c.harbor } }),
+  getBillingUpdateUrl: (c) => ({ body: { account_id: c.harbor, update_type: 'account' } }),
+  getBillingConfig: none,
   exportContacts: none,
   listMemberFunders: none,
   listAccountUsers: harborAccount,
@@ -295,6 +318,17 @@ const SPEC_ACCESS: Record<RouteName, string> = {
   // Accounts spec §2 (Contribution panel): Recalculate for the account's admins, the override for staff.
   toggleContributionOverride: 'platform_admin',
   recalculateContribution: 'account_admin',
+  // Accounts spec §2, §7: billing is the account admin's (and platform admins'); the card panel's
+  // configuration is needed on /membership, before the membership exists.
+  createSubscription: 'account_admin',
+  cancelSubscription: 'account_admin',
+  upgradeSubscription: 'account_admin',
+  downgradeSubscription: 'account_admin',
+  previewPlanChange: 'account_admin',
+  listInvoices: 'account_admin',
+  getPaymentMethod: 'account_admin',
+  getBillingUpdateUrl: 'account_admin',
+  getBillingConfig: 'session',
   exportContacts: 'platform_admin',
   listMemberFunders: 'member',
   listAccountUsers: 'account_admin',
@@ -352,7 +386,7 @@ describe('authorisation matrix from the route table', () => {
     const send = () =>
       server.call({
         method: spec.method,
-        url: buildPath(spec.path, fixture.params ?? {}),
+        url: buildPath(spec.path, fixture.params ?? {}) + queryOf(fixture),
         ...(tokens[role] ? { token: tokens[role] } : {}),
         ...(fixture.body !== undefined ? { payload: fixture.body as object } : {}),
         remoteAddress: `10.200.0.${Object.keys(ROLES).indexOf(role)}`,
@@ -368,7 +402,9 @@ describe('authorisation matrix from the route table', () => {
       // Exactly the answer a made-up id gets.
       const missing = await server.call({
         method: spec.method,
-        url: buildPath(spec.path, { ...fixture.params, id: '00000000-0000-4000-8000-0000000000ff' }),
+        url:
+          buildPath(spec.path, { ...fixture.params, id: '00000000-0000-4000-8000-0000000000ff' }) +
+          queryOf(fixture),
         token: tokens[role],
         ...(fixture.body !== undefined ? { payload: fixture.body as object } : {}),
       });

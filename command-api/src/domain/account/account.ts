@@ -2,6 +2,14 @@ import type { EventData, EventOf, MembershipStatus, PlanLevel } from '@mrn/contr
 import { MIN_CONTRIBUTION_PERCENT } from '@mrn/contracts';
 import { type Actor, conflict, forbidden, gone, invalid, notFound } from '@mrn/platform';
 import { assertNever, type Decider } from '../decider.ts';
+import {
+  type BillingCommand,
+  type BillingEvent,
+  type BillingState,
+  decideBilling,
+  evolveBilling,
+  initialBilling,
+} from './account-billing.ts';
 
 export type AccountEvent =
   | EventOf<'AccountOpened'>
@@ -16,7 +24,8 @@ export type AccountEvent =
   | EventOf<'AccountContributionWarningIssued'>
   | EventOf<'AccountContributionLocked'>
   | EventOf<'AccountContributionRestored'>
-  | EventOf<'AccountContributionOverrideChanged'>;
+  | EventOf<'AccountContributionOverrideChanged'>
+  | BillingEvent;
 
 export interface OpenAccountState {
   status: 'open' | 'archived';
@@ -36,6 +45,7 @@ export interface OpenAccountState {
   contributionWarning: { issuedAt: string; expiresAt: string } | null;
   contributionLocked: boolean;
   contributionOverride: boolean;
+  billing: BillingState;
 }
 
 export type AccountState = { status: 'none' } | OpenAccountState;
@@ -66,7 +76,8 @@ export type AccountCommand =
    * by a person (Recalculate), which also refreshes the stored figures.
    */
   | { type: 'AssessContribution'; percent: number; requested: boolean }
-  | { type: 'ToggleContributionOverride' };
+  | { type: 'ToggleContributionOverride' }
+  | BillingCommand;
 
 export const ACCOUNT_TEXTS = {
   notFound: 'Funder not found.',
@@ -104,6 +115,7 @@ export const accountDecider: Decider<AccountCommand, AccountState, AccountEvent>
         contributionWarning: null,
         contributionLocked: false,
         contributionOverride: false,
+        billing: initialBilling(),
       };
     }
     if (state.status === 'none') return state;
@@ -137,6 +149,12 @@ export const accountDecider: Decider<AccountCommand, AccountState, AccountEvent>
         return { ...state, contributionWarning: null, contributionLocked: false };
       case 'AccountContributionOverrideChanged':
         return { ...state, contributionOverride: event.data.override };
+      case 'AccountMembershipStarted':
+      case 'AccountPlanChanged':
+      case 'AccountMembershipCanceled':
+      case 'AccountRenewalPaid':
+      case 'AccountRenewalFailed':
+        return evolveBilling(state, event);
       default:
         return assertNever(event);
     }
@@ -234,6 +252,13 @@ export const accountDecider: Decider<AccountCommand, AccountState, AccountEvent>
           },
         ];
       }
+      case 'StartMembership':
+      case 'ChangePlan':
+      case 'CancelMembership':
+      case 'ApplyStripeSubscription':
+      case 'RecordInvoicePaid':
+      case 'RecordInvoiceFailed':
+        return decideBilling(command, open(state), actor);
       default:
         return assertNever(command);
     }

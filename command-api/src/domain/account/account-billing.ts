@@ -1,0 +1,213 @@
+import type { EventOf, PlanLevel } from '@mrn/contracts';
+import { type Actor, conflict, forbidden, notFound } from '@mrn/platform';
+
+export type BillingEvent =
+  | EventOf<'AccountMembershipStarted'>
+  | EventOf<'AccountPlanChanged'>
+  | EventOf<'AccountMembershipCanceled'>
+  | EventOf<'AccountRenewalPaid'>
+  | EventOf<'AccountRenewalFailed'>;
+
+export interface BillingState {
+  stripeCustomerId: string | null;
+  stripeSubscriptionId: string | null;
+  currentPeriodEnd: string | null;
+  paymentFailed: boolean;
+  nextPaymentAttempt: string | null;
+  /** The newest invoice applied: an older invoice's event arriving late changes nothing. */
+  lastInvoiceAt: string | null;
+}
+
+export const initialBilling = (): BillingState => ({
+  stripeCustomerId: null,
+  stripeSubscriptionId: null,
+  currentPeriodEnd: null,
+  paymentFailed: false,
+  nextPaymentAttempt: null,
+  lastInvoiceAt: null,
+});
+
+/**
+ * What Stripe's subscription object says now (a `customer.subscription.*` webhook): compared with the
+ * account, not with the order events arrive in.
+ */
+export interface StripeSubscriptionState {
+  subscriptionId: string;
+  /** Stripe's status: active, past_due, canceled, unpaid, incomplete, incomplete_expired, trialing, paused. */
+  status: string;
+  planLevel: PlanLevel | null;
+  currentPeriodEnd: string | null;
+}
+
+export type BillingCommand =
+  | {
+      type: 'StartMembership';
+      planLevel: PlanLevel;
+      stripeCustomerId: string;
+      stripeSubscriptionId: string;
+      currentPeriodEnd: string | null;
+    }
+  | { type: 'ChangePlan'; planLevel: PlanLevel }
+  | { type: 'CancelMembership' }
+  | { type: 'ApplyStripeSubscription'; subscription: StripeSubscriptionState }
+  | {
+      type: 'RecordInvoicePaid';
+      invoiceId: string;
+      invoiceCreatedAt: string;
+      currentPeriodEnd: string | null;
+    }
+  | {
+      type: 'RecordInvoiceFailed';
+      invoiceId: string;
+      invoiceCreatedAt: string;
+      nextPaymentAttempt: string | null;
+    };
+
+export const BILLING_TEXTS = {
+  alreadyMember: 'This funder already has an active membership.',
+  notMember: 'This funder has no active paid membership.',
+  samePlan: (plan: PlanLevel) => `This funder is already on the ${plan} plan.`,
+} as const;
+
+interface Account {
+  accountId: string;
+  planLevel: PlanLevel;
+  membershipStatus: string;
+  billing: BillingState;
+}
+
+/** The account's own admins and platform admins manage billing; another funder's admin sees nothing. */
+export function assertMayManageBilling(account: { accountId: string }, actor: Actor | undefined): void {
+  if (!actor || (!actor.isDmAdmin && actor.accountId !== account.accountId))
+    throw notFound('Funder not found.');
+  if (!actor.isDmAdmin && !actor.isAdmin) throw forbidden();
+}
+
+/** Checked before the card is charged, and again when the outcome is recorded. */
+export function assertMayStartMembership(account: Account, actor: Actor | undefined): void {
+  assertMayManageBilling(account, actor);
+  if (account.membershipStatus === 'active' && account.billing.stripeSubscriptionId)
+    throw conflict(BILLING_TEXTS.alreadyMember);
+}
+
+export function assertMayChangePlan(account: Account, actor: Actor | undefined, planLevel?: PlanLevel): void {
+  assertMayManageBilling(account, actor);
+  if (account.membershipStatus !== 'active' || !account.billing.stripeSubscriptionId)
+    throw conflict(BILLING_TEXTS.notMember);
+  if (planLevel && account.planLevel === planLevel) throw conflict(BILLING_TEXTS.samePlan(planLevel));
+}
+
+export function decideBilling(
+  command: BillingCommand,
+  account: Account,
+  actor: Actor | undefined,
+): BillingEvent[] {
+  const { accountId } = account;
+  switch (command.type) {
+    case 'StartMembership': {
+      assertMayStartMembership(account, actor);
+      const { type: _, ...data } = command;
+      return [{ type: 'AccountMembershipStarted', data: { accountId, ...data } }];
+    }
+    case 'ChangePlan':
+      assertMayChangePlan(account, actor, command.planLevel);
+      return [{ type: 'AccountPlanChanged', data: { accountId, planLevel: command.planLevel } }];
+    case 'CancelMembership':
+      assertMayChangePlan(account, actor);
+      return [{ type: 'AccountMembershipCanceled', data: { accountId, reason: 'requested' } }];
+    case 'ApplyStripeSubscription': {
+      const s = command.subscription;
+      // An old subscription (before a cancel and a new start) no longer speaks for the account.
+      if (s.subscriptionId !== account.billing.stripeSubscriptionId) return [];
+      if (s.status === 'canceled' || s.status === 'incomplete_expired' || s.status === 'unpaid') {
+        return account.membershipStatus === 'active'
+          ? [{ type: 'AccountMembershipCanceled', data: { accountId, reason: 'stripe' } }]
+          : [];
+      }
+      if (account.membershipStatus !== 'active') return [];
+      return s.planLevel && s.planLevel !== account.planLevel
+        ? [{ type: 'AccountPlanChanged', data: { accountId, planLevel: s.planLevel } }]
+        : [];
+    }
+    case 'RecordInvoicePaid':
+    case 'RecordInvoiceFailed': {
+      const last = account.billing.lastInvoiceAt;
+      if (last && command.invoiceCreatedAt < last) return [];
+      if (command.type === 'RecordInvoicePaid') {
+        return [
+          {
+            type: 'AccountRenewalPaid',
+            data: {
+              accountId,
+              invoiceId: command.invoiceId,
+              currentPeriodEnd: command.currentPeriodEnd,
+              invoiceCreatedAt: command.invoiceCreatedAt,
+            },
+          },
+        ];
+      }
+      if (account.membershipStatus !== 'active') return [];
+      return [
+        {
+          type: 'AccountRenewalFailed',
+          data: {
+            accountId,
+            invoiceId: command.invoiceId,
+            nextPaymentAttempt: command.nextPaymentAttempt,
+            invoiceCreatedAt: command.invoiceCreatedAt,
+          },
+        },
+      ];
+    }
+  }
+}
+
+export function evolveBilling<
+  S extends { planLevel: PlanLevel; membershipStatus: string; billing: BillingState },
+>(state: S, event: BillingEvent): S {
+  switch (event.type) {
+    case 'AccountMembershipStarted':
+      return {
+        ...state,
+        planLevel: event.data.planLevel,
+        membershipStatus: 'active',
+        billing: {
+          ...state.billing,
+          stripeCustomerId: event.data.stripeCustomerId,
+          stripeSubscriptionId: event.data.stripeSubscriptionId,
+          currentPeriodEnd: event.data.currentPeriodEnd,
+          paymentFailed: false,
+          nextPaymentAttempt: null,
+        },
+      };
+    case 'AccountPlanChanged':
+      return { ...state, planLevel: event.data.planLevel };
+    case 'AccountMembershipCanceled':
+      return {
+        ...state,
+        membershipStatus: 'canceled',
+        billing: { ...state.billing, paymentFailed: false, nextPaymentAttempt: null },
+      };
+    case 'AccountRenewalPaid':
+      return {
+        ...state,
+        billing: {
+          ...state.billing,
+          currentPeriodEnd: event.data.currentPeriodEnd ?? state.billing.currentPeriodEnd,
+          paymentFailed: false,
+          nextPaymentAttempt: null,
+          lastInvoiceAt: event.data.invoiceCreatedAt,
+        },
+      };
+    case 'AccountRenewalFailed':
+      return {
+        ...state,
+        billing: {
+          ...state.billing,
+          paymentFailed: true,
+          nextPaymentAttempt: event.data.nextPaymentAttempt,
+          lastInvoiceAt: event.data.invoiceCreatedAt,
+        },
+      };
+  }
+}
