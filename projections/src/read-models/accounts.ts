@@ -91,7 +91,10 @@ export const accountsProjector = projector({
       );
     },
     AccountPlanChanged: async (tx, e) => {
-      await tx.query('update read.accounts set plan_level = $2 where id = $1', [e.data.accountId, e.data.planLevel]);
+      await tx.query('update read.accounts set plan_level = $2 where id = $1', [
+        e.data.accountId,
+        e.data.planLevel,
+      ]);
     },
     AccountMembershipCanceled: async (tx, e) => {
       await tx.query(
@@ -108,10 +111,10 @@ export const accountsProjector = projector({
       );
     },
     AccountRenewalFailed: async (tx, e) => {
-      await tx.query('update read.accounts set payment_failed = true, next_payment_attempt = $2 where id = $1', [
-        e.data.accountId,
-        e.data.nextPaymentAttempt,
-      ]);
+      await tx.query(
+        'update read.accounts set payment_failed = true, next_payment_attempt = $2 where id = $1',
+        [e.data.accountId, e.data.nextPaymentAttempt],
+      );
     },
     AccountMfaRequiredChanged: async (tx, e) => {
       await tx.query('update read.accounts set mfa_required = $2 where id = $1', [

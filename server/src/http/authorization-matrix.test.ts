@@ -144,7 +144,11 @@ const FIXTURES: Record<RouteName, (c: Ctx, role: Role) => Fixture> = {
   // A card that is declined: callers who may get Stripe's 402, and nothing is charged or written.
   createSubscription: (c) => ({
     ...harborAccount(c),
-    body: { stripeToken: 'tok_chargeDeclined', stripeEmail: 'ops@harboradvance.example', stripePlanName: 'BASIC' },
+    body: {
+      stripeToken: 'tok_chargeDeclined',
+      stripeEmail: 'ops@harboradvance.example',
+      stripePlanName: 'BASIC',
+    },
   }),
   cancelSubscription: harborAccount,
   upgradeSubscription: harborAccount,
