@@ -75,26 +75,28 @@ export async function startServer(
   });
   installErrorHandler(app);
   installStrictJsonBody(app);
-  await app.register(fastifyHelmet, SECURITY_HEADERS);
+  const billing = await startBilling(config, logger);
+  await app.register(fastifyHelmet, securityHeaders(billing.gateway.tokenUrl));
   await app.register(fastifyJwt, { secret: resolveJwtSecret(config.JWT_SECRET, config.DATA_DIR) });
   const mailbox = config.SMTP_URL ? undefined : await startDevMailbox(db.pool, logger);
   const mailer = createMailer(
     config.SMTP_URL ?? mailbox!.smtpUrl,
     `${config.PRODUCT_NAME} <no-reply@merchantrisk.local>`,
   );
-  const publicUrl = config.PUBLIC_URL ?? `http://localhost:${config.PORT}`;
-  const billing = await startBilling(config, logger);
-  registerCommandApi({
+  const commandDeps = {
     app,
     pool: db.pool,
     store,
     config,
     logger,
     mailer,
-    publicUrl,
+    // Set again once listening when PORT is 0 (tests): links in e-mails and the billing portal's way
+    // back must name the port the server really has.
+    publicUrl: config.PUBLIC_URL ?? `http://localhost:${config.PORT}`,
     clock: opts.clock ?? systemClock,
     billing: billing.gateway,
-  });
+  };
+  registerCommandApi(commandDeps);
   registerQueryApi({
     app,
     pool: db.pool,
@@ -146,7 +148,10 @@ export async function startServer(
     url = await app.listen({ port: config.PORT, host: config.HOST });
     url = url.replace('0.0.0.0', 'localhost').replace('127.0.0.1', 'localhost');
     const address = app.server.address();
-    if (address && typeof address === 'object') billing.listening(`http://127.0.0.1:${address.port}`);
+    if (address && typeof address === 'object') {
+      billing.listening(`http://127.0.0.1:${address.port}`);
+      if (!config.PUBLIC_URL) commandDeps.publicUrl = `http://localhost:${address.port}`;
+    }
   }
   return {
     url,
@@ -177,29 +182,37 @@ export async function startServer(
  * Security headers on every answer (API, files, the SPA, 404s). The web app's bundle has no inline
  * script, so scripts come only from our origin; Blueprint and React set inline styles, which CSP can
  * only allow wholesale ('unsafe-inline' for styles, never for scripts). The MFA QR code is a data: image.
- * No frames anywhere (clickjacking on sign-in and money decisions).
+ * No one frames us (clickjacking on sign-in and money decisions).
  */
-const SECURITY_HEADERS = {
-  contentSecurityPolicy: {
-    useDefaults: false,
-    directives: {
-      defaultSrc: ["'self'"],
-      scriptSrc: ["'self'"],
-      styleSrc: ["'self'", "'unsafe-inline'"],
-      imgSrc: ["'self'", 'data:'],
-      fontSrc: ["'self'", 'data:'],
-      connectSrc: ["'self'"],
-      objectSrc: ["'none'"],
-      baseUri: ["'self'"],
-      formAction: ["'self'"],
-      frameAncestors: ["'none'"],
+function securityHeaders(billingTokenUrl: string | null) {
+  // The card panel talks to the payment provider from the page: in billing test mode our card form
+  // posts to the test server's token endpoint; with Stripe, Stripe.js and Elements (script, frames, API).
+  const billing = billingTokenUrl
+    ? { connect: [new URL(billingTokenUrl).origin], script: [], frame: [] }
+    : { connect: ['https://api.stripe.com'], script: ['https://js.stripe.com'], frame: ['https://js.stripe.com'] };
+  return {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'", ...billing.script],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'", ...billing.connect],
+        frameSrc: billing.frame.length > 0 ? billing.frame : ["'none'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+      },
     },
-  },
-  frameguard: { action: 'deny' as const },
-  referrerPolicy: { policy: 'strict-origin-when-cross-origin' as const },
-  // Cross-origin isolation would break nothing today but blocks future partner embeds for no gain.
-  crossOriginEmbedderPolicy: false,
-};
+    frameguard: { action: 'deny' as const },
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' as const },
+    // Cross-origin isolation would break nothing today but blocks future partner embeds for no gain.
+    crossOriginEmbedderPolicy: false,
+  };
+}
 
 /** The built SPA; every GET outside /api and /health answers with its index page. */
 async function serveWeb(app: FastifyInstance, dist: string, logger: Logger): Promise<void> {

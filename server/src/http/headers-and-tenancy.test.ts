@@ -48,6 +48,8 @@ describe('security headers', () => {
     expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).toContain("img-src 'self' data:");
+    // The page may talk to itself and, in billing test mode, to the test server's token endpoint only.
+    expect(csp).toMatch(/connect-src 'self' http:\/\/127\.0\.0\.1:\d+;/);
     expect(headers['x-content-type-options']).toBe('nosniff');
     expect(headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
     expect(headers['x-frame-options']).toBe('DENY');

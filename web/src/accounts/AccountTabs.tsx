@@ -2,7 +2,8 @@ import { Tab, Tabs } from '@blueprintjs/core';
 import type { AccountView } from '@mrn/contracts/routes/accounts';
 import { useEffect } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
-import { showSuccess } from '../ui/toaster.ts';
+import { BillingPanel } from '../billing/BillingPanel.tsx';
+import { LONG_SUCCESS_TOAST_MS, showSuccess } from '../ui/toaster.ts';
 import { AccountSettingsPanel } from './AccountSettingsPanel.tsx';
 import { ComingSoonPanel } from './ComingSoonPanel.tsx';
 import { ContributionPanel } from './ContributionPanel.tsx';
@@ -22,13 +23,7 @@ function panel(id: TabId, account: AccountView, view: 'admin' | 'own') {
     case 'security':
       return <SecurityPanel account={account} />;
     case 'billing':
-      return (
-        <ComingSoonPanel
-          icon="credit-card"
-          title="Billing"
-          description="Invoices (date, amount, paid, PDF download) and the card payment method arrive with billing."
-        />
-      );
+      return <BillingPanel account={account} view={view} />;
     case 'contribution':
       return <ContributionPanel account={account} />;
     case 'analytics':
@@ -42,6 +37,8 @@ function panel(id: TabId, account: AccountView, view: 'admin' | 'own') {
   }
 }
 
+export const PAYMENT_METHOD_UPDATED = 'Your payment method has been updated.';
+
 /** The tabs of /funders/{id} (admin view) and /account (own view), the open tab kept in the URL. */
 export function AccountTabs({ account, view }: { account: AccountView; view: 'admin' | 'own' }) {
   const { pathname, search, hash } = useLocation();
@@ -52,7 +49,7 @@ export function AccountTabs({ account, view }: { account: AccountView; view: 'ad
   // Back from the card payment provider's portal (accounts §2, §8).
   useEffect(() => {
     if (hash !== '#billing_updated') return;
-    showSuccess('Your payment method has been updated.');
+    showSuccess(PAYMENT_METHOD_UPDATED, { timeoutMs: LONG_SUCCESS_TOAST_MS });
     navigate(`${pathname}?tab=billing`, { replace: true });
   }, [hash, pathname, navigate]);
 

@@ -1,17 +1,25 @@
-import { Button, Callout, Card, Classes, H4, H5, Intent, Tag } from '@blueprintjs/core';
+import { Alert, Button, Callout, Card, Classes, H4, H5, Intent, Tag } from '@blueprintjs/core';
 import type { AccountView } from '@mrn/contracts/routes/accounts';
+import { useState } from 'react';
 import { Link } from 'react-router-dom';
+import { PLAN_CHANGES, type PlanChange, PlanChangeDialog } from '../billing/PlanChangeDialog.tsx';
+import { useBillingConfig } from '../billing/queries.ts';
+import { useMembershipChanges } from '../billing/use-membership-changes.ts';
 import { formatDate } from '../merchants/format.ts';
 import { VideoPlaceholder } from '../pages/public/VideoPlaceholder.tsx';
 import { PATHS } from '../routing/paths.ts';
 import { membershipIntent, membershipLabel, trialActions } from './membership.ts';
 import { PlanComparison } from './PlanComparison.tsx';
 import { useFunderActions } from './use-funder-actions.ts';
+import '../billing/billing.css';
+
+export const CANCEL_MEMBERSHIP_QUESTION = 'Are you sure you want to cancel membership?';
 
 /**
- * Membership tab (accounts §2, §4): the state; Start Trial and Cancel Trial for platform
- * administrators; while trialing, in the own view, a link to activate the membership. Cancelling a
- * paid membership belongs to billing and is not offered yet.
+ * Membership tab (accounts §2, §4): the state and, for a paid membership, its renewal date; Start
+ * Trial and Cancel Trial for platform administrators; while trialing, in the own view, a link to
+ * activate the membership. Manage Subscription Plan compares the plans and, for an active membership,
+ * upgrades or downgrades after a preview of the prorated amount; the Danger Zone cancels it.
  */
 export function MembershipPanel({ account, view }: { account: AccountView; view: 'admin' | 'own' }) {
   const actions = useFunderActions();
@@ -19,6 +27,17 @@ export function MembershipPanel({ account, view }: { account: AccountView; view:
   const { canStart, canCancel } = trialActions(status);
   const busy = actions.trialBusy(account.resource_id);
   const archived = account.archived_at !== null;
+  const paid = status === 'active';
+  const { prices } = useBillingConfig();
+  const [planChange, setPlanChange] = useState<PlanChange | null>(null);
+  const [confirmingCancel, setConfirmingCancel] = useState(false);
+  const changes = useMembershipChanges(account.resource_id, view, {
+    onChanged: () => {
+      setPlanChange(null);
+      setConfirmingCancel(false);
+    },
+  });
+  const change: PlanChange = account.plan_level === 'PRO' ? 'downgrade' : 'upgrade';
 
   return (
     <div className="mrn-tab-panel">
@@ -51,12 +70,45 @@ export function MembershipPanel({ account, view }: { account: AccountView; view:
           <p className={Classes.RUNNING_TEXT}>
             No membership has been started, so members cannot search yet.
             {view === 'admin' ? ' Start a trial to give them access.' : ''}
+            {view === 'own' && (
+              <>
+                {' '}
+                <Link to={PATHS.membership}>Choose a plan</Link> to start one.
+              </>
+            )}
           </p>
         )}
         {(status === 'canceled' || status === 'inactive') && (
-          <p className={Classes.RUNNING_TEXT}>The membership has ended; members cannot search.</p>
+          <p className={Classes.RUNNING_TEXT}>
+            The membership has ended; members cannot search.
+            {view === 'own' && (
+              <>
+                {' '}
+                <Link to={PATHS.membership}>Choose a plan</Link> to start a new one.
+              </>
+            )}
+          </p>
         )}
-        {status === 'active' && <p className={Classes.RUNNING_TEXT}>The membership is active.</p>}
+        {paid && (
+          <p className={Classes.RUNNING_TEXT}>
+            The {account.plan_level} membership is active.
+            {account.current_period_end && (
+              <>
+                {' '}
+                It renews on <strong>{formatDate(account.current_period_end)}</strong>.
+              </>
+            )}
+          </p>
+        )}
+        {account.payment_failed && (
+          <Callout intent={Intent.DANGER} icon="credit-card" className="mrn-callout-gap">
+            The last renewal payment failed
+            {account.next_payment_attempt
+              ? `; the card payment provider tries again on ${formatDate(account.next_payment_attempt)}`
+              : ''}
+            . Update the payment method on the Billing tab.
+          </Callout>
+        )}
         {view === 'admin' && (
           <div className="mrn-form-actions mrn-actions-start">
             {canStart && (
@@ -84,14 +136,67 @@ export function MembershipPanel({ account, view }: { account: AccountView; view:
       </Card>
       <Card elevation={1}>
         <H4>Manage Subscription Plan</H4>
-        <PlanComparison current={account.plan_level} />
+        <PlanComparison current={account.plan_level} prices={prices} />
+        {paid && (
+          <div className="mrn-plan-actions">
+            <Button
+              intent={change === 'upgrade' ? Intent.PRIMARY : Intent.NONE}
+              icon={change === 'upgrade' ? 'arrow-up' : 'arrow-down'}
+              text={PLAN_CHANGES[change].title}
+              disabled={archived}
+              onClick={() => setPlanChange(change)}
+            />
+          </div>
+        )}
+        {!paid && (
+          <p className={`${Classes.TEXT_MUTED} mrn-plan-card-note`}>
+            Plans can be changed once a paid membership is active.
+          </p>
+        )}
         <VideoPlaceholder title="What PRO adds" />
-        <H5 className="mrn-danger-title">Danger Zone</H5>
-        <p className={Classes.TEXT_MUTED}>
-          Upgrading, downgrading and cancelling a paid membership (Cancel Membership) come with billing in the
-          next release.
-        </p>
+        <section className="mrn-danger-zone" aria-labelledby="danger-zone-title">
+          <H5 id="danger-zone-title" className="mrn-danger-title">
+            Danger Zone
+          </H5>
+          {paid ? (
+            <>
+              <p>
+                Cancelling ends the paid membership: members lose access to search and the network's records
+                {view === 'own' ? ', and you are signed out' : ''}. Invoices already paid are not refunded.
+              </p>
+              <Button
+                intent={Intent.DANGER}
+                icon="disable"
+                text="Cancel Membership"
+                disabled={archived}
+                onClick={() => setConfirmingCancel(true)}
+              />
+            </>
+          ) : (
+            <p className={Classes.TEXT_MUTED}>There is no paid membership to cancel.</p>
+          )}
+        </section>
       </Card>
+      <PlanChangeDialog
+        change={planChange}
+        accountId={account.resource_id}
+        busy={changes.planChangeBusy}
+        onConfirm={changes.changePlan}
+        onClose={() => setPlanChange(null)}
+      />
+      <Alert
+        isOpen={confirmingCancel}
+        intent={Intent.DANGER}
+        icon="disable"
+        confirmButtonText="Cancel Membership"
+        cancelButtonText="Keep Membership"
+        loading={changes.cancelBusy}
+        canEscapeKeyCancel={!changes.cancelBusy}
+        onCancel={() => setConfirmingCancel(false)}
+        onConfirm={changes.cancel}
+      >
+        <p>{CANCEL_MEMBERSHIP_QUESTION}</p>
+      </Alert>
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import { HTMLTable, Icon, Intent } from '@blueprintjs/core';
 import type { PlanLevel } from '@mrn/contracts/domain/plans';
 import { planFeatureRows } from './plans.ts';
+import './plan-comparison.css';
 
 function Cell({ value }: { value: string | boolean }) {
   if (value === true) return <Icon icon="tick" intent={Intent.SUCCESS} title="Included" />;
@@ -8,8 +9,17 @@ function Cell({ value }: { value: string | boolean }) {
   return <>{value}</>;
 }
 
-/** BASIC and PRO side by side (accounts spec §1); the current plan's column is marked. */
-export function PlanComparison({ current }: { current?: PlanLevel }) {
+/**
+ * BASIC and PRO side by side (accounts spec §1); the current plan's column is marked. Prices (cents)
+ * from the billing configuration when the screen has it, else the plan table's.
+ */
+export function PlanComparison({
+  current,
+  prices,
+}: {
+  current?: PlanLevel;
+  prices?: Record<PlanLevel, number>;
+}) {
   const mark = (plan: PlanLevel) => (plan === current ? ' (current)' : '');
   return (
     <div className="mrn-table-scroll">
@@ -23,7 +33,7 @@ export function PlanComparison({ current }: { current?: PlanLevel }) {
           </tr>
         </thead>
         <tbody>
-          {planFeatureRows().map((row) => (
+          {planFeatureRows(prices).map((row) => (
             <tr key={row.feature}>
               <th scope="row">{row.feature}</th>
               <td>

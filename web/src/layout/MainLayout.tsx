@@ -3,6 +3,7 @@ import { Suspense, useState } from 'react';
 import { Outlet } from 'react-router-dom';
 import { useAuth } from '../auth/auth-context.ts';
 import { pendingSessionStep } from '../auth/post-login-route.ts';
+import { PaymentFailedBar } from '../billing/PaymentFailedBar.tsx';
 import { PRODUCT_NAME } from '../product.ts';
 import { PageSpinner } from '../ui/PageSpinner.tsx';
 import { Footer } from './Footer.tsx';
@@ -46,6 +47,7 @@ export function MainLayout() {
           </aside>
         )}
         <div className="mrn-main-column">
+          {isMember && state.user.is_admin && <PaymentFailedBar user={state.user} />}
           <main className="mrn-content" id="mrn-main" tabIndex={-1}>
             <Suspense fallback={<PageSpinner />}>
               <Outlet />

@@ -2,6 +2,8 @@ import { Intent, OverlayToaster, Position, type Toaster } from '@blueprintjs/cor
 
 /** Toast timings of core spec §9 and DESIGN §6. */
 export const SUCCESS_TOAST_MS = 6_000;
+/** Payment, upgrade and downgrade successes, and "Your payment method has been updated." (accounts §8, §9). */
+export const LONG_SUCCESS_TOAST_MS = 10_000;
 export const BRIEF_ERROR_TOAST_MS = 10_000;
 const PERSISTENT = 0;
 
@@ -11,9 +13,12 @@ const getToaster = () => {
   return toaster;
 };
 
-export function showSuccess(message: string): void {
+export function showSuccess(
+  message: string,
+  { timeoutMs = SUCCESS_TOAST_MS }: { timeoutMs?: number } = {},
+): void {
   void getToaster().then((t) =>
-    t.show({ message, intent: Intent.SUCCESS, icon: 'tick-circle', timeout: SUCCESS_TOAST_MS }),
+    t.show({ message, intent: Intent.SUCCESS, icon: 'tick-circle', timeout: timeoutMs }),
   );
 }
 

@@ -1,24 +1,79 @@
 import { Button, Callout, Card, Classes, H2, H4, Intent } from '@blueprintjs/core';
-import { PLANS } from '@mrn/contracts/domain/plans';
+import {
+  hasActiveMembership,
+  type MembershipStatus,
+  PLANS,
+  type PlanLevel,
+} from '@mrn/contracts/domain/plans';
+import { routes } from '@mrn/contracts/routes/index';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { PlanComparison } from '../../accounts/PlanComparison.tsx';
-import { monthlyPrice } from '../../accounts/plans.ts';
+import { call } from '../../api/client.ts';
+import { useApiQuery } from '../../api/hooks.ts';
+import { forgetAttemptedRoute } from '../../auth/attempted-route.ts';
 import { useAuth, useSignedInUser } from '../../auth/auth-context.ts';
+import { formatPrice } from '../../billing/money.ts';
+import { type PaidMembership, PayDialog, PLAN_NAMES } from '../../billing/PayDialog.tsx';
+import { invalidateBillingData, useBillingConfig } from '../../billing/queries.ts';
 import { PRODUCT_NAME } from '../../product.ts';
 import { PATHS } from '../../routing/paths.ts';
+import { LONG_SUCCESS_TOAST_MS, showSuccess } from '../../ui/toaster.ts';
 import { useDocumentTitle } from '../../ui/use-document-title.ts';
 import { VideoPlaceholder } from '../public/VideoPlaceholder.tsx';
 
+export const ASK_ADMIN_TEXT =
+  'Only an administrator of your account can start the membership. Please ask your account administrator to choose a plan on this page.';
+
+const PLAN_SUMMARIES: Record<PlanLevel, string> = {
+  BASIC: `Merchant search, adding merchants and notes, up to ${PLANS.BASIC.dailySearchLimit?.toLocaleString('en-US')} searches a day.`,
+  PRO: 'Everything in Basic, unlimited searches, API access, merchant subscriptions and EIN search history.',
+};
+
 /**
- * /membership. Plan choice with card payment comes with billing; until then the page explains the
- * membership state and how to start one.
+ * /membership (accounts spec §2): Basic and Pro cards, the plan comparison, a video and FAQs.
+ * Start Basic Membership / Start Pro Membership open the card payment panel for the account's
+ * administrators; after the payment the session follows at once (membership, PRO badge) and the
+ * dashboard opens (or the terms, when they are still to be agreed).
  */
 export function MembershipPage() {
   const user = useSignedInUser();
-  const { logout } = useAuth();
+  const { logout, continueAfterSignIn } = useAuth();
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const { prices } = useBillingConfig();
+  const [paying, setPaying] = useState<PlanLevel | null>(null);
   useDocumentTitle('Membership');
-  const active = user.active_membership || user.is_dm_admin;
+
+  const isAccountAdmin = user.is_admin && !user.is_dm_admin;
+  const account = useApiQuery(
+    routes.getAccount,
+    { params: { id: user.account_resource_id } },
+    { select: (answer) => answer.data, enabled: isAccountAdmin },
+  );
+  const status = account.data?.membership_status;
+  const alreadyPaid = status === 'active';
+  const canPay = isAccountAdmin && !alreadyPaid;
+
+  const onPaid = async (answer: PaidMembership) => {
+    showSuccess(
+      `Thank you! ${user.account_name} now has an active ${PLAN_NAMES[answer.plan_level]} membership.`,
+      { timeoutMs: LONG_SUCCESS_TOAST_MS },
+    );
+    void invalidateBillingData(queryClient);
+    // The session user as the server now sees it, so the membership step and the PRO badge follow.
+    const fresh = await call(routes.dashboardUpdates, { body: { resource_id: user.resource_id } })
+      .then((reply) => reply.data.user)
+      .catch(() => user);
+    const paid = hasActiveMembership(answer.membership_status);
+    forgetAttemptedRoute();
+    continueAfterSignIn({
+      ...fresh,
+      active_membership: fresh.active_membership || paid,
+      plan_level: paid ? answer.plan_level : fresh.plan_level,
+    });
+  };
 
   return (
     <div className="mrn-page mrn-narrow-page">
@@ -26,76 +81,161 @@ export function MembershipPage() {
         <H2>Membership</H2>
         <p className={Classes.TEXT_MUTED}>{user.account_name}</p>
       </header>
-      {active ? (
-        <Callout
-          intent={Intent.PRIMARY}
-          icon="info-sign"
-          title="Your account has an active membership or trial"
-        >
-          <p>
-            Online plan activation and card payment are coming soon. To activate a paid membership or change
-            plans now, contact the {PRODUCT_NAME} team and we will set it up for you.
-          </p>
-          <Button
-            intent={Intent.PRIMARY}
-            text="Back to the dashboard"
-            onClick={() => navigate(PATHS.dashboard)}
-          />
-        </Callout>
-      ) : (
-        <Callout intent={Intent.WARNING} icon="warning-sign" title="No active membership">
-          <p>
-            {user.account_name} has no active membership, so the network's search and records are not
-            available to its members yet. Please contact the {PRODUCT_NAME} team to start a trial or a
-            membership; online sign-up with card payment will be available on this page soon.
-          </p>
-          <Button icon="log-out" text="Sign out" onClick={() => void logout()} />
-        </Callout>
-      )}
+      <MembershipStanding
+        isAccountAdmin={isAccountAdmin}
+        isPlatformAdmin={user.is_dm_admin}
+        activeMembership={user.active_membership}
+        status={status}
+        accountName={user.account_name}
+        onManage={() => navigate(`${PATHS.account}?tab=membership`)}
+        onDashboard={() => navigate(PATHS.dashboard)}
+        onSignOut={() => void logout()}
+      />
       <div className="mrn-plan-cards">
-        <Card elevation={1} className="mrn-plan-card">
-          <H4>Basic</H4>
-          <p className="mrn-plan-price">
-            {monthlyPrice('BASIC')} <span className={Classes.TEXT_MUTED}>/ month</span>
-          </p>
-          <p>
-            Merchant search, adding merchants and notes, up to{' '}
-            {PLANS.BASIC.dailySearchLimit?.toLocaleString('en-US')} searches a day.
-          </p>
-          <Button text="Start Basic Membership" disabled fill />
-          <p className={`${Classes.TEXT_MUTED} mrn-small`}>Card payment coming soon</p>
-        </Card>
-        <Card elevation={1} className="mrn-plan-card mrn-plan-card-pro">
-          <H4>Pro</H4>
-          <p className="mrn-plan-price">
-            {monthlyPrice('PRO')} <span className={Classes.TEXT_MUTED}>/ month</span>
-          </p>
-          <p>
-            Everything in Basic, unlimited searches, API access, merchant subscriptions and search history.
-          </p>
-          <Button text="Start Pro Membership" intent={Intent.PRIMARY} disabled fill />
-          <p className={`${Classes.TEXT_MUTED} mrn-small`}>Card payment coming soon</p>
-        </Card>
+        {(['BASIC', 'PRO'] as const).map((plan) => (
+          <Card
+            key={plan}
+            elevation={1}
+            className={plan === 'PRO' ? 'mrn-plan-card mrn-plan-card-pro' : 'mrn-plan-card'}
+          >
+            <H4>{PLAN_NAMES[plan]}</H4>
+            <p className="mrn-plan-price">
+              {formatPrice(prices[plan])} <span className={Classes.TEXT_MUTED}>/ month</span>
+            </p>
+            <p>{PLAN_SUMMARIES[plan]}</p>
+            <Button
+              text={`Start ${PLAN_NAMES[plan]} Membership`}
+              intent={plan === 'PRO' ? Intent.PRIMARY : Intent.NONE}
+              icon="credit-card"
+              size="large"
+              disabled={!canPay}
+              fill
+              onClick={() => setPaying(plan)}
+            />
+            {!isAccountAdmin && !user.is_dm_admin && (
+              <p className={`${Classes.TEXT_MUTED} mrn-small`}>Your account administrator can start it.</p>
+            )}
+          </Card>
+        ))}
       </div>
       <Card elevation={1}>
         <H4>Compare plans</H4>
-        <PlanComparison current={user.plan_level} />
+        <PlanComparison current={user.active_membership ? user.plan_level : undefined} prices={prices} />
       </Card>
       <VideoPlaceholder title="How the network works" />
       <Card elevation={1}>
         <H4>Frequently asked questions</H4>
         <dl className="mrn-faq">
+          <dt>How does billing work?</dt>
+          <dd>
+            The membership is billed monthly to the card you enter here: the first month is charged when you
+            start, then the same day each month. Each invoice is on the Billing tab of your Account page, with
+            its PDF, and the card can be changed there at any time.
+          </dd>
           <dt>Can I change plans later?</dt>
-          <dd>Yes. Upgrades are prorated on the next invoice and downgrades give a prorated credit.</dd>
+          <dd>
+            Yes, from the Membership tab of your Account page. An upgrade to Pro starts at once and the rest
+            of the month is charged pro rata on your next invoice; a downgrade to Basic credits the unused
+            part of Pro on your next invoice. You see the amount before you confirm.
+          </dd>
+          <dt>How do I cancel?</dt>
+          <dd>
+            An account administrator cancels with Cancel Membership in the Danger Zone of the Membership tab.
+            The membership ends, members can no longer search, and you are signed out. You can start a new
+            membership on this page whenever you like.
+          </dd>
           <dt>What does contribution mean?</dt>
           <dd>
-            Members share what they learn: to keep searching, an account's merchants and notes added over 90
-            days must be at least 0.5% of the merchants it searched.
+            {PRODUCT_NAME} works because members share what they learn: to keep searching, the merchants and
+            notes an account added over 90 days must be at least 0.5% of the distinct merchants it searched.
+            The figure is in the top bar and on the Contribution tab.
+          </dd>
+          <dt>Who can pay for the membership?</dt>
+          <dd>
+            Administrators of the account. Other members see the plans but are asked to contact their
+            administrator.
           </dd>
           <dt>Is this a consumer report?</dt>
           <dd>No. The network covers commercial entities only, including sole proprietors.</dd>
         </dl>
       </Card>
+      <PayDialog
+        plan={paying}
+        accountId={user.account_resource_id}
+        defaultEmail={user.email}
+        onClose={() => setPaying(null)}
+        onPaid={onPaid}
+      />
     </div>
+  );
+}
+
+/** Where the account stands and what the visitor can do about it. */
+function MembershipStanding({
+  isAccountAdmin,
+  isPlatformAdmin,
+  activeMembership,
+  status,
+  accountName,
+  onManage,
+  onDashboard,
+  onSignOut,
+}: {
+  isAccountAdmin: boolean;
+  isPlatformAdmin: boolean;
+  activeMembership: boolean;
+  status: MembershipStatus | undefined;
+  accountName: string;
+  onManage: () => void;
+  onDashboard: () => void;
+  onSignOut: () => void;
+}) {
+  if (isPlatformAdmin)
+    return (
+      <Callout intent={Intent.PRIMARY} icon="info-sign" title="Platform administrators need no membership">
+        <p>These are the plans funders choose from; their administrators pay on this page.</p>
+        <Button intent={Intent.PRIMARY} text="Back to the dashboard" onClick={onDashboard} />
+      </Callout>
+    );
+  if (isAccountAdmin && status === 'active')
+    return (
+      <Callout intent={Intent.SUCCESS} icon="tick-circle" title="Your membership is active">
+        <p>Upgrade, downgrade or cancel it on the Membership tab of your Account page.</p>
+        <Button intent={Intent.PRIMARY} text="Manage Subscription Plan" onClick={onManage} />
+      </Callout>
+    );
+  if (isAccountAdmin)
+    return (
+      <Callout
+        intent={activeMembership ? Intent.PRIMARY : Intent.WARNING}
+        icon={activeMembership ? 'info-sign' : 'warning-sign'}
+        title={status === 'trialing' ? 'Activate your membership' : 'Choose a plan to start your membership'}
+      >
+        <p>
+          {status === 'trialing'
+            ? `${accountName} is in a trial. Choose a plan and pay by card to keep access when the trial ends.`
+            : `${accountName} has no active membership. Choose a plan and pay by card: members can search as soon as the payment goes through.`}
+        </p>
+      </Callout>
+    );
+  if (activeMembership)
+    return (
+      <Callout
+        intent={Intent.PRIMARY}
+        icon="info-sign"
+        title="Your account has an active membership or trial"
+      >
+        <p>Your account administrator manages the plan.</p>
+        <Button intent={Intent.PRIMARY} text="Back to the dashboard" onClick={onDashboard} />
+      </Callout>
+    );
+  return (
+    <Callout intent={Intent.WARNING} icon="warning-sign" title="No active membership">
+      <p>
+        {accountName} has no active membership, so the network's search and records are not available to its
+        members yet. {ASK_ADMIN_TEXT}
+      </p>
+      <Button icon="log-out" text="Sign out" onClick={onSignOut} />
+    </Callout>
   );
 }

@@ -1,0 +1,44 @@
+import { Callout, Intent } from '@blueprintjs/core';
+import type { SessionUser } from '@mrn/contracts/routes/auth';
+import { routes } from '@mrn/contracts/routes/index';
+import { useApiQuery } from '../api/hooks.ts';
+import { formatDate } from '../merchants/format.ts';
+import { UpdatePaymentMethodButton } from './UpdatePaymentMethodButton.tsx';
+import './billing.css';
+
+/**
+ * On every page, for the admins of an account whose renewal payment failed (DESIGN §4 "Billing"): what
+ * happened, when the card payment provider tries again, and the way to change the card. It reads the
+ * account the Account page reads (one cached answer); other members see nothing.
+ */
+export function PaymentFailedBar({ user }: { user: SessionUser }) {
+  const account = useApiQuery(
+    routes.getAccount,
+    { params: { id: user.account_resource_id } },
+    { select: (answer) => answer.data, enabled: user.is_admin },
+  );
+  if (!account.data?.payment_failed) return null;
+  const retry = account.data.next_payment_attempt;
+  return (
+    <div className="mrn-payment-failed-bar">
+      <Callout
+        intent={Intent.DANGER}
+        icon="credit-card"
+        title="Your membership renewal payment failed"
+        role="alert"
+      >
+        <p>
+          The card on file for {user.account_name} could not be charged for the renewal.{' '}
+          {retry
+            ? `The card payment provider will try again on ${formatDate(retry)}; update the card before then to keep searching without interruption.`
+            : 'Update the card to keep the membership.'}
+        </p>
+        <UpdatePaymentMethodButton
+          accountId={user.account_resource_id}
+          updateType="account"
+          intent={Intent.DANGER}
+        />
+      </Callout>
+    </div>
+  );
+}
