@@ -189,7 +189,11 @@ function securityHeaders(billingTokenUrl: string | null) {
   // posts to the test server's token endpoint; with Stripe, Stripe.js and Elements (script, frames, API).
   const billing = billingTokenUrl
     ? { connect: [new URL(billingTokenUrl).origin], script: [], frame: [] }
-    : { connect: ['https://api.stripe.com'], script: ['https://js.stripe.com'], frame: ['https://js.stripe.com'] };
+    : {
+        connect: ['https://api.stripe.com'],
+        script: ['https://js.stripe.com'],
+        frame: ['https://js.stripe.com'],
+      };
   return {
     contentSecurityPolicy: {
       useDefaults: false,
