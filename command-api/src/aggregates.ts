@@ -7,6 +7,7 @@ import { disputeDecider } from './domain/dispute/dispute.ts';
 import { einDecider } from './domain/merchant/ein-reservation.ts';
 import { merchantDecider } from './domain/merchant/merchant.ts';
 import { noteRegistryDecider } from './domain/merchant/note-registry.ts';
+import { subscriptionsDecider } from './domain/subscriptions/subscriptions.ts';
 import { emailReservationDecider } from './domain/user/email-reservation.ts';
 import { userDecider } from './domain/user/user.ts';
 
@@ -26,3 +27,7 @@ export const appSettings = defineAggregate({
   streamId: () => streams.appSettings(),
 });
 export const stripeEvents = defineAggregate({ decider: stripeEventDecider, streamId: streams.stripeEvent });
+export const subscriptions = defineAggregate({
+  decider: subscriptionsDecider,
+  streamId: streams.subscriptions,
+});

@@ -7,9 +7,11 @@ import { appSettingsHandlers } from './handlers/app-settings.ts';
 import { authHandlers } from './handlers/auth.ts';
 import { billingHandlers } from './handlers/billing.ts';
 import { disputeHandlers } from './handlers/disputes.ts';
+import { merchantSubscriptionHandlers } from './handlers/merchant-subscriptions.ts';
 import { merchantHandlers } from './handlers/merchants.ts';
 import { passwordHandlers } from './handlers/passwords.ts';
 import { userHandlers } from './handlers/users.ts';
+import { registerDirectUploads } from './subscriptions/direct-uploads.ts';
 
 /** The command side's slice of the route table. */
 export const commandRoutes = Object.fromEntries(
@@ -26,6 +28,7 @@ export function commandHandlers(deps: CommandDeps): HandlersFor<RoutesOf<'comman
     ...passwordHandlers(deps),
     ...disputeHandlers(deps),
     ...billingHandlers(deps),
+    ...merchantSubscriptionHandlers(deps),
   };
 }
 
@@ -36,6 +39,7 @@ export function registerCommandApi(deps: CommandDeps): void {
     validateResponses: deps.config.NODE_ENV !== 'production',
   });
   registerStripeWebhooks(deps);
+  registerDirectUploads(deps);
 }
 
 export const commandMigrations = () =>

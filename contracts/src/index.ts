@@ -16,5 +16,6 @@ export * from './routes/auth.ts';
 export * from './routes/billing.ts';
 export * from './routes/disputes.ts';
 export * from './routes/index.ts';
+export * from './routes/merchant-subscriptions.ts';
 export * from './routes/merchants.ts';
 export * from './routes/users.ts';

@@ -4,6 +4,7 @@ import type { QueryDeps } from './context.ts';
 import { accountQueryHandlers } from './handlers/accounts.ts';
 import { appSettingsHandlers } from './handlers/app-settings.ts';
 import { historyHandlers } from './handlers/history.ts';
+import { merchantSubscriptionQueryHandlers } from './handlers/merchant-subscriptions.ts';
 import { merchantQueryHandlers } from './handlers/merchants.ts';
 import { searchHandlers } from './handlers/search.ts';
 
@@ -18,6 +19,7 @@ export function queryHandlers(deps: QueryDeps): HandlersFor<RoutesOf<'query'>> {
     ...merchantQueryHandlers(deps),
     ...historyHandlers(deps),
     ...accountQueryHandlers(deps),
+    ...merchantSubscriptionQueryHandlers(deps),
   };
 }
 

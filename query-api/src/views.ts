@@ -5,7 +5,7 @@ import {
   type NoteView,
   PLATFORM_ONLY_CATEGORY,
 } from '@mrn/contracts';
-import type { Actor } from '@mrn/platform';
+import type { Actor, Pool } from '@mrn/platform';
 
 export const iso = (d: Date | string | null): string | null =>
   d === null ? null : new Date(d).toISOString();
@@ -41,7 +41,24 @@ export interface MerchantRow {
   user_name: string | null;
 }
 
-export function toMerchantView(r: MerchantRow, actor: Actor): MerchantView {
+/**
+ * The EINs among `feins` that the caller's account watches (has_merchant_subscription). Only PRO
+ * accounts have subscriptions: a BASIC search (the hot path of most funders) costs no extra look-up.
+ */
+export async function watchedFeins(pool: Pool, actor: Actor, feins: readonly string[]): Promise<Set<string>> {
+  if (feins.length === 0 || actor.planLevel !== 'PRO') return new Set();
+  const { rows } = await pool.query<{ fein: string }>(
+    'select fein from read.merchant_subscriptions where account_id = $1 and fein = any($2::text[])',
+    [actor.accountId, feins],
+  );
+  return new Set(rows.map((r) => r.fein));
+}
+
+export function toMerchantView(
+  r: MerchantRow,
+  actor: Actor,
+  watched: ReadonlySet<string> = new Set(),
+): MerchantView {
   const address = [r.street1, r.street2, `${r.city}, ${r.state}`].filter(Boolean).join(', ');
   return {
     resource_id: r.id,
@@ -61,7 +78,7 @@ export function toMerchantView(r: MerchantRow, actor: Actor): MerchantView {
     added_by_account_id: r.account_id,
     created_at: iso(r.created_at)!,
     last_note_category: r.last_note_category,
-    has_merchant_subscription: false,
+    has_merchant_subscription: watched.has(r.fein),
     reason: r.archive_reason,
     archived_at: iso(r.archived_at),
   };

@@ -226,6 +226,33 @@ export const eventSchemas = {
    * adds and searches, and as an event the slide replays exactly as it happened (DESIGN §4).
    */
   ContributionDayStarted: z.object({ day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/) }),
+  /**
+   * `subscriptions-{accountId}`: EINs the account now watches (only those it did not watch yet). An EIN
+   * may be watched before any funder reported it. An import writes its EINs in large batches.
+   */
+  MerchantSubscriptionsAdded: z.object({
+    accountId: z.string(),
+    feins: z.array(z.string()),
+    source: z.enum(['web', 'import', 'api']),
+  }),
+  MerchantSubscriptionsRemoved: z.object({ accountId: z.string(), feins: z.array(z.string()) }),
+  /** A CSV of EINs uploaded for import (the bytes are kept by command-api's `direct_uploads`). */
+  SubscriptionImportQueued: z.object({
+    accountId: z.string(),
+    importId: z.string(),
+    fileName: z.string(),
+    fileSize: z.number().int(),
+  }),
+  SubscriptionImportStarted: z.object({ accountId: z.string(), importId: z.string() }),
+  SubscriptionImportFinished: z.object({
+    accountId: z.string(),
+    importId: z.string(),
+    processed: z.number().int(),
+    imported: z.number().int(),
+    skipped: z.number().int(),
+    errors: z.number().int(),
+  }),
+  SubscriptionImportFailed: z.object({ accountId: z.string(), importId: z.string(), reason: z.string() }),
   AppSettingsChanged: z.object({
     dashboardMessageEnabled: z.boolean(),
     dashboardMessageSeverity: z.enum(MESSAGE_SEVERITIES),
@@ -250,6 +277,7 @@ export const streams = {
   ein: (digits: string) => `ein-${digits}`,
   appSettings: () => 'app-settings',
   searches: (accountId: string) => `searches-${accountId}`,
+  subscriptions: (accountId: string) => `subscriptions-${accountId}`,
   dispute: (id: string) => `dispute-${id}`,
   contributionClock: () => 'contribution-clock',
   stripeEvent: (id: string) => `stripe-event-${id}`,

@@ -3,6 +3,7 @@ import * as appSettings from './app-settings.ts';
 import * as auth from './auth.ts';
 import * as billing from './billing.ts';
 import * as disputes from './disputes.ts';
+import * as merchantSubscriptions from './merchant-subscriptions.ts';
 import * as merchants from './merchants.ts';
 import * as users from './users.ts';
 
@@ -81,6 +82,14 @@ export const routes = {
   createDispute: disputes.createDispute,
   listDisputes: disputes.listDisputes,
   listDevMailbox: disputes.listDevMailbox,
+  listMerchantSubscriptions: merchantSubscriptions.listMerchantSubscriptions,
+  addMerchantSubscription: merchantSubscriptions.addMerchantSubscription,
+  deleteSelectedMerchantSubscriptions: merchantSubscriptions.deleteSelectedMerchantSubscriptions,
+  deleteAllMerchantSubscriptions: merchantSubscriptions.deleteAllMerchantSubscriptions,
+  listSubscriptionImports: merchantSubscriptions.listSubscriptionImports,
+  createPresignedUrl: merchantSubscriptions.createPresignedUrl,
+  createSubscriptionImport: merchantSubscriptions.createSubscriptionImport,
+  downloadSubscriptionImportResults: merchantSubscriptions.downloadSubscriptionImportResults,
 } as const;
 
 export type Routes = typeof routes;

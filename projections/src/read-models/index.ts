@@ -4,6 +4,7 @@ import { appSettingsProjector } from './app-settings.ts';
 import { contributionProjector } from './contribution.ts';
 import { disputesProjector } from './disputes.ts';
 import { merchantSearchesProjector } from './merchant-searches.ts';
+import { merchantSubscriptionsProjector } from './merchant-subscriptions.ts';
 import { merchantsProjector } from './merchants.ts';
 import { notesProjector } from './notes.ts';
 import { usersProjector } from './users.ts';
@@ -18,6 +19,7 @@ export const allProjectors: readonly Projector[] = [
   merchantSearchesProjector,
   disputesProjector,
   contributionProjector,
+  merchantSubscriptionsProjector,
 ];
 
 export {
@@ -26,6 +28,7 @@ export {
   contributionProjector,
   disputesProjector,
   merchantSearchesProjector,
+  merchantSubscriptionsProjector,
   merchantsProjector,
   notesProjector,
   usersProjector,

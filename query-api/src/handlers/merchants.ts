@@ -28,6 +28,7 @@ import {
   toMerchantView,
   toNoteView,
   visibleNotes,
+  watchedFeins,
 } from '../views.ts';
 
 /** The admin lists' search box: an EIN, or words of the name/DBA. */
@@ -73,8 +74,13 @@ export function merchantQueryHandlers(deps: QueryDeps) {
         filter.params,
       ),
     ]);
+    const watched = await watchedFeins(
+      deps.pool,
+      actor,
+      rows.rows.map((r) => r.fein),
+    );
     return {
-      data: rows.rows.map((r) => toMerchantView(r, actor)),
+      data: rows.rows.map((r) => toMerchantView(r, actor, watched)),
       pagination: pagination(q.page, q.per_page, count.rows[0]?.n ?? 0),
     };
   }
@@ -104,12 +110,14 @@ export function merchantQueryHandlers(deps: QueryDeps) {
   const listDeletedMerchantsHandler: Handler<typeof listDeletedMerchants> = async (req) =>
     merchantPage(true, req.query, req.actor);
 
-  const getMerchantHandler: Handler<typeof getMerchant> = async (req) => ({
-    data: toMerchantView(await merchantRow(req.params.id, false), req.actor),
-  });
-  const getDeletedMerchantHandler: Handler<typeof getDeletedMerchant> = async (req) => ({
-    data: toMerchantView(await merchantRow(req.params.id, true), req.actor),
-  });
+  const oneMerchant = async (id: string, archived: boolean, actor: Actor) => {
+    const row = await merchantRow(id, archived);
+    return { data: toMerchantView(row, actor, await watchedFeins(deps.pool, actor, [row.fein])) };
+  };
+  const getMerchantHandler: Handler<typeof getMerchant> = (req) =>
+    oneMerchant(req.params.id, false, req.actor);
+  const getDeletedMerchantHandler: Handler<typeof getDeletedMerchant> = (req) =>
+    oneMerchant(req.params.id, true, req.actor);
 
   const listMerchantNotesHandler: Handler<typeof listMerchantNotes> = async (req) => {
     await merchantRow(req.params.id, false);

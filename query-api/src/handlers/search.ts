@@ -18,6 +18,7 @@ import {
   MERCHANT_JOINS,
   type MerchantRow,
   toMerchantView,
+  watchedFeins,
 } from '../views.ts';
 
 export const SEARCH_TEXTS = {
@@ -215,8 +216,13 @@ export function searchHandlers(deps: QueryDeps) {
       shown.map((r) => r.id),
     );
     if (shown.length === 0) throw notFound(SEARCH_TEXTS.noneFound, { position: recorded.position });
+    const watched = await watchedFeins(
+      deps.pool,
+      req.actor,
+      shown.map((r) => r.fein),
+    );
     return {
-      data: shown.map((r) => toMerchantView(r, req.actor)),
+      data: shown.map((r) => toMerchantView(r, req.actor, watched)),
       warning: rows.length > cap ? SEARCH_TEXTS.overflow(cap) : null,
       position: recorded.position,
     };

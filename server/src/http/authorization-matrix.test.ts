@@ -82,6 +82,13 @@ const HARBOR_RECORDS = new Set<RouteName>([
   'revokeUserApiAccess',
   'getApiCredentials',
   'adminChangePassword',
+  'listMerchantSubscriptions',
+  'addMerchantSubscription',
+  'deleteSelectedMerchantSubscriptions',
+  'deleteAllMerchantSubscriptions',
+  'listSubscriptionImports',
+  'createSubscriptionImport',
+  'downloadSubscriptionImportResults',
 ]);
 
 const id = (value: string) => ({ params: { id: value } });
@@ -194,6 +201,25 @@ const FIXTURES: Record<RouteName, (c: Ctx, role: Role) => Fixture> = {
   createDispute: () => ({ body: {} }),
   listDisputes: none,
   listDevMailbox: none,
+  listMerchantSubscriptions: harborAccount,
+  addMerchantSubscription: (c) => ({
+    ...harborAccount(c),
+    body: { merchant_subscription: { fein: '44-0000009' } },
+  }),
+  deleteSelectedMerchantSubscriptions: (c) => ({
+    params: { account_id: c.harbor },
+    body: { merchant_subscription_ids: [] },
+  }),
+  deleteAllMerchantSubscriptions: (c) => ({ params: { account_id: c.harbor }, body: {} }),
+  listSubscriptionImports: harborAccount,
+  createPresignedUrl: () => ({ body: {} }),
+  createSubscriptionImport: (c) => ({
+    ...harborAccount(c),
+    body: { file: 'not-a-signed-id', file_name: 'eins.csv', file_size: 10 },
+  }),
+  downloadSubscriptionImportResults: (c) => ({
+    params: { id: c.harbor, import_id: '00000000-0000-4000-8000-0000000000aa' },
+  }),
 };
 
 let server: TestServer;
@@ -357,6 +383,16 @@ const SPEC_ACCESS: Record<RouteName, string> = {
   createDispute: 'anonymous',
   listDisputes: 'platform_admin',
   listDevMailbox: 'platform_admin',
+  // Accounts spec §2, §6: merchant subscriptions are for the admins of a PRO account with them enabled
+  // (enabled is checked against the account by the handlers) and platform admins.
+  listMerchantSubscriptions: 'account_admin+PRO',
+  addMerchantSubscription: 'account_admin+PRO',
+  deleteSelectedMerchantSubscriptions: 'account_admin+PRO',
+  deleteAllMerchantSubscriptions: 'account_admin+PRO',
+  listSubscriptionImports: 'account_admin+PRO',
+  createPresignedUrl: 'account_admin+PRO',
+  createSubscriptionImport: 'account_admin+PRO',
+  downloadSubscriptionImportResults: 'account_admin+PRO',
 };
 
 const ROUTE_REFUSALS = new Set<string>([

@@ -1,0 +1,306 @@
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  type addMerchantSubscription,
+  type createPresignedUrl,
+  type createSubscriptionImport,
+  DIRECT_UPLOAD_PATH,
+  type deleteAllMerchantSubscriptions,
+  type deleteSelectedMerchantSubscriptions,
+  type downloadSubscriptionImportResults,
+  type MerchantSubscriptionView,
+  SUBSCRIPTION_TEXTS,
+} from '@mrn/contracts';
+import {
+  type Actor,
+  conflict,
+  forbidden,
+  type Handler,
+  notFound,
+  type Pool,
+  type Position,
+  ruleBroken,
+} from '@mrn/platform';
+import { subscriptions } from '../aggregates.ts';
+import { runInBackground } from '../background.ts';
+import { type CommandDeps, metadataFor } from '../context.ts';
+import { subscriptionId } from '../domain/subscriptions/subscriptions.ts';
+import { loadAccount } from '../services/accounts.ts';
+import { runSubscriptionImport } from '../subscriptions/import.ts';
+
+export const UPLOAD_TEXTS = {
+  fileMissing: 'The uploaded file was not found. Please upload it again.',
+  notUploaded: 'The file has not been uploaded yet.',
+  alreadyImported: 'This file has already been imported.',
+  importNotFound: 'Import not found.',
+} as const;
+
+/** How long a presigned upload address may be used. */
+export const DIRECT_UPLOAD_TTL_MS = 60 * 60 * 1000;
+
+export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/**
+ * The account the caller may manage subscriptions of: its own admins and platform admins; another
+ * funder's admin is told it does not exist (as for a made-up id); only PRO accounts with subscriptions
+ * enabled have them.
+ */
+export async function subscriptionAccount(deps: CommandDeps, accountId: string, actor: Actor): Promise<void> {
+  if (!actor.isDmAdmin && actor.accountId !== accountId) throw notFound('Funder not found.');
+  if (!actor.isDmAdmin && !actor.isAdmin) throw forbidden();
+  const { state } = await loadAccount(deps, accountId);
+  if (state.status === 'none') throw notFound('Funder not found.');
+  if (state.status !== 'open' || state.planLevel !== 'PRO' || !state.merchantSubscriptionEnabled)
+    throw forbidden(SUBSCRIPTION_TEXTS.notEnabled);
+}
+
+interface SubscriptionRow {
+  fein: string;
+  created_at: Date;
+  merchant_id: string | null;
+  legal_name: string | null;
+  dba: string | null;
+  city: string | null;
+  state: string | null;
+}
+
+/**
+ * One page of an account's subscriptions with the live merchant of each EIN (the same list the query
+ * side answers): what the delete calls answer, page 1 of the list after the deletion.
+ */
+export async function subscriptionPage(
+  pool: Pool,
+  accountId: string,
+  page: number,
+  perPage: number,
+  search: string | undefined,
+): Promise<{ data: MerchantSubscriptionView[]; total: number }> {
+  const prefix = search ? `${search}%` : '%';
+  const [rows, count] = await Promise.all([
+    pool.query<SubscriptionRow>(
+      `select s.fein, s.created_at, m.id as merchant_id, m.legal_name, m.dba, m.city, m.state
+         from read.merchant_subscriptions s
+         left join read.merchants m on m.fein = s.fein and m.archived_at is null
+        where s.account_id = $1 and s.fein like $2
+        order by s.created_at desc, s.fein
+        limit $3 offset $4`,
+      [accountId, prefix, perPage, (page - 1) * perPage],
+    ),
+    pool.query<{ n: number }>(
+      'select count(*)::int as n from read.merchant_subscriptions where account_id = $1 and fein like $2',
+      [accountId, prefix],
+    ),
+  ]);
+  return {
+    data: rows.rows.map((r) => {
+      const id = subscriptionId(accountId, r.fein);
+      return {
+        id,
+        resource_id: id,
+        fein: r.fein,
+        created_at: r.created_at.toISOString(),
+        merchant:
+          r.merchant_id === null
+            ? null
+            : {
+                resource_id: r.merchant_id,
+                legal_name: r.legal_name!,
+                dba: r.dba,
+                city: r.city!,
+                state: r.state!,
+              },
+      };
+    }),
+    total: count.rows[0]!.n,
+  };
+}
+
+export const paginationOf = (page: number, perPage: number, total: number) => ({
+  current_page: page,
+  per_page: perPage,
+  total_pages: Math.max(1, Math.ceil(total / perPage)),
+  total_count: total,
+});
+
+/** Until the subscriptions read model has applied `position` (or the consistency timeout passed). */
+async function caughtUp(deps: CommandDeps, position: Position | undefined): Promise<void> {
+  if (!position) return;
+  const until = Date.now() + deps.config.CONSISTENCY_TIMEOUT_MS;
+  while (Date.now() < until) {
+    const { rows } = await deps.pool.query<{ position: string }>(
+      `select position from subscription_checkpoints where name = 'merchant_subscriptions'`,
+    );
+    if (rows[0] && rows[0].position >= position) return;
+    await new Promise((r) => setTimeout(r, 15));
+  }
+}
+
+export function merchantSubscriptionHandlers(deps: CommandDeps) {
+  const ctxOf = (req: { actor: Actor }) => ({ now: deps.clock.now(), actor: req.actor });
+
+  const addHandler: Handler<typeof addMerchantSubscription> = async (req) => {
+    const accountId = req.params.id;
+    await subscriptionAccount(deps, accountId, req.actor);
+    const fein = req.body.merchant_subscription.fein;
+    const result = await subscriptions.handle(
+      deps,
+      accountId,
+      { type: 'Subscribe', accountId, feins: [fein], source: 'web' },
+      ctxOf(req),
+      metadataFor(req),
+    );
+    req.reply.code(201);
+    const id = subscriptionId(accountId, fein);
+    return {
+      data: { id, resource_id: id, fein },
+      message: SUBSCRIPTION_TEXTS.added(deps.config.PRODUCT_NAME),
+      ...(result.position ? { position: result.position } : {}),
+    };
+  };
+
+  const afterDeletion = async (
+    accountId: string,
+    position: Position | undefined,
+    perPage: number,
+    search: string | undefined,
+  ) => {
+    await caughtUp(deps, position);
+    const { data, total } = await subscriptionPage(deps.pool, accountId, 1, perPage, search);
+    return {
+      data,
+      pagination: paginationOf(1, perPage, total),
+      message: SUBSCRIPTION_TEXTS.deleted,
+      ...(position ? { position } : {}),
+    };
+  };
+
+  const deleteSelectedHandler: Handler<typeof deleteSelectedMerchantSubscriptions> = async (req) => {
+    const accountId = req.params.account_id;
+    await subscriptionAccount(deps, accountId, req.actor);
+    const ids = new Set(req.body.merchant_subscription_ids);
+    // Ids are derived from this account and the EIN: another account's ids match nothing here.
+    const result = await subscriptions.handle(
+      deps,
+      accountId,
+      (state) => ({
+        type: 'Unsubscribe' as const,
+        accountId,
+        feins: [...state.feins].filter((f) => ids.has(subscriptionId(accountId, f))),
+      }),
+      ctxOf(req),
+      metadataFor(req),
+    );
+    return afterDeletion(accountId, result.position, req.body.per_page, req.body.search);
+  };
+
+  const deleteAllHandler: Handler<typeof deleteAllMerchantSubscriptions> = async (req) => {
+    const accountId = req.params.account_id;
+    await subscriptionAccount(deps, accountId, req.actor);
+    const result = await subscriptions.handle(
+      deps,
+      accountId,
+      (state) => ({ type: 'Unsubscribe' as const, accountId, feins: [...state.feins] }),
+      ctxOf(req),
+      metadataFor(req),
+    );
+    return afterDeletion(accountId, result.position, req.body.per_page, req.body.search);
+  };
+
+  const presignHandler: Handler<typeof createPresignedUrl> = async (req) => {
+    // The uploader's own account must have subscriptions (platform admins upload for any account).
+    if (!req.actor.isDmAdmin) await subscriptionAccount(deps, req.actor.accountId, req.actor);
+    const token = randomBytes(32).toString('base64url');
+    const signedId = randomBytes(32).toString('base64url');
+    const { file } = req.body;
+    await deps.pool.query(
+      `insert into direct_uploads (id, account_id, user_id, token_hash, signed_hash, filename, byte_size,
+                                   checksum, content_type, expires_at)
+       values (gen_random_uuid(), $1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      [
+        req.actor.accountId,
+        req.actor.userId,
+        hashToken(token),
+        hashToken(signedId),
+        file.filename,
+        file.byte_size,
+        file.checksum,
+        file.content_type,
+        new Date(deps.clock.now().getTime() + DIRECT_UPLOAD_TTL_MS),
+      ],
+    );
+    return {
+      signed_id: signedId,
+      direct_upload: {
+        url: DIRECT_UPLOAD_PATH.replace(':token', token),
+        headers: { 'Content-Type': file.content_type, 'Content-MD5': file.checksum },
+      },
+    };
+  };
+
+  const createImportHandler: Handler<typeof createSubscriptionImport> = async (req) => {
+    const accountId = req.params.id;
+    await subscriptionAccount(deps, accountId, req.actor);
+    const { rows } = await deps.pool.query<{
+      id: string;
+      filename: string;
+      byte_size: number;
+      uploaded_at: Date | null;
+      attached_at: Date | null;
+    }>(
+      `select id, filename, byte_size, uploaded_at, attached_at from direct_uploads
+        where signed_hash = $1 and user_id = $2`,
+      [hashToken(req.body.file), req.actor.userId],
+    );
+    const upload = rows[0];
+    if (!upload) throw notFound(UPLOAD_TEXTS.fileMissing);
+    if (upload.attached_at) throw conflict(UPLOAD_TEXTS.alreadyImported);
+    if (!upload.uploaded_at) throw ruleBroken(UPLOAD_TEXTS.notUploaded);
+    // The upload's id is the import's: queuing it twice is refused by the decider, whoever races.
+    const importId = upload.id;
+    const result = await subscriptions.handle(
+      deps,
+      accountId,
+      (state) => {
+        if (state.imports.has(importId)) throw conflict(UPLOAD_TEXTS.alreadyImported);
+        return {
+          type: 'QueueImport' as const,
+          accountId,
+          importId,
+          fileName: req.body.file_name,
+          fileSize: upload.byte_size,
+        };
+      },
+      ctxOf(req),
+      metadataFor(req),
+    );
+    await deps.pool.query('update direct_uploads set attached_at = now() where id = $1', [importId]);
+    runInBackground(deps.logger, 'merchant subscription import', () =>
+      runSubscriptionImport(deps, accountId, importId, metadataFor(req, { source: 'web' })),
+    );
+    req.reply.code(201);
+    return { data: { id: importId, status: 'queued' as const }, position: result.position };
+  };
+
+  const downloadResultsHandler: Handler<typeof downloadSubscriptionImportResults> = async (req) => {
+    await subscriptionAccount(deps, req.params.id, req.actor);
+    const { rows } = await deps.pool.query<{ csv: string }>(
+      'select csv from subscription_import_results where import_id = $1 and account_id = $2',
+      [req.params.import_id, req.params.id],
+    );
+    if (!rows[0]) throw notFound(UPLOAD_TEXTS.importNotFound);
+    req.reply.header('content-type', 'text/csv; charset=utf-8');
+    req.reply.header(
+      'content-disposition',
+      `attachment; filename="import-${req.params.import_id}-results.csv"`,
+    );
+    return rows[0].csv;
+  };
+
+  return {
+    addMerchantSubscription: addHandler,
+    deleteSelectedMerchantSubscriptions: deleteSelectedHandler,
+    deleteAllMerchantSubscriptions: deleteAllHandler,
+    createPresignedUrl: presignHandler,
+    createSubscriptionImport: createImportHandler,
+    downloadSubscriptionImportResults: downloadResultsHandler,
+  };
+}

@@ -1,0 +1,225 @@
+import { normaliseEin } from '../domain/ein.ts';
+import { dataEnvelope, Pagination } from '../http/envelope.ts';
+import { requiredText, uuid } from '../http/fields.ts';
+import { route } from '../http/route.ts';
+import { z } from '../zod.ts';
+import { einField } from './merchants.ts';
+
+// Merchant subscriptions (accounts spec §2, §3, §7 "Merchant subscriptions"): the EINs a PRO account with
+// subscriptions enabled watches, and CSV imports of them through a direct upload. The plan is declared
+// here; "subscriptions enabled" is checked by the handlers against the account.
+
+/** List size of the subscriptions screen (accounts spec §9). */
+export const MERCHANT_SUBSCRIPTIONS_PER_PAGE = 25;
+/** Largest CSV accepted for an import. */
+export const SUBSCRIPTION_UPLOAD_MAX_BYTES = 10 * 1024 * 1024;
+export const SUBSCRIPTION_IMPORT_STATUSES = ['queued', 'processing', 'done', 'failed'] as const;
+
+export const SUBSCRIPTION_TEXTS = {
+  notEnabled: 'Merchant subscriptions are only available to PRO funders with merchant subscriptions enabled.',
+  added: (product: string) => `Merchant subscription has been added to ${product}.`,
+  deleted: 'Merchant subscriptions have been deleted.',
+  uploadFailed: 'Could not upload the file.',
+} as const;
+
+const idParam = z.object({ id: uuid() });
+const accountIdParam = z.object({ account_id: uuid() });
+
+/** Page (1-based), page size (default 25) and an EIN prefix (digits; dashes and spaces ignored). */
+const listQuery = z.object({
+  page: z.coerce
+    .number({ error: 'must be a whole number' })
+    .int('must be a whole number')
+    .min(1, 'must be 1 or more')
+    .default(1),
+  per_page: z.coerce
+    .number({ error: 'must be a whole number' })
+    .int('must be a whole number')
+    .min(1, 'must be 1 or more')
+    .max(100, 'must be at most 100')
+    .default(MERCHANT_SUBSCRIPTIONS_PER_PAGE),
+  search: z
+    .string()
+    .trim()
+    .max(20, 'must be at most 20 characters')
+    .transform(normaliseEin)
+    .pipe(z.string().regex(/^\d*$/, 'must be the digits of an EIN'))
+    .optional(),
+});
+
+export const MerchantSubscriptionView = z.object({
+  id: z.string(),
+  resource_id: z.string(),
+  fein: z.string(),
+  created_at: z.string(),
+  /** The live merchant with that EIN; null when no funder has reported it yet. */
+  merchant: z
+    .object({
+      resource_id: z.string(),
+      legal_name: z.string(),
+      dba: z.string().nullable(),
+      city: z.string(),
+      state: z.string(),
+    })
+    .nullable(),
+});
+export type MerchantSubscriptionView = z.infer<typeof MerchantSubscriptionView>;
+
+const SubscriptionList = z.object({
+  data: z.array(MerchantSubscriptionView),
+  pagination: Pagination,
+  message: z.string().optional(),
+  position: z.string().optional(),
+});
+
+export const listMerchantSubscriptions = route({
+  method: 'GET',
+  path: '/api/accounts/:id/merchant_subscriptions',
+  service: 'query',
+  access: 'account_admin',
+  plan: 'PRO',
+  params: idParam,
+  query: listQuery,
+  readModels: ['merchant_subscriptions', 'merchants'],
+  response: SubscriptionList,
+  action: 'retrieve merchant subscriptions',
+});
+
+export const addMerchantSubscription = route({
+  method: 'POST',
+  path: '/api/accounts/:id/merchant_subscriptions',
+  service: 'command',
+  access: 'account_admin',
+  plan: 'PRO',
+  params: idParam,
+  body: z.object({ merchant_subscription: z.object({ fein: einField() }, { error: 'is required' }) }),
+  response: z.object({
+    data: z.object({ id: z.string(), resource_id: z.string(), fein: z.string() }),
+    message: z.string(),
+    position: z.string().optional(),
+  }),
+  action: 'create merchant subscription',
+});
+
+const listState = {
+  page: listQuery.shape.page,
+  per_page: listQuery.shape.per_page,
+  search: listQuery.shape.search,
+};
+
+export const deleteSelectedMerchantSubscriptions = route({
+  method: 'POST',
+  path: '/api/accounts/:account_id/merchant_subscriptions/delete_selected',
+  service: 'command',
+  access: 'account_admin',
+  plan: 'PRO',
+  params: accountIdParam,
+  body: z.object({
+    merchant_subscription_ids: z.array(uuid(), { error: 'must be a list of ids' }).max(1000),
+    ...listState,
+  }),
+  response: SubscriptionList,
+  action: 'delete merchant subscriptions',
+});
+
+export const deleteAllMerchantSubscriptions = route({
+  method: 'POST',
+  path: '/api/accounts/:account_id/merchant_subscriptions/delete_all',
+  service: 'command',
+  access: 'account_admin',
+  plan: 'PRO',
+  params: accountIdParam,
+  body: z.object(listState).default({ page: 1, per_page: MERCHANT_SUBSCRIPTIONS_PER_PAGE }),
+  response: SubscriptionList,
+  action: 'delete merchant subscriptions',
+});
+
+export const SubscriptionImportView = z.object({
+  id: z.string(),
+  created_at: z.string(),
+  file_name: z.string(),
+  file_size: z.number().int(),
+  status: z.enum(SUBSCRIPTION_IMPORT_STATUSES),
+  /** The import has run to its end (done or failed). */
+  processed: z.boolean(),
+  imported: z.number().int(),
+  skipped: z.number().int(),
+  errors: z.number().int(),
+  results_file_url: z.string().nullable(),
+});
+export type SubscriptionImportView = z.infer<typeof SubscriptionImportView>;
+
+export const listSubscriptionImports = route({
+  method: 'GET',
+  path: '/api/accounts/:id/merchant_subscription_imports',
+  service: 'query',
+  access: 'account_admin',
+  plan: 'PRO',
+  params: idParam,
+  readModels: ['merchant_subscriptions'],
+  response: z.object({ data: z.array(SubscriptionImportView) }),
+  action: 'retrieve merchant subscription imports',
+});
+
+/** Active Storage's direct-upload request: the server answers where to PUT the bytes. */
+export const createPresignedUrl = route({
+  method: 'POST',
+  path: '/api/presigned_url',
+  service: 'command',
+  access: 'account_admin',
+  plan: 'PRO',
+  body: z.object({
+    file: z.object(
+      {
+        filename: requiredText(255),
+        byte_size: z
+          .number({ error: 'must be a whole number' })
+          .int('must be a whole number')
+          .min(1, 'must be at least 1 byte')
+          .max(SUBSCRIPTION_UPLOAD_MAX_BYTES, 'must be at most 10 MB'),
+        checksum: z
+          .string({ error: 'is required' })
+          .regex(/^[A-Za-z0-9+/]{22}==$/, 'must be the base64 MD5 of the file'),
+        content_type: z.literal('text/csv', { error: 'must be text/csv' }),
+        metadata: z.record(z.string(), z.unknown()).optional(),
+      },
+      { error: 'is required' },
+    ),
+  }),
+  response: z.object({
+    signed_id: z.string(),
+    direct_upload: z.object({ url: z.string(), headers: z.record(z.string(), z.string()) }),
+  }),
+  action: 'upload the file',
+});
+
+export const createSubscriptionImport = route({
+  method: 'POST',
+  path: '/api/accounts/:id/merchant_subscription_imports',
+  service: 'command',
+  access: 'account_admin',
+  plan: 'PRO',
+  params: idParam,
+  body: z.object({
+    file: requiredText(200),
+    file_name: requiredText(255),
+    file_size: z.number({ error: 'must be a whole number' }).int().min(0).optional(),
+  }),
+  response: dataEnvelope(z.object({ id: z.string(), status: z.enum(SUBSCRIPTION_IMPORT_STATUSES) })),
+  action: 'upload the file',
+});
+
+/** The results of an import as CSV: row, input, outcome. */
+export const downloadSubscriptionImportResults = route({
+  method: 'GET',
+  path: '/api/accounts/:id/merchant_subscription_imports/:import_id/results',
+  service: 'command',
+  access: 'account_admin',
+  plan: 'PRO',
+  params: z.object({ id: uuid(), import_id: uuid() }),
+  response: z.string(),
+  action: 'download the import results',
+});
+
+/** Where the bytes of a direct upload go (outside the route table: the URL itself is the permission). */
+export const DIRECT_UPLOAD_PATH = '/api/direct_uploads/:token';
