@@ -9,7 +9,8 @@ export async function signedInPage(
 ): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
-  page.setDefaultTimeout(10_000);
+  // Generous: CI machines have two cores shared by the server, PostgreSQL and Chromium.
+  page.setDefaultTimeout(20_000);
   await page.goto(`${baseUrl}/login`);
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);

@@ -30,6 +30,13 @@ export const ConfigSchema = z.object({
   KAFKA_BROKERS: optionalString,
   PRODUCT_NAME: z.string().default('Merchant Risk Network'),
   PUBLIC_URL: optionalString,
+  /** Lets webhooks reach 127.0.0.0/8 and ::1 (development and tests); every other internal address stays refused. */
+  WEBHOOK_ALLOW_LOOPBACK: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .transform((v) => v === 'true' || v === '1')
+    .default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   CONSISTENCY_TIMEOUT_MS: z.coerce.number().int().min(0).max(30_000).default(3000),
   /** `production` turns off the per-request check of answers against the route table's schemas. */

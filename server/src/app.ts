@@ -19,6 +19,7 @@ import {
 } from '@mrn/platform';
 import { allProjectors, ProjectionRunner } from '@mrn/projections';
 import { registerQueryApi, SearchRecorder } from '@mrn/query-api';
+import { startDispatcher } from '@mrn/webhook-dispatcher';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { startBilling } from './billing.ts';
 import { ensurePlatformAdmin } from './bootstrap.ts';
@@ -97,6 +98,15 @@ export async function startServer(
     billing: billing.gateway,
   };
   registerCommandApi(commandDeps);
+  const dispatcher = startDispatcher({
+    pool: db.pool,
+    store,
+    mailer,
+    clock: opts.clock ?? systemClock,
+    logger: logger.child({ component: 'webhook-dispatcher' }),
+    publicUrl: () => commandDeps.publicUrl,
+    allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK,
+  });
   registerQueryApi({
     app,
     pool: db.pool,
@@ -165,6 +175,7 @@ export async function startServer(
       contributionClock.stop();
       await app.close();
       await settleBackground();
+      await dispatcher.stop();
       await billing.stop();
       mailer.close();
       await mailbox?.close();

@@ -11,12 +11,14 @@ import {
 } from '@mrn/platform';
 import { projectionMigrations } from '@mrn/projections';
 import { queryMigrations } from '@mrn/query-api';
+import { dispatcherMigrations } from '@mrn/webhook-dispatcher';
 
 export const allMigrations = () => [
   ...platformMigrations(),
   ...commandMigrations(),
   ...projectionMigrations(),
   ...queryMigrations(),
+  ...dispatcherMigrations(),
 ];
 
 export interface Database {

@@ -1,6 +1,10 @@
 /**
  * The notification consumer of DESIGN §1: matches events to merchant subscriptions and delivers
- * signed webhooks and e-mails. It arrives with merchant subscriptions (accounts spec §2, §7); the
- * package exists now so that the workspace layout and the server's composition are final.
+ * signed webhooks (Standard Webhooks) and e-mails from a durable outbox in Postgres.
  */
 export const DISPATCHER_NAME = 'webhook-dispatcher';
+export * from './dispatcher.ts';
+export * from './enqueue.ts';
+export * from './migrations.ts';
+export * from './signing.ts';
+export * from './ssrf.ts';

@@ -14,11 +14,7 @@ import {
 } from './guards.tsx';
 import { lazyPage } from './lazy-page.tsx';
 import { PATHS } from './paths.ts';
-import {
-  MEMBER_PLACEHOLDERS,
-  MERCHANT_SUBSCRIPTION_PLACEHOLDERS,
-  type PlaceholderRoute,
-} from './placeholder-routes.ts';
+import { MEMBER_PLACEHOLDERS, type PlaceholderRoute } from './placeholder-routes.ts';
 import { registerPreloadedRoutes } from './preload.ts';
 
 const page = lazyPage;
@@ -65,6 +61,10 @@ const MemberPage = lazyPage<
   typeof import('../pages/members/MemberPage.tsx'),
   React.ComponentProps<typeof import('../pages/members/MemberPage.tsx').MemberPage>
 >(() => import('../pages/members/MemberPage.tsx'), 'MemberPage');
+const MerchantSubscriptionsPage = page(
+  () => import('../pages/merchant-subscriptions/MerchantSubscriptionsPage.tsx'),
+  'MerchantSubscriptionsPage',
+);
 const FundersPage = page(() => import('../pages/funders/FundersPage.tsx'), 'FundersPage');
 const NewFunderPage = page(() => import('../pages/funders/NewFunderPage.tsx'), 'NewFunderPage');
 const FunderPage = page(() => import('../pages/funders/FunderPage.tsx'), 'FunderPage');
@@ -91,6 +91,9 @@ registerPreloadedRoutes([
   [PATHS.profile, ProfilePage],
   [PATHS.members, OurMembersPage],
   [PATHS.account, AccountPage],
+  [PATHS.merchantSubscriptions, MerchantSubscriptionsPage],
+  [PATHS.merchantSubscriptionImports, MerchantSubscriptionsPage],
+  [PATHS.merchantSubscriptionWebhookLogs, MerchantSubscriptionsPage],
   [PATHS.merchants, AdminMerchantsPage],
   [PATHS.funders, FundersPage],
   [PATHS.funder, FunderPage],
@@ -146,7 +149,9 @@ export function AppRoutes() {
             <Route path={PATHS.accountMember} element={<MemberPage scope="account" mode="edit" />} />
           </Route>
           <Route element={<RequireMerchantSubscriptions />}>
-            {placeholders(MERCHANT_SUBSCRIPTION_PLACEHOLDERS)}
+            <Route path={PATHS.merchantSubscriptions} element={<MerchantSubscriptionsPage />} />
+            <Route path={PATHS.merchantSubscriptionImports} element={<MerchantSubscriptionsPage />} />
+            <Route path={PATHS.merchantSubscriptionWebhookLogs} element={<MerchantSubscriptionsPage />} />
           </Route>
           <Route element={<RequireRole has={isPlatformAdmin} />}>
             <Route path={PATHS.merchants} element={<AdminMerchantsPage />} />

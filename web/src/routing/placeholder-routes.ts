@@ -14,21 +14,3 @@ export const MEMBER_PLACEHOLDERS: PlaceholderRoute[] = [
     summary: 'Additions and searches by day, searches by source and hits by category.',
   },
 ];
-
-export const MERCHANT_SUBSCRIPTION_PLACEHOLDERS: PlaceholderRoute[] = [
-  {
-    path: PATHS.merchantSubscriptions,
-    title: 'Merchant Subscriptions',
-    summary: 'The EINs your account watches, with notification e-mails and webhooks.',
-  },
-  {
-    path: PATHS.merchantSubscriptionImports,
-    title: 'Uploads',
-    summary: 'CSV uploads of merchant subscriptions.',
-  },
-  {
-    path: PATHS.merchantSubscriptionWebhookLogs,
-    title: 'Webhook Logs',
-    summary: 'Webhook deliveries and retries.',
-  },
-];

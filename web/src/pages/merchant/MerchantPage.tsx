@@ -29,6 +29,7 @@ import { displayEin, formatDate, fullAddress } from '../../merchants/format.ts';
 import { Fact, MerchantFacts } from '../../merchants/MerchantFacts.tsx';
 import { NoteDialog, type NoteDialogMode } from '../../merchants/NoteDialog.tsx';
 import { NotesList } from '../../merchants/NotesList.tsx';
+import { SubscriptionSwitch } from '../../merchants/SubscriptionSwitch.tsx';
 import { deletedMerchantPath, PATHS } from '../../routing/paths.ts';
 import { PageSpinner } from '../../ui/PageSpinner.tsx';
 import { useDocumentTitle } from '../../ui/use-document-title.ts';
@@ -108,6 +109,7 @@ function MerchantDetail({ merchant }: { merchant: MerchantView }) {
             {merchant.dba && <p className={Classes.TEXT_MUTED}>DBA {merchant.dba}</p>}
           </div>
           <div className="mrn-merchant-actions">
+            <SubscriptionSwitch merchant={merchant} />
             <Button
               intent={Intent.PRIMARY}
               icon="plus"

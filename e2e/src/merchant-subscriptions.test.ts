@@ -1,0 +1,209 @@
+import { buildPath, routes } from '@mrn/contracts';
+import { DEMO_PASSWORD } from '@mrn/server';
+import { startTestServer, TEST_ADMIN, type TestServer } from '@mrn/server/testing';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, screenshot } from './browser.ts';
+import { signedInPage } from './session.ts';
+
+// Merchant subscriptions in Chromium against the real server (accounts §2): the three tabs, adding an
+// EIN through the dialog, a CSV upload with its progress and counts, deleting, and the switch on a
+// merchant page.
+
+let server: TestServer;
+let browser: Browser;
+const DANA = 'dana.whitfield@summitcapital.example'; // Summit (PRO) admin
+const SUNRISE_FEIN = '451234567'; // a demo merchant
+let summit = '';
+let sunrise = '';
+
+beforeAll(async () => {
+  server = await startTestServer({ listen: true, demo: true });
+  browser = await launchBrowser();
+  const dana = await server.login(DANA, DEMO_PASSWORD);
+  const me = await server.call({ method: 'GET', url: routes.autoLogin.path, token: dana });
+  summit = me.body.data.user.account_resource_id;
+  const found = await server.call({
+    method: 'GET',
+    url: `${routes.searchMerchants.path}?search=${SUNRISE_FEIN}`,
+    token: dana,
+  });
+  sunrise = found.body.data[0].resource_id;
+
+  // The platform admin enables subscriptions for Summit, with a notification e-mail.
+  const admin = await server.login(TEST_ADMIN.email, TEST_ADMIN.password);
+  const account = await server.call({
+    method: 'GET',
+    url: buildPath(routes.getAccount.path, { id: summit }),
+    token: admin,
+  });
+  const { name, website, primary_contact_email } = account.body.data;
+  const updated = await server.call({
+    method: 'PUT',
+    url: buildPath(routes.updateAccount.path, { id: summit }),
+    token: admin,
+    payload: {
+      account: {
+        name,
+        website,
+        primary_contact_email,
+        merchant_subscription_enabled: true,
+        merchant_subscription_notification_email: 'alerts@summitcapital.example',
+      },
+    },
+  });
+  expect(updated.status).toBe(200);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const rowOf = (page: Page, text: string) =>
+  page.getByRole('row').filter({ has: page.getByRole('cell', { name: text }) });
+
+/** Screenshots at 1280 and 390 px; at 390 the page keeps inside the phone's width. */
+async function bothWidths(page: Page, name: string) {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.waitForTimeout(150);
+  await screenshot(page, `${name}-1280`);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForTimeout(200);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await screenshot(page, `${name}-390`);
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+describe('merchant subscriptions', () => {
+  it('adds an EIN, uploads a CSV, deletes selected and toggles the merchant page switch', async () => {
+    const page = await signedInPage(browser, server.url, DANA, DEMO_PASSWORD);
+    await page.goto(`${server.url}/merchant_subscriptions`);
+    await page.waitForURL('**/merchant_subscriptions');
+    await page.getByText('No merchant subscriptions yet').waitFor();
+    // A notification e-mail is set: no Configuration Missing warning.
+    expect(await page.getByText('Configuration Missing').count()).toBe(0);
+
+    // Add an EIN pasted with spaces: all 9 digits are kept.
+    await page.getByRole('button', { name: 'Add Subscription' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add Subscription' });
+    const ein = dialog.getByLabel(/^EIN\/BN/);
+    await ein.fill('12 345 6789');
+    expect(await ein.inputValue()).toBe('12-3456789');
+    await dialog.getByRole('button', { name: 'Add Subscription' }).click();
+    await page.getByText(/^Merchant subscription has been added to .+\.$/).waitFor();
+    await rowOf(page, '12-3456789').waitFor();
+    expect(await rowOf(page, '12-3456789').textContent()).toContain('Not yet reported');
+    await bothWidths(page, 'merchant-subscriptions-list');
+
+    // Upload a CSV with a duplicate and a bad row; the direct upload is held back a moment so its
+    // progress shows.
+    await page.route('**/api/direct_uploads/**', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      await route.continue();
+    });
+    await page.getByRole('button', { name: 'Upload CSV' }).click();
+    const upload = page.getByRole('dialog', { name: 'Upload CSV' });
+    await upload.getByText('One EIN per line').waitFor();
+    await upload.getByLabel('CSV file').setInputFiles({
+      name: 'watch-list.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from('ein\n22-1234567\n221234567\nnot-an-ein\n33 7654321\n'),
+    });
+    await upload.getByText('47 B').waitFor();
+    await upload.getByRole('button', { name: 'Upload', exact: true }).click();
+    await upload.getByRole('progressbar', { name: 'Upload progress' }).waitFor();
+    await upload.getByText(/Uploading/).waitFor();
+    await screenshot(page, 'merchant-subscriptions-upload-progress');
+    await page.waitForURL('**/merchant_subscription_imports');
+    const row = rowOf(page, 'watch-list.csv');
+    await row.getByText('Done').waitFor({ timeout: 20_000 });
+    const cells = await row.getByRole('cell').allTextContents();
+    // Date, File, Size, Status, Processed?, Created, Skipped, Errors, Results
+    expect(cells.slice(1, 4)).toEqual(['watch-list.csv', '47 B', 'Done']);
+    expect(cells.slice(5, 8)).toEqual(['2', '1', '1']);
+    await row.getByRole('button', { name: /Download the results/ }).waitFor();
+    await bothWidths(page, 'merchant-subscriptions-uploads');
+
+    // Delete two of the three subscriptions.
+    await page.getByRole('tab', { name: 'Merchant Subscriptions' }).click();
+    await page.waitForURL('**/merchant_subscriptions');
+    await rowOf(page, '22-1234567').waitFor();
+    await rowOf(page, '33-7654321').waitFor();
+    await page.getByLabel('Select 12-3456789').check({ force: true });
+    await page.getByLabel('Select 22-1234567').check({ force: true });
+    await page.getByRole('button', { name: 'Delete Selected (2)' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Delete', exact: true }).click();
+    await page.getByText('Merchant subscriptions have been deleted.').waitFor();
+    await rowOf(page, '12-3456789').waitFor({ state: 'detached' });
+    expect(await rowOf(page, '22-1234567').count()).toBe(0);
+    await rowOf(page, '33-7654321').waitFor();
+
+    // Webhook Logs tab.
+    await page.getByRole('tab', { name: 'Webhook Logs' }).click();
+    await page.waitForURL('**/merchant_subscription_webhook_logs');
+    await page.getByText('Webhook deliveries will be listed here.').waitFor();
+    await bothWidths(page, 'merchant-subscriptions-webhook-logs');
+
+    // The switch on a merchant page subscribes to its EIN and removes it again.
+    await page.goto(`${server.url}/merchants/${sunrise}`);
+    const toggle = page.getByLabel('Subscription Enabled');
+    await toggle.waitFor({ state: 'attached' });
+    expect(await toggle.isChecked()).toBe(false);
+    await page.locator('label', { hasText: 'Subscription Enabled' }).click();
+    await page
+      .getByText(/^Merchant subscription has been added to .+\.$/)
+      .last()
+      .waitFor();
+    await expect.poll(() => toggle.isChecked()).toBe(true);
+    await page.goto(`${server.url}/merchant_subscriptions?search=45-12`);
+    const watched = rowOf(page, '45-1234567');
+    await watched.waitFor();
+    await watched.getByRole('link', { name: 'Sunrise Diner Inc' }).waitFor();
+
+    await page.goto(`${server.url}/merchants/${sunrise}`);
+    await page.getByLabel('Subscription Enabled').waitFor({ state: 'attached' });
+    await expect.poll(() => page.getByLabel('Subscription Enabled').isChecked()).toBe(true);
+    await page.locator('label', { hasText: 'Subscription Enabled' }).click();
+    await page.getByText('Merchant subscriptions have been deleted.').last().waitFor();
+    await expect.poll(() => page.getByLabel('Subscription Enabled').isChecked()).toBe(false);
+    await page.context().close();
+  });
+
+  it('warns on every tab when no notification e-mail or webhook is set', async () => {
+    const admin = await server.login(TEST_ADMIN.email, TEST_ADMIN.password);
+    const account = await server.call({
+      method: 'GET',
+      url: buildPath(routes.getAccount.path, { id: summit }),
+      token: admin,
+    });
+    const { name, website, primary_contact_email } = account.body.data;
+    const cleared = await server.call({
+      method: 'PUT',
+      url: buildPath(routes.updateAccount.path, { id: summit }),
+      token: admin,
+      payload: {
+        account: {
+          name,
+          website,
+          primary_contact_email,
+          merchant_subscription_enabled: true,
+          merchant_subscription_notification_email: null,
+          merchant_subscription_notification_webhook: null,
+        },
+      },
+    });
+    expect(cleared.status).toBe(200);
+    const page = await signedInPage(browser, server.url, DANA, DEMO_PASSWORD);
+    for (const path of [
+      '/merchant_subscriptions',
+      '/merchant_subscription_imports',
+      '/merchant_subscription_webhook_logs',
+    ]) {
+      await page.goto(`${server.url}${path}`);
+      await page.getByText('Configuration Missing').waitFor();
+      await page.getByRole('link', { name: 'Account settings' }).waitFor();
+    }
+    await bothWidths(page, 'merchant-subscriptions-configuration-missing');
+    await page.context().close();
+  });
+});

@@ -1,0 +1,467 @@
+import { createLogger, ManualClock, PostgresEventStore, platformMigrations } from '@mrn/platform';
+import { createTestDatabase, type TestDatabase } from '@mrn/platform/testing';
+import { projectionMigrations } from '@mrn/projections';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { LEASE_MS, MAX_ATTEMPTS, RETRY_DELAYS_MS, startDispatcher, WebhookDispatcher } from './dispatcher.ts';
+import { dispatcherMigrations } from './migrations.ts';
+import { rotateWebhookSecret, webhookSecretOf } from './signing.ts';
+import {
+  addMerchant,
+  addNote,
+  openAccount,
+  RecordingMailer,
+  randomEin,
+  startReceiver,
+  updateNote,
+  verifyWith,
+  watch,
+} from './test-helpers.ts';
+
+let db: TestDatabase;
+let store: PostgresEventStore;
+const logger = createLogger('silent');
+const PUBLIC_URL = 'https://mrn.example';
+
+beforeAll(async () => {
+  db = await createTestDatabase([
+    ...platformMigrations(),
+    ...projectionMigrations(),
+    ...dispatcherMigrations(),
+  ]);
+  store = new PostgresEventStore(db.pool, { listenUrl: db.url, pollIntervalMs: 100 });
+});
+afterAll(async () => {
+  await store.close();
+  await db.drop();
+});
+beforeEach(async () => {
+  await db.pool.query('truncate webhook_deliveries, webhook_attempts, webhook_endpoint_health');
+});
+
+function dispatcher(clock: ManualClock, mailer = new RecordingMailer(), allowLoopback = true) {
+  return new WebhookDispatcher({
+    pool: db.pool,
+    store,
+    mailer,
+    clock,
+    logger,
+    publicUrl: PUBLIC_URL,
+    allowLoopback,
+    random: () => 0.5,
+  });
+}
+
+/** A funder watching a merchant's EIN, another funder that reports on it; one note → one delivery. */
+async function scene(webhook: string | null, email: string | null = null) {
+  const fein = randomEin();
+  const watcher = await openAccount(store, 'Watcher Funding', { webhook, email });
+  const actor = await openAccount(store, 'Acting Capital');
+  const merchantId = await addMerchant(store, actor, fein, 'Acme Coffee LLC');
+  await watch(store, watcher, fein);
+  return { fein, watcher, actor, merchantId };
+}
+
+const deliveries = async () =>
+  (
+    await db.pool.query<{
+      id: string;
+      webhook_id: string;
+      account_id: string;
+      kind: string;
+      target: string;
+      status: string;
+      attempts: number;
+      next_attempt_at: Date | null;
+      payload: Record<string, unknown>;
+    }>('select * from webhook_deliveries order by created_at, kind')
+  ).rows;
+
+const attempts = async (deliveryId: string) =>
+  (
+    await db.pool.query<{
+      attempt: number;
+      at: Date;
+      http_status: number | null;
+      response_body: string | null;
+      error: string | null;
+      succeeded: boolean;
+      duration_ms: number;
+    }>('select * from webhook_attempts where delivery_id = $1 order by attempt', [deliveryId])
+  ).rows;
+
+describe('matching and payload', () => {
+  it('tells a watching funder when another funder reports, never about its own or a Merchant Dispute note', async () => {
+    const receiver = await startReceiver();
+    const mailer = new RecordingMailer();
+    const clock = new ManualClock(new Date());
+    const d = dispatcher(clock, mailer);
+    try {
+      const { fein, watcher, actor, merchantId } = await scene(receiver.url, 'alerts@watcher.example');
+      const noteId = await addNote(store, actor, merchantId, 'Slow Pay', 'Paid 40 days late.');
+      // The watcher's own note on the same merchant: no webhook to itself.
+      await addNote(store, watcher, merchantId, 'Default', 'Our own note.');
+      // A Merchant Dispute note is never sent.
+      await addNote(store, actor, merchantId, 'Merchant Dispute', 'Disputed by the merchant.');
+      await updateNote(store, actor, merchantId, noteId, 'Slow Pay', 'Paid 45 days late.');
+      const { enqueued } = await d.runOnce();
+      expect(enqueued).toBe(4);
+
+      const rows = await deliveries();
+      expect(rows.map((r) => [r.kind, r.account_id, r.status]).sort()).toEqual([
+        ['email', watcher, 'succeeded'],
+        ['email', watcher, 'succeeded'],
+        ['webhook', watcher, 'succeeded'],
+        ['webhook', watcher, 'succeeded'],
+      ]);
+      expect(receiver.received).toHaveLength(2);
+      const secret = await webhookSecretOf(db.pool, watcher);
+      // Deliveries go out side by side: no order between them (Standard Webhooks promises none).
+      const bodies = receiver.received.map((r) => verifyWith(secret, r)) as {
+        type: string;
+        data: Record<string, unknown>;
+      }[];
+      const added = bodies.find((b) => b.type === 'merchant.note_added');
+      const updated = bodies.find((b) => b.type === 'merchant.note_updated');
+      expect(added).toMatchObject({
+        type: 'merchant.note_added',
+        data: {
+          merchant_ein: fein,
+          merchant_name: 'Acme Coffee LLC',
+          action: 'Note Added',
+          note_category: 'Slow Pay',
+          note: 'Paid 40 days late.',
+          merchant_url: `${PUBLIC_URL}/merchants/${merchantId}`,
+          action_performed_by: 'Acting Capital',
+        },
+      });
+      expect(updated?.data).toMatchObject({ action: 'Note Updated', note: 'Paid 45 days late.' });
+      const all = JSON.stringify(receiver.received.map((r) => r.body)) + JSON.stringify(mailer.sent);
+      expect(all).not.toContain('Disputed by the merchant');
+      expect(all).not.toContain('Our own note');
+      expect(mailer.sent.map((m) => m.to)).toEqual(['alerts@watcher.example', 'alerts@watcher.example']);
+      expect(mailer.sent[0]?.text).toContain('Action Performed By: Acting Capital');
+      expect(mailer.sent[0]?.text).toContain(`${PUBLIC_URL}/merchants/${merchantId}`);
+    } finally {
+      await d.stop();
+      await receiver.close();
+    }
+  });
+
+  it('sends Merchant Added and Merchant Updated for a watched EIN reported by another funder', async () => {
+    const receiver = await startReceiver();
+    const clock = new ManualClock(new Date());
+    const d = dispatcher(clock);
+    try {
+      const fein = randomEin();
+      const watcher = await openAccount(store, 'Early Watcher', { webhook: receiver.url });
+      const actor = await openAccount(store, 'Reporting Funder');
+      await watch(store, watcher, fein); // watched before anyone reported it
+      await addMerchant(store, actor, fein, 'Blue Bakery Inc');
+      // An account without subscriptions enabled gets nothing.
+      const disabled = await openAccount(store, 'Not Enabled', { webhook: receiver.url, enabled: false });
+      await watch(store, disabled, fein);
+      await addMerchant(store, actor, randomEin(), 'Unwatched Ltd');
+      await d.runOnce();
+      expect(receiver.received).toHaveLength(1);
+      const body = JSON.parse(receiver.received[0]!.body);
+      expect(body.data).toMatchObject({ action: 'Merchant Added', merchant_ein: fein, note: null });
+      expect(body.data.action_performed_by).toBe('Reporting Funder');
+    } finally {
+      await d.stop();
+      await receiver.close();
+    }
+  });
+});
+
+describe('live', () => {
+  it('started as in the server, delivers a note within seconds of its append', async () => {
+    const receiver = await startReceiver();
+    const running = startDispatcher({
+      pool: db.pool,
+      store,
+      mailer: new RecordingMailer(),
+      logger,
+      publicUrl: () => PUBLIC_URL,
+      allowLoopback: true,
+    });
+    try {
+      const { actor, merchantId } = await scene(receiver.url);
+      const appended = Date.now();
+      await addNote(store, actor, merchantId);
+      await expect.poll(() => receiver.received.length, { timeout: 5000, interval: 20 }).toBe(1);
+      expect(Date.now() - appended).toBeLessThan(3000);
+      await expect.poll(async () => (await deliveries())[0]?.status, { timeout: 5000 }).toBe('succeeded');
+    } finally {
+      await running.stop();
+      await receiver.close();
+    }
+  });
+});
+
+describe('signing', () => {
+  it('verifies with the standardwebhooks library; after a rotation both secrets sign for 24 hours', async () => {
+    const receiver = await startReceiver();
+    const clock = new ManualClock(new Date());
+    const d = dispatcher(clock);
+    try {
+      const { watcher, actor, merchantId } = await scene(receiver.url);
+      const before = await webhookSecretOf(db.pool, watcher);
+      expect(before).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
+      await addNote(store, actor, merchantId);
+      await d.runOnce();
+      expect(verifyWith(before, receiver.received[0]!)).toBeTruthy();
+
+      const after = await rotateWebhookSecret(db.pool, watcher, clock.now());
+      expect(after).not.toBe(before);
+      await addNote(store, actor, merchantId);
+      await d.runOnce();
+      const during = receiver.received[1]!;
+      expect(String(during.headers['webhook-signature']).split(' ')).toHaveLength(2);
+      expect(verifyWith(after, during)).toBeTruthy();
+      expect(verifyWith(before, during)).toBeTruthy();
+
+      clock.advance(24 * 3600_000 + 1000);
+      await addNote(store, actor, merchantId);
+      await d.runOnce();
+      const later = receiver.received[2]!;
+      expect(String(later.headers['webhook-signature']).split(' ')).toHaveLength(1);
+      expect(verifyWith(after, later)).toBeTruthy();
+      expect(() => verifyWith(before, later)).toThrow();
+    } finally {
+      await d.stop();
+      await receiver.close();
+    }
+  });
+});
+
+describe('retries', () => {
+  it('a receiver failing 3 times then succeeding: 4 attempts logged, one success, the same webhook-id', async () => {
+    const receiver = await startReceiver((n) => (n < 3 ? 500 : 204));
+    const clock = new ManualClock(new Date());
+    const d = dispatcher(clock);
+    try {
+      const { watcher, actor, merchantId } = await scene(receiver.url);
+      await addNote(store, actor, merchantId);
+      await d.runOnce();
+      for (const wait of RETRY_DELAYS_MS.slice(0, 3)) {
+        // Not before its time (the jitter only lengthens a wait)…
+        clock.advance(wait - 1);
+        expect((await d.runOnce()).attempted).toBe(0);
+        // …and once the jittered wait (here +5 %) is over.
+        clock.advance(Math.ceil(wait * 0.05) + 1);
+        expect((await d.runOnce()).attempted).toBe(1);
+      }
+      const [row] = await deliveries();
+      expect(row).toMatchObject({ status: 'succeeded', attempts: 4, next_attempt_at: null });
+      const log = await attempts(row!.id);
+      expect(log.map((a) => [a.attempt, a.http_status, a.succeeded])).toEqual([
+        [1, 500, false],
+        [2, 500, false],
+        [3, 500, false],
+        [4, 204, true],
+      ]);
+      expect(log[0]!.response_body).toHaveLength(1024);
+      expect(new Set(receiver.received.map((r) => r.headers['webhook-id']))).toEqual(
+        new Set([row!.webhook_id]),
+      );
+      const secret = await webhookSecretOf(db.pool, watcher);
+      for (const r of receiver.received) expect(verifyWith(secret, r)).toBeTruthy();
+      expect(log.filter((a) => a.succeeded)).toHaveLength(1);
+    } finally {
+      await d.stop();
+      await receiver.close();
+    }
+  });
+
+  it('a receiver down for the whole run: the schedule is followed, then the row is dead', async () => {
+    const receiver = await startReceiver(() => 503);
+    const clock = new ManualClock(new Date());
+    const d = dispatcher(clock);
+    try {
+      const { actor, merchantId } = await scene(receiver.url);
+      await addNote(store, actor, merchantId);
+      await d.runOnce();
+      for (const wait of RETRY_DELAYS_MS) {
+        const [row] = await deliveries();
+        expect(row!.status).toBe('failed');
+        const expected = clock.now().getTime() + wait * 1.05;
+        expect(Math.abs(row!.next_attempt_at!.getTime() - expected)).toBeLessThan(2);
+        clock.set(row!.next_attempt_at!);
+        expect((await d.runOnce()).attempted).toBe(1);
+      }
+      const [row] = await deliveries();
+      expect(row).toMatchObject({ status: 'dead', attempts: MAX_ATTEMPTS, next_attempt_at: null });
+      const log = await attempts(row!.id);
+      expect(log).toHaveLength(8);
+      const gaps = log.slice(1).map((a, i) => a.at.getTime() - log[i]!.at.getTime());
+      expect(gaps).toEqual(RETRY_DELAYS_MS.map((w) => Math.round(w * 1.05)));
+      expect(receiver.received).toHaveLength(8);
+      clock.advance(48 * 3600_000);
+      expect((await d.runOnce()).attempted).toBe(0);
+    } finally {
+      await d.stop();
+      await receiver.close();
+    }
+  });
+
+  it('a dispatcher that dies after claiming loses nothing: another delivers it with the same webhook-id', async () => {
+    const receiver = await startReceiver();
+    const clock = new ManualClock(new Date());
+    const first = dispatcher(clock);
+    const second = dispatcher(clock);
+    try {
+      const { actor, merchantId } = await scene(receiver.url);
+      await addNote(store, actor, merchantId);
+      await first.pump();
+      const claimed = await first.claimDue();
+      expect(claimed).toHaveLength(1);
+      await first.stop(); // "crashes" holding the lease, before any request
+      expect((await second.runOnce()).attempted).toBe(0); // still leased
+      clock.advance(LEASE_MS);
+      expect((await second.runOnce()).attempted).toBe(1);
+      const [row] = await deliveries();
+      expect(row).toMatchObject({ status: 'succeeded', attempts: 1, webhook_id: claimed[0]!.webhook_id });
+      expect(receiver.received.map((r) => r.headers['webhook-id'])).toEqual([claimed[0]!.webhook_id]);
+    } finally {
+      await second.stop();
+      await receiver.close();
+    }
+  });
+
+  it('a dispatcher stopped mid-request gives the row back: delivered again with the same webhook-id', async () => {
+    let release: (() => void) | undefined;
+    const arrived = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const receiver = await startReceiver((n) => {
+      if (n === 0) {
+        release?.();
+        return 'hang';
+      }
+      return 200;
+    });
+    const clock = new ManualClock(new Date());
+    const first = dispatcher(clock);
+    const second = dispatcher(clock);
+    try {
+      const { actor, merchantId } = await scene(receiver.url);
+      await addNote(store, actor, merchantId);
+      const running = first.runOnce();
+      await arrived;
+      await first.stop();
+      await running;
+      await second.runOnce();
+      const [row] = await deliveries();
+      expect(row).toMatchObject({ status: 'succeeded', attempts: 1 });
+      expect(receiver.received.map((r) => r.headers['webhook-id'])).toEqual([
+        row!.webhook_id,
+        row!.webhook_id,
+      ]);
+    } finally {
+      await second.stop();
+      await receiver.close();
+    }
+  });
+
+  it('an enqueue is exactly once: a second dispatcher over the same log adds nothing', async () => {
+    const clock = new ManualClock(new Date());
+    const { actor, merchantId } = await scene('https://hooks.example/never');
+    await addNote(store, actor, merchantId);
+    const a = dispatcher(clock);
+    const b = dispatcher(clock);
+    const [x, y] = await Promise.all([a.pump(), b.pump()]);
+    expect(x + y).toBe(1);
+    expect(await deliveries()).toHaveLength(1);
+    await a.stop();
+    await b.stop();
+  });
+
+  it('an endpoint failing for 5 days is disabled and its admins are e-mailed', async () => {
+    const receiver = await startReceiver(() => 500);
+    const clock = new ManualClock(new Date());
+    const mailer = new RecordingMailer();
+    const d = dispatcher(clock, mailer);
+    try {
+      const { watcher, actor, merchantId } = await scene(receiver.url);
+      await db.pool.query(
+        `insert into read.users (id, account_id, email, first_name, last_name, is_admin, is_dm_admin, created_at)
+         values (gen_random_uuid(), $1, 'admin@watcher.example', 'Ada', 'Admin', true, false, now()),
+                (gen_random_uuid(), $1, 'member@watcher.example', 'Mo', 'Member', false, false, now())`,
+        [watcher],
+      );
+      await addNote(store, actor, merchantId);
+      await d.runOnce();
+      for (let day = 1; day <= 5; day++) {
+        clock.advance(86_400_000);
+        await addNote(store, actor, merchantId); // a fresh delivery each day, all failing
+        await d.runOnce();
+      }
+      const { rows } = await db.pool.query(
+        'select url from webhook_endpoints_disabled where account_id = $1',
+        [watcher],
+      );
+      expect(rows).toEqual([{ url: receiver.url }]);
+      expect(mailer.sent.map((m) => m.to)).toEqual(['admin@watcher.example']);
+      expect(mailer.sent[0]!.subject).toContain('disabled');
+      const open = (await deliveries()).filter(
+        (r) => r.kind === 'webhook' && ['pending', 'failed'].includes(r.status),
+      );
+      expect(open).toEqual([]);
+      // No new rows for a disabled endpoint.
+      await addNote(store, actor, merchantId);
+      expect(await d.pump()).toBe(0);
+    } finally {
+      await d.stop();
+      await receiver.close();
+    }
+  });
+});
+
+describe('SSRF at delivery time', () => {
+  it.each([
+    'http://10.0.0.1/hook',
+    'http://169.254.169.254/latest/meta-data',
+    'http://[::1]:9/hook',
+    'http://127.0.0.1:9/hook',
+    'http://[::ffff:127.0.0.1]:9/hook',
+    'ftp://example.com/hook',
+  ])('refuses %s without connecting', async (url) => {
+    const clock = new ManualClock(new Date());
+    const d = dispatcher(clock, new RecordingMailer(), false);
+    try {
+      const { actor, merchantId } = await scene(url);
+      await addNote(store, actor, merchantId);
+      await d.runOnce();
+      const [row] = await deliveries();
+      const [attempt] = await attempts(row!.id);
+      expect(attempt).toMatchObject({ succeeded: false, http_status: null });
+      expect(attempt!.error).toMatch(/refused/);
+    } finally {
+      await d.stop();
+    }
+  });
+
+  it('refuses a host name resolving to 127.0.0.1 without the flag, delivers to it with the flag', async () => {
+    const receiver = await startReceiver();
+    const clock = new ManualClock(new Date());
+    const strict = dispatcher(clock, new RecordingMailer(), false);
+    const loose = dispatcher(clock, new RecordingMailer(), true);
+    try {
+      const { actor, merchantId } = await scene(`http://localhost:${receiver.port}/hook`);
+      await addNote(store, actor, merchantId);
+      await strict.runOnce();
+      const [row] = await deliveries();
+      const [attempt] = await attempts(row!.id);
+      expect(attempt!.error).toMatch(/forbidden address/);
+      expect(receiver.received).toHaveLength(0);
+      clock.advance(RETRY_DELAYS_MS[0] * 2);
+      await loose.runOnce();
+      expect(receiver.received).toHaveLength(1);
+      expect((await deliveries())[0]!.status).toBe('succeeded');
+    } finally {
+      await strict.stop();
+      await loose.stop();
+      await receiver.close();
+    }
+  });
+});

@@ -1,0 +1,228 @@
+import { type EventOf, parseEvent } from '@mrn/contracts';
+import type { PoolClient, RecordedEvent } from '@mrn/platform';
+
+/** What a subscriber is told (accounts spec §3), as the `data` of a Standard Webhooks payload. */
+export interface NotificationData {
+  merchant_ein: string;
+  merchant_name: string;
+  action: 'Note Added' | 'Note Updated' | 'Merchant Updated' | 'Merchant Added';
+  note_category: string | null;
+  note: string | null;
+  merchant_url: string;
+  action_performed_by: string;
+}
+
+export interface WebhookPayload {
+  type: string;
+  timestamp: string;
+  data: NotificationData;
+}
+
+/** Never sent to another funder: reserved for platform administrators (DESIGN §5). */
+const PLATFORM_ONLY_CATEGORY = 'Merchant Dispute';
+
+/** Event types the dispatcher reads; every other event only moves its checkpoint. */
+export const HANDLED_TYPES = new Set([
+  'AccountOpened',
+  'AccountUpdated',
+  'AccountArchived',
+  'MerchantSubscriptionsAdded',
+  'MerchantSubscriptionsRemoved',
+  'MerchantAdded',
+  'MerchantUpdated',
+  'NoteAdded',
+  'NoteUpdated',
+]);
+
+const TYPE_OF_ACTION: Record<NotificationData['action'], string> = {
+  'Merchant Added': 'merchant.added',
+  'Merchant Updated': 'merchant.updated',
+  'Note Added': 'merchant.note_added',
+  'Note Updated': 'merchant.note_updated',
+};
+
+/** The funder that acted: the account on whose behalf a platform administrator acted, else the actor's. */
+const actingAccount = (e: RecordedEvent): string | null =>
+  e.metadata.onBehalfOfAccountId ?? e.metadata.actorAccountId ?? null;
+
+export function emailText(p: WebhookPayload): { subject: string; text: string } {
+  const d = p.data;
+  const lines = [
+    `${d.action} on a merchant you watch.`,
+    '',
+    `Merchant EIN: ${d.merchant_ein}`,
+    `Merchant Name: ${d.merchant_name}`,
+    `Action: ${d.action}`,
+  ];
+  if (d.note_category) lines.push(`Note Category: ${d.note_category}`);
+  if (d.note) lines.push(`Note: ${d.note}`);
+  lines.push(`Action Performed By: ${d.action_performed_by}`, `Merchant URL: ${d.merchant_url}`);
+  return { subject: `${d.action}: ${d.merchant_name} (EIN ${d.merchant_ein})`, text: lines.join('\n') };
+}
+
+interface Notice {
+  fein: string;
+  merchantId: string;
+  actor: string | null;
+  action: NotificationData['action'];
+  category: string | null;
+  note: string | null;
+}
+
+/**
+ * Applies one event inside the dispatcher's batch transaction: keeps its copies of accounts, watched
+ * EINs and merchants, and for a merchant change writes one outbox row per watching account and channel.
+ * Runs in the same transaction as the checkpoint: each event is enqueued exactly once.
+ */
+export async function applyEvent(
+  tx: PoolClient,
+  raw: RecordedEvent,
+  ctx: { publicUrl: string; now: Date },
+): Promise<number> {
+  if (!HANDLED_TYPES.has(raw.type)) return 0;
+  const e = parseEvent(raw);
+  switch (e.type) {
+    case 'AccountOpened': {
+      const d = (e as unknown as EventOf<'AccountOpened'>).data;
+      await tx.query(
+        `insert into webhook_accounts (account_id, name) values ($1, $2)
+         on conflict (account_id) do update set name = excluded.name`,
+        [d.accountId, d.name],
+      );
+      return 0;
+    }
+    case 'AccountUpdated': {
+      const d = (e as unknown as EventOf<'AccountUpdated'>).data;
+      await tx.query(
+        `insert into webhook_accounts (account_id, name, enabled, email, webhook_url) values ($1, $2, $3, $4, $5)
+         on conflict (account_id) do update set name = excluded.name, enabled = excluded.enabled,
+           email = excluded.email, webhook_url = excluded.webhook_url`,
+        [
+          d.accountId,
+          d.name,
+          d.merchantSubscriptionEnabled,
+          d.merchantSubscriptionNotificationEmail || null,
+          d.merchantSubscriptionNotificationWebhook || null,
+        ],
+      );
+      return 0;
+    }
+    case 'AccountArchived': {
+      const d = (e as unknown as EventOf<'AccountArchived'>).data;
+      await tx.query('update webhook_accounts set archived = true where account_id = $1', [d.accountId]);
+      return 0;
+    }
+    case 'MerchantSubscriptionsAdded': {
+      const d = (e as unknown as EventOf<'MerchantSubscriptionsAdded'>).data;
+      await tx.query(
+        `insert into webhook_watches (account_id, fein) select $1, f from unnest($2::text[]) as f
+         on conflict do nothing`,
+        [d.accountId, d.feins],
+      );
+      return 0;
+    }
+    case 'MerchantSubscriptionsRemoved': {
+      const d = (e as unknown as EventOf<'MerchantSubscriptionsRemoved'>).data;
+      await tx.query('delete from webhook_watches where account_id = $1 and fein = any($2::text[])', [
+        d.accountId,
+        d.feins,
+      ]);
+      return 0;
+    }
+    case 'MerchantAdded':
+    case 'MerchantUpdated': {
+      const d = (e as unknown as EventOf<'MerchantAdded'> | EventOf<'MerchantUpdated'>).data;
+      const name = d.dba ? `${d.legalName} (${d.dba})` : d.legalName;
+      await tx.query(
+        `insert into webhook_merchants (merchant_id, fein, name) values ($1, $2, $3)
+         on conflict (merchant_id) do update set fein = excluded.fein, name = excluded.name`,
+        [d.merchantId, d.fein, name],
+      );
+      const added = e.type === 'MerchantAdded';
+      return enqueue(tx, e, ctx, {
+        fein: d.fein,
+        merchantId: d.merchantId,
+        actor: added ? (d as EventOf<'MerchantAdded'>['data']).accountId : actingAccount(e),
+        action: added ? 'Merchant Added' : 'Merchant Updated',
+        category: null,
+        note: null,
+      });
+    }
+    case 'NoteAdded':
+    case 'NoteUpdated': {
+      const d = (e as unknown as EventOf<'NoteAdded'> | EventOf<'NoteUpdated'>).data;
+      if (d.category === PLATFORM_ONLY_CATEGORY) return 0;
+      const { rows } = await tx.query<{ fein: string }>(
+        'select fein from webhook_merchants where merchant_id = $1',
+        [d.merchantId],
+      );
+      const fein = rows[0]?.fein;
+      if (!fein) return 0;
+      const added = e.type === 'NoteAdded';
+      return enqueue(tx, e, ctx, {
+        fein,
+        merchantId: d.merchantId,
+        actor: added ? (d as EventOf<'NoteAdded'>['data']).accountId : actingAccount(e),
+        action: added ? 'Note Added' : 'Note Updated',
+        category: d.category,
+        note: d.note,
+      });
+    }
+    default:
+      return 0;
+  }
+}
+
+async function enqueue(
+  tx: PoolClient,
+  e: RecordedEvent,
+  ctx: { publicUrl: string; now: Date },
+  n: Notice,
+): Promise<number> {
+  const { rows } = await tx.query<{ name: string; actor_name: string | null }>(
+    `select m.name, (select a.name from webhook_accounts a where a.account_id = $2) as actor_name
+       from webhook_merchants m where m.merchant_id = $1`,
+    [n.merchantId, n.actor],
+  );
+  const merchant = rows[0];
+  if (!merchant) return 0;
+  const payload: WebhookPayload = {
+    type: TYPE_OF_ACTION[n.action],
+    timestamp: e.recordedAt.toISOString(),
+    data: {
+      merchant_ein: n.fein,
+      merchant_name: merchant.name,
+      action: n.action,
+      note_category: n.category,
+      note: n.note,
+      merchant_url: `${ctx.publicUrl.replace(/\/+$/, '')}/merchants/${n.merchantId}`,
+      action_performed_by: merchant.actor_name ?? '',
+    },
+  };
+  const mail = emailText(payload);
+  // One statement: a webhook row and an e-mail row per watching account (the acting funder excluded),
+  // each only where the account has that channel configured (and the endpoint is not disabled).
+  const result = await tx.query(
+    `insert into webhook_deliveries
+       (webhook_id, account_id, event_id, kind, target, payload, status, attempts, next_attempt_at, created_at)
+     select 'msg_' || replace(gen_random_uuid()::text, '-', ''), a.account_id, $2, c.kind, c.target,
+            case c.kind when 'webhook' then $4::jsonb else $5::jsonb end, 'pending', 0, $6, $6
+       from webhook_watches w
+       join webhook_accounts a on a.account_id = w.account_id
+       cross join lateral (values ('webhook', a.webhook_url), ('email', a.email)) as c(kind, target)
+      where w.fein = $1 and a.account_id::text is distinct from $3::text and a.enabled and not a.archived
+        and c.target is not null
+        and not (c.kind = 'webhook' and exists (
+          select 1 from webhook_endpoints_disabled d where d.account_id = a.account_id and d.url = c.target))
+     on conflict do nothing`,
+    [
+      n.fein,
+      e.id,
+      n.actor,
+      JSON.stringify(payload),
+      JSON.stringify({ ...mail, notification: payload }),
+      ctx.now,
+    ],
+  );
+  return result.rowCount ?? 0;
+}

@@ -1,0 +1,198 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Mail, Mailer, PostgresEventStore } from '@mrn/platform';
+import { Webhook } from 'standardwebhooks';
+
+export interface Received {
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+export interface Receiver {
+  url: string;
+  port: number;
+  received: Received[];
+  close(): Promise<void>;
+}
+
+/**
+ * A real HTTP endpoint on 127.0.0.1. `answer(n)` gives the status of the n-th request (0-based), or
+ * 'hang' to hold it open. Bodies are bounded (64 KB) and every request times out after 15 s.
+ */
+export async function startReceiver(
+  answer: (n: number, r: Received) => number | 'hang' = () => 200,
+): Promise<Receiver> {
+  const received: Received[] = [];
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > 65_536) req.destroy();
+      else chunks.push(c);
+    });
+    req.on('end', () => {
+      const r = { headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const n = received.length;
+      received.push(r);
+      const status = answer(n, r);
+      if (status === 'hang') return;
+      res.writeHead(status, { 'content-type': 'text/plain' }).end(`answer ${n} ${'x'.repeat(3000)}`);
+    });
+  });
+  server.requestTimeout = 15_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}/hook`,
+    port,
+    received,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export class RecordingMailer implements Mailer {
+  readonly sent: Mail[] = [];
+  async send(mail: Mail): Promise<void> {
+    this.sent.push(mail);
+  }
+  close(): void {}
+}
+
+/** Verifies a received request with the `standardwebhooks` reference library as of its own timestamp. */
+export function verifyWith(secret: string, r: Received, at?: number): unknown {
+  const headers = {
+    'webhook-id': String(r.headers['webhook-id']),
+    'webhook-timestamp': String(r.headers['webhook-timestamp']),
+    'webhook-signature': String(r.headers['webhook-signature']),
+  };
+  const realNow = Date.now;
+  // The reference verifier refuses timestamps 5 minutes away from now; tests move a manual clock.
+  Date.now = () => (at ?? Number(headers['webhook-timestamp'])) * 1000;
+  try {
+    return new Webhook(secret).verify(r.body, headers);
+  } finally {
+    Date.now = realNow;
+  }
+}
+
+export const randomEin = () => String(Math.floor(100_000_000 + Math.random() * 899_999_999));
+
+const append = (store: PostgresEventStore, streamId: string, type: string, data: unknown, metadata = {}) =>
+  store.appendToStream(streamId, [{ id: randomUUID(), type, data, metadata }], { expectedRevision: 'any' });
+
+export async function openAccount(
+  store: PostgresEventStore,
+  name: string,
+  settings: { webhook?: string | null; email?: string | null; enabled?: boolean } = {},
+): Promise<string> {
+  const accountId = randomUUID();
+  await append(store, `account-${accountId}`, 'AccountOpened', {
+    accountId,
+    name,
+    website: null,
+    primaryContactEmail: `${accountId}@example.com`,
+    planLevel: 'PRO',
+    membershipStatus: 'active',
+    isPlatform: false,
+  });
+  await append(store, `account-${accountId}`, 'AccountUpdated', {
+    accountId,
+    name,
+    website: null,
+    primaryContactEmail: `${accountId}@example.com`,
+    merchantSubscriptionEnabled: settings.enabled ?? true,
+    merchantSubscriptionNotificationEmail: settings.email ?? null,
+    merchantSubscriptionNotificationWebhook: settings.webhook ?? null,
+  });
+  return accountId;
+}
+
+export async function watch(store: PostgresEventStore, accountId: string, fein: string): Promise<void> {
+  await append(store, `subscriptions-${accountId}`, 'MerchantSubscriptionsAdded', {
+    accountId,
+    feins: [fein],
+    source: 'web',
+  });
+}
+
+export async function addMerchant(
+  store: PostgresEventStore,
+  accountId: string,
+  fein: string,
+  legalName = 'Acme Coffee LLC',
+): Promise<string> {
+  const merchantId = randomUUID();
+  await append(
+    store,
+    `merchant-${merchantId}`,
+    'MerchantAdded',
+    {
+      merchantId,
+      fein,
+      legalName,
+      dba: null,
+      street1: null,
+      street2: null,
+      city: 'Austin',
+      state: 'TX',
+      businessPhone: null,
+      businessStartdate: null,
+      industry: null,
+      accountId,
+      userId: randomUUID(),
+    },
+    { actorAccountId: accountId },
+  );
+  return merchantId;
+}
+
+export async function addNote(
+  store: PostgresEventStore,
+  accountId: string,
+  merchantId: string,
+  category = 'Slow Pay',
+  note = 'Paid 40 days late.',
+): Promise<string> {
+  const noteId = randomUUID();
+  await append(
+    store,
+    `merchant-${merchantId}`,
+    'NoteAdded',
+    {
+      merchantId,
+      noteId,
+      category,
+      note,
+      submissionSource: 'in-house',
+      brokerName: null,
+      accountId,
+      userId: randomUUID(),
+      proxiedCreator: null,
+    },
+    { actorAccountId: accountId, actorUserId: randomUUID() },
+  );
+  return noteId;
+}
+
+export async function updateNote(
+  store: PostgresEventStore,
+  accountId: string,
+  merchantId: string,
+  noteId: string,
+  category: string,
+  note: string,
+): Promise<void> {
+  await append(
+    store,
+    `merchant-${merchantId}`,
+    'NoteUpdated',
+    { merchantId, noteId, category, note, submissionSource: 'in-house', brokerName: null },
+    { actorAccountId: accountId },
+  );
+}
