@@ -1,3 +1,4 @@
+import { createServer } from 'node:http';
 import { buildPath, routes } from '@mrn/contracts';
 import { DEMO_PASSWORD } from '@mrn/server';
 import { startTestServer, TEST_ADMIN, type TestServer } from '@mrn/server/testing';
@@ -18,7 +19,8 @@ let summit = '';
 let sunrise = '';
 
 beforeAll(async () => {
-  server = await startTestServer({ listen: true, demo: true });
+  // Loopback webhooks allowed: the receiver of the last test listens on 127.0.0.1.
+  server = await startTestServer({ listen: true, demo: true, env: { WEBHOOK_ALLOW_LOOPBACK: 'true' } });
   browser = await launchBrowser();
   const dana = await server.login(DANA, DEMO_PASSWORD);
   const me = await server.call({ method: 'GET', url: routes.autoLogin.path, token: dana });
@@ -205,5 +207,79 @@ describe('merchant subscriptions', () => {
     }
     await bothWidths(page, 'merchant-subscriptions-configuration-missing');
     await page.context().close();
+  });
+
+  it('shows the delivery on the Webhook Logs tab when another funder notes a watched merchant', async () => {
+    const receiver = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(204).end());
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const address = receiver.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    try {
+      const admin = await server.login(TEST_ADMIN.email, TEST_ADMIN.password);
+      const account = (
+        await server.call({
+          method: 'GET',
+          url: buildPath(routes.getAccount.path, { id: summit }),
+          token: admin,
+        })
+      ).body.data;
+      const configured = await server.call({
+        method: 'PUT',
+        url: buildPath(routes.updateAccount.path, { id: summit }),
+        token: admin,
+        payload: {
+          account: {
+            name: account.name,
+            website: account.website,
+            primary_contact_email: account.primary_contact_email,
+            merchant_subscription_enabled: true,
+            merchant_subscription_notification_webhook: `http://127.0.0.1:${port}/hook`,
+          },
+        },
+      });
+      expect(configured.status).toBe(200);
+      const dana = await server.login(DANA, DEMO_PASSWORD);
+      await server.call({
+        method: 'POST',
+        url: buildPath(routes.addMerchantSubscription.path, { id: summit }),
+        token: dana,
+        payload: { merchant_subscription: { fein: '67-1112223' } },
+      });
+      const priya = await server.login('priya.natarajan@harboradvance.example', DEMO_PASSWORD);
+      const added = await server.call({
+        method: 'POST',
+        url: routes.addMerchant.path,
+        token: priya,
+        payload: {
+          merchant: { fein: '67-1112223', legal_name: 'Lighthouse Laundry LLC', city: 'Tampa', state: 'FL' },
+          note: { category: 'Slow Pay', note: 'Paid late three times.', submission_source: 'in-house' },
+        },
+      });
+      expect(added.status).toBe(201);
+
+      const page = await signedInPage(browser, server.url, DANA, DEMO_PASSWORD);
+      await page.goto(`${server.url}/merchant_subscription_webhook_logs`);
+      const row = rowOf(page, '67-1112223').first();
+      await expect
+        .poll(
+          async () => {
+            if ((await row.count()) === 0) await page.reload();
+            return row.count();
+          },
+          { timeout: 15_000, interval: 1000 },
+        )
+        .toBeGreaterThan(0);
+      await row
+        .getByText(/succeeded/)
+        .first()
+        .waitFor();
+      await bothWidths(page, 'merchant-subscriptions-webhook-delivered');
+      await page.context().close();
+    } finally {
+      await new Promise((resolve) => receiver.close(resolve));
+    }
   });
 });

@@ -17,6 +17,7 @@ import { transact } from '../command-handler.ts';
 import { type CommandDeps, metadataFor } from '../context.ts';
 import type { AccountCommand, AccountDetails } from '../domain/account/account.ts';
 import { ninetyDayContribution } from '../services/contribution.ts';
+import { assertSafeWebhookUrl } from '../services/webhook-url.ts';
 
 const toDetails = (a: AccountFields): AccountDetails => ({
   name: a.name,
@@ -50,6 +51,7 @@ export function accountHandlers(deps: CommandDeps) {
   const createAccountHandler: Handler<typeof createAccount> = async (req) => {
     const accountId = newId();
     const d = toDetails(req.body.account);
+    await assertSafeWebhookUrl(d.merchantSubscriptionNotificationWebhook, deps.config.WEBHOOK_ALLOW_LOOPBACK);
     const { position } = await transact(
       deps,
       { ctx: ctxOf(req), metadata: metadataFor(req) },
@@ -72,10 +74,15 @@ export function accountHandlers(deps: CommandDeps) {
   };
 
   const updateAccountHandler: Handler<typeof updateAccount> = async (req) => {
+    const details = toDetails(req.body.account);
+    await assertSafeWebhookUrl(
+      details.merchantSubscriptionNotificationWebhook,
+      deps.config.WEBHOOK_ALLOW_LOOPBACK,
+    );
     const result = await accounts.handle(
       deps,
       req.params.id,
-      { type: 'UpdateAccount', details: toDetails(req.body.account) },
+      { type: 'UpdateAccount', details },
       ctxOf(req),
       metadataFor(req),
     );

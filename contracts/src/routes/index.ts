@@ -87,6 +87,7 @@ export const routes = {
   deleteSelectedMerchantSubscriptions: merchantSubscriptions.deleteSelectedMerchantSubscriptions,
   deleteAllMerchantSubscriptions: merchantSubscriptions.deleteAllMerchantSubscriptions,
   listSubscriptionImports: merchantSubscriptions.listSubscriptionImports,
+  listWebhookDeliveries: merchantSubscriptions.listWebhookDeliveries,
   createPresignedUrl: merchantSubscriptions.createPresignedUrl,
   createSubscriptionImport: merchantSubscriptions.createSubscriptionImport,
   downloadSubscriptionImportResults: merchantSubscriptions.downloadSubscriptionImportResults,

@@ -161,6 +161,32 @@ export const listSubscriptionImports = route({
   action: 'retrieve merchant subscription imports',
 });
 
+/** One webhook delivery as the Webhook Logs tab shows it (accounts spec §3 "subscription webhook log"). */
+export const WebhookDeliveryView = z.object({
+  id: z.string(),
+  created_at: z.string(),
+  ein: z.string(),
+  action: z.string(),
+  /** pending, succeeded, failed (retrying at next_retry) or dead (given up). */
+  status: z.string(),
+  attempts: z.number().int(),
+  http_status: z.number().int().nullable(),
+  next_retry: z.string().nullable(),
+});
+export type WebhookDeliveryView = z.infer<typeof WebhookDeliveryView>;
+
+/** The delivery log, newest first (the last 200): every webhook the dispatcher sent or is retrying. */
+export const listWebhookDeliveries = route({
+  method: 'GET',
+  path: '/api/accounts/:id/merchant_subscription_webhooks',
+  service: 'query',
+  access: 'account_admin',
+  plan: 'PRO',
+  params: idParam,
+  response: z.object({ data: z.array(WebhookDeliveryView) }),
+  action: 'retrieve merchant subscription webhooks',
+});
+
 /** Active Storage's direct-upload request: the server answers where to PUT the bytes. */
 export const createPresignedUrl = route({
   method: 'POST',

@@ -2,6 +2,7 @@ import {
   buildPath,
   type listMerchantSubscriptions,
   type listSubscriptionImports,
+  type listWebhookDeliveries,
   type MerchantSubscriptionView,
   routes,
   SUBSCRIPTION_TEXTS,
@@ -127,5 +128,46 @@ export function merchantSubscriptionQueryHandlers(deps: QueryDeps) {
     };
   };
 
-  return { listMerchantSubscriptions: listHandler, listSubscriptionImports: listImportsHandler };
+  // The dispatcher's delivery log is the read model of this view (webhook-dispatcher/migrations): the
+  // query side only reads it, the dispatcher alone writes it.
+  const listWebhookDeliveriesHandler: Handler<typeof listWebhookDeliveries> = async (req) => {
+    await assertSubscriptionsOf(deps.pool, req.params.id, req.actor);
+    const { rows } = await deps.pool.query<{
+      id: string;
+      created_at: Date;
+      ein: string | null;
+      action: string | null;
+      status: string;
+      attempts: number;
+      http_status: number | null;
+      next_attempt_at: Date | null;
+    }>(
+      `select d.id, d.created_at, d.payload #>> '{data,merchant_ein}' as ein, d.payload #>> '{data,action}' as action,
+              d.status, d.attempts, d.next_attempt_at,
+              (select a.http_status from webhook_attempts a where a.delivery_id = d.id order by a.attempt desc limit 1) as http_status
+         from webhook_deliveries d
+        where d.account_id = $1 and d.kind = 'webhook'
+        order by d.created_at desc, d.id
+        limit 200`,
+      [req.params.id],
+    );
+    return {
+      data: rows.map((r) => ({
+        id: r.id,
+        created_at: iso(r.created_at)!,
+        ein: (r.ein ?? '').replace(/\D/g, ''),
+        action: r.action ?? '',
+        status: r.status,
+        attempts: r.attempts,
+        http_status: r.http_status,
+        next_retry: r.status === 'failed' ? iso(r.next_attempt_at) : null,
+      })),
+    };
+  };
+
+  return {
+    listMerchantSubscriptions: listHandler,
+    listSubscriptionImports: listImportsHandler,
+    listWebhookDeliveries: listWebhookDeliveriesHandler,
+  };
 }

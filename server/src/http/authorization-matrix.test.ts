@@ -87,6 +87,7 @@ const HARBOR_RECORDS = new Set<RouteName>([
   'deleteSelectedMerchantSubscriptions',
   'deleteAllMerchantSubscriptions',
   'listSubscriptionImports',
+  'listWebhookDeliveries',
   'createSubscriptionImport',
   'downloadSubscriptionImportResults',
 ]);
@@ -212,6 +213,7 @@ const FIXTURES: Record<RouteName, (c: Ctx, role: Role) => Fixture> = {
   }),
   deleteAllMerchantSubscriptions: (c) => ({ params: { account_id: c.harbor }, body: {} }),
   listSubscriptionImports: harborAccount,
+  listWebhookDeliveries: harborAccount,
   createPresignedUrl: () => ({ body: {} }),
   createSubscriptionImport: (c) => ({
     ...harborAccount(c),
@@ -390,6 +392,7 @@ const SPEC_ACCESS: Record<RouteName, string> = {
   deleteSelectedMerchantSubscriptions: 'account_admin+PRO',
   deleteAllMerchantSubscriptions: 'account_admin+PRO',
   listSubscriptionImports: 'account_admin+PRO',
+  listWebhookDeliveries: 'account_admin+PRO',
   createPresignedUrl: 'account_admin+PRO',
   createSubscriptionImport: 'account_admin+PRO',
   downloadSubscriptionImportResults: 'account_admin+PRO',

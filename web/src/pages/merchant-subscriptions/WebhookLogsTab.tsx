@@ -1,9 +1,7 @@
-import { Intent, NonIdealState, Tag } from '@blueprintjs/core';
-import type { RouteSpec } from '@mrn/contracts/http/route';
+import { Intent, Tag } from '@blueprintjs/core';
 import { routes } from '@mrn/contracts/routes/index';
-import { useQuery } from '@tanstack/react-query';
 import { ApiError } from '../../api/api-error.ts';
-import { call } from '../../api/client.ts';
+import { useApiQuery } from '../../api/hooks.ts';
 import { useSignedInUser } from '../../auth/auth-context.ts';
 import { displayEin, formatDateTime } from '../../merchants/format.ts';
 import { ListState } from '../../ui/ListState.tsx';
@@ -13,39 +11,11 @@ import { TableCard } from '../../ui/TableCard.tsx';
 export const WEBHOOKS_LOAD_FAILED = 'Unable to load merchant subscription webhooks.';
 const COLUMNS = ['Date', 'EIN/BN', 'Action', 'Status', 'Next Retry'];
 
-/** A delivery of accounts §3: id, created_at, ein, action, status (failed or other), next_retry. */
-interface WebhookLog {
-  id: string;
-  created_at: string;
-  ein: string;
-  action: string;
-  status: string;
-  next_retry: string | null;
-}
-
-/**
- * The delivery-log route (accounts §7: GET accounts/{account_id}/merchant_subscription_webhooks), once
- * the route table has it; looked up by path so the tab lights up without a change here.
- */
-const webhookRoute: RouteSpec | undefined = Object.values(routes as Record<string, RouteSpec>).find(
-  (r) => r.method === 'GET' && /\/merchant_subscription_webhooks$/.test(r.path),
-);
-
-function DeliveryList({ route }: { route: RouteSpec }) {
+function DeliveryList() {
   const user = useSignedInUser();
-  const id = user.account_resource_id;
-  const logs = useQuery({
-    queryKey: [route.method, route.path, { id, account_id: id }, null],
-    queryFn: async ({ signal }) => {
-      const answer = (await (call as (r: RouteSpec, req: unknown) => Promise<unknown>)(route, {
-        params: { id, account_id: id },
-        signal,
-      })) as { data?: WebhookLog[] };
-      return answer.data ?? [];
-    },
-  });
+  const logs = useApiQuery(routes.listWebhookDeliveries, { params: { id: user.account_resource_id } });
   const error = logs.error ? new ApiError(0, WEBHOOKS_LOAD_FAILED) : null;
-  const rows = logs.data ?? [];
+  const rows = logs.data?.data ?? [];
   return (
     <>
       <ListState
@@ -69,8 +39,18 @@ function DeliveryList({ route }: { route: RouteSpec }) {
               </td>
               <td data-label="Action">{log.action}</td>
               <td data-label="Status">
-                <Tag minimal intent={log.status === 'failed' ? Intent.DANGER : Intent.SUCCESS}>
+                <Tag
+                  minimal
+                  intent={
+                    log.status === 'failed' || log.status === 'dead'
+                      ? Intent.DANGER
+                      : log.status === 'succeeded'
+                        ? Intent.SUCCESS
+                        : Intent.NONE
+                  }
+                >
                   {log.status}
+                  {log.http_status ? ` (${log.http_status})` : ''}
                 </Tag>
               </td>
               <td data-label="Next Retry" className="mrn-nowrap">
@@ -88,16 +68,7 @@ function DeliveryList({ route }: { route: RouteSpec }) {
 export function WebhookLogsTab() {
   return (
     <div className="mrn-subs-panel">
-      {webhookRoute ? (
-        <DeliveryList route={webhookRoute} />
-      ) : (
-        <NonIdealState
-          className="mrn-empty-small"
-          icon="send-message"
-          title="No webhook deliveries yet"
-          description="Webhook deliveries will be listed here."
-        />
-      )}
+      <DeliveryList />
     </div>
   );
 }
