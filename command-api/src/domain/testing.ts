@@ -1,5 +1,5 @@
 import type { DomainEvent } from '@mrn/contracts';
-import { DomainError, type RefusalKind } from '@mrn/platform';
+import { type Actor, DomainError, type RefusalKind } from '@mrn/platform';
 import { expect } from 'vitest';
 import type { CommandContext, Decider } from './decider.ts';
 
@@ -32,3 +32,22 @@ export function specFor<C, S, E extends DomainEvent>(decider: Decider<C, S, E>, 
     },
   };
 }
+
+/** A caller of funder `a1` (override anything), and the usual cast of the account decider's tests. */
+export const actorOf = (over: Partial<Actor> = {}): Actor => ({
+  userId: 'u',
+  accountId: 'a1',
+  sessionId: 's',
+  sessionVersion: 0,
+  isAdmin: false,
+  isDmAdmin: false,
+  planLevel: 'BASIC',
+  mfaPending: false,
+  ...over,
+});
+export const ACTORS = {
+  staff: actorOf({ accountId: 'platform', isDmAdmin: true, isAdmin: true }),
+  ownAdmin: actorOf({ isAdmin: true }),
+  otherAdmin: actorOf({ accountId: 'a2', isAdmin: true }),
+  member: actorOf(),
+} as const;

@@ -1,23 +1,9 @@
 import type { Actor } from '@mrn/platform';
 import { describe, it } from 'vitest';
-import { specFor } from '../testing.ts';
+import { ACTORS, specFor } from '../testing.ts';
 import { ACCOUNT_TEXTS, type AccountEvent, accountDecider } from './account.ts';
 
-const actor = (over: Partial<Actor>): Actor => ({
-  userId: 'u',
-  accountId: 'a1',
-  sessionId: 's',
-  sessionVersion: 0,
-  isAdmin: false,
-  isDmAdmin: false,
-  planLevel: 'BASIC',
-  mfaPending: false,
-  ...over,
-});
-const staff = actor({ accountId: 'platform', isDmAdmin: true, isAdmin: true });
-const ownAdmin = actor({ isAdmin: true });
-const otherAdmin = actor({ accountId: 'a2', isAdmin: true });
-const member = actor({});
+const { staff, ownAdmin, otherAdmin, member } = ACTORS;
 const as = (a: Actor) => specFor(accountDecider, { now: new Date(), actor: a });
 
 const opened = (

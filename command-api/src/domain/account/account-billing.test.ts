@@ -1,26 +1,12 @@
 import type { Actor } from '@mrn/platform';
 import { describe, it } from 'vitest';
-import { specFor } from '../testing.ts';
+import { ACTORS, specFor } from '../testing.ts';
 import { type AccountEvent, accountDecider } from './account.ts';
 
 // The membership state machine of accounts spec §4 with billing (DESIGN §4): none → trialing →
 // active / canceled; active → canceled; BASIC ↔ PRO; Stripe's webhooks applied by state, not arrival.
 
-const actor = (over: Partial<Actor>): Actor => ({
-  userId: 'u',
-  accountId: 'a1',
-  sessionId: 's',
-  sessionVersion: 0,
-  isAdmin: false,
-  isDmAdmin: false,
-  planLevel: 'BASIC',
-  mfaPending: false,
-  ...over,
-});
-const staff = actor({ accountId: 'platform', isDmAdmin: true, isAdmin: true });
-const ownAdmin = actor({ isAdmin: true });
-const otherAdmin = actor({ accountId: 'a2', isAdmin: true });
-const member = actor({});
+const { staff, ownAdmin, otherAdmin, member } = ACTORS;
 const now = new Date('2026-11-24T12:00:00Z');
 const as = (a?: Actor) => specFor(accountDecider, { now, actor: a });
 

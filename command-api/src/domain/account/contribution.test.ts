@@ -1,26 +1,12 @@
 import type { Actor } from '@mrn/platform';
 import { describe, it } from 'vitest';
-import { specFor } from '../testing.ts';
+import { ACTORS, specFor } from '../testing.ts';
 import { type AccountEvent, accountDecider } from './account.ts';
 
 // The contribution rule (DESIGN §4): below 0.5 % a warning with a 14-day expiry, still below at expiry
 // a lock, back at 0.5 % both lifted; a platform administrator's override.
 
-const actor = (over: Partial<Actor>): Actor => ({
-  userId: 'u',
-  accountId: 'a1',
-  sessionId: 's',
-  sessionVersion: 0,
-  isAdmin: false,
-  isDmAdmin: false,
-  planLevel: 'BASIC',
-  mfaPending: false,
-  ...over,
-});
-const staff = actor({ accountId: 'platform', isDmAdmin: true, isAdmin: true });
-const ownAdmin = actor({ isAdmin: true });
-const otherAdmin = actor({ accountId: 'a2', isAdmin: true });
-const member = actor({});
+const { staff, ownAdmin, otherAdmin, member } = ACTORS;
 
 const issued = new Date('2026-11-01T00:00:00Z');
 const expiry = new Date('2026-11-15T00:00:00Z'); // 14 days later
