@@ -1,3 +1,5 @@
+import { invalidRequest } from './errors.ts';
+
 /** Calendar arithmetic on unix seconds, in UTC like Stripe's billing periods. */
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
@@ -35,10 +37,14 @@ export function monthsBetween(anchor: number, boundary: number): number {
   return (b.getUTCFullYear() - a.getUTCFullYear()) * 12 + (b.getUTCMonth() - a.getUTCMonth());
 }
 
+/**
+ * Billing periods in months. The catalogue holds monthly prices only; a daily or weekly price is refused
+ * the way Stripe refuses a parameter it cannot take, never answered with a made-up period.
+ */
 export function intervalMonths(interval: string, count: number): number {
   if (interval === 'month') return count;
   if (interval === 'year') return 12 * count;
-  throw new Error(`interval ${interval} is not implemented by the billing test server`);
+  throw invalidRequest(`This server bills by month or year only, not by ${interval}.`, 'price');
 }
 
 /** `16 Jan 2026`, as in Stripe's proration line descriptions. */

@@ -34,25 +34,9 @@ beforeAll(async () => {
 
   // The platform admin enables subscriptions for Summit, with a notification e-mail.
   const admin = await server.login(TEST_ADMIN.email, TEST_ADMIN.password);
-  const account = await server.call({
-    method: 'GET',
-    url: buildPath(routes.getAccount.path, { id: summit }),
-    token: admin,
-  });
-  const { name, website, primary_contact_email } = account.body.data;
-  const updated = await server.call({
-    method: 'PUT',
-    url: buildPath(routes.updateAccount.path, { id: summit }),
-    token: admin,
-    payload: {
-      account: {
-        name,
-        website,
-        primary_contact_email,
-        merchant_subscription_enabled: true,
-        merchant_subscription_notification_email: 'alerts@summitcapital.example',
-      },
-    },
+  const updated = await server.setSubscriptionSettings(admin, summit, {
+    merchant_subscription_enabled: true,
+    merchant_subscription_notification_email: 'alerts@summitcapital.example',
   });
   expect(updated.status).toBe(200);
 });
@@ -173,26 +157,10 @@ describe('merchant subscriptions', () => {
 
   it('warns on every tab when no notification e-mail or webhook is set', async () => {
     const admin = await server.login(TEST_ADMIN.email, TEST_ADMIN.password);
-    const account = await server.call({
-      method: 'GET',
-      url: buildPath(routes.getAccount.path, { id: summit }),
-      token: admin,
-    });
-    const { name, website, primary_contact_email } = account.body.data;
-    const cleared = await server.call({
-      method: 'PUT',
-      url: buildPath(routes.updateAccount.path, { id: summit }),
-      token: admin,
-      payload: {
-        account: {
-          name,
-          website,
-          primary_contact_email,
-          merchant_subscription_enabled: true,
-          merchant_subscription_notification_email: null,
-          merchant_subscription_notification_webhook: null,
-        },
-      },
+    const cleared = await server.setSubscriptionSettings(admin, summit, {
+      merchant_subscription_enabled: true,
+      merchant_subscription_notification_email: null,
+      merchant_subscription_notification_webhook: null,
     });
     expect(cleared.status).toBe(200);
     const page = await signedInPage(browser, server.url, DANA, DEMO_PASSWORD);
@@ -219,26 +187,9 @@ describe('merchant subscriptions', () => {
     const port = typeof address === 'object' && address ? address.port : 0;
     try {
       const admin = await server.login(TEST_ADMIN.email, TEST_ADMIN.password);
-      const account = (
-        await server.call({
-          method: 'GET',
-          url: buildPath(routes.getAccount.path, { id: summit }),
-          token: admin,
-        })
-      ).body.data;
-      const configured = await server.call({
-        method: 'PUT',
-        url: buildPath(routes.updateAccount.path, { id: summit }),
-        token: admin,
-        payload: {
-          account: {
-            name: account.name,
-            website: account.website,
-            primary_contact_email: account.primary_contact_email,
-            merchant_subscription_enabled: true,
-            merchant_subscription_notification_webhook: `http://127.0.0.1:${port}/hook`,
-          },
-        },
+      const configured = await server.setSubscriptionSettings(admin, summit, {
+        merchant_subscription_enabled: true,
+        merchant_subscription_notification_webhook: `http://127.0.0.1:${port}/hook`,
       });
       expect(configured.status).toBe(200);
       const dana = await server.login(DANA, DEMO_PASSWORD);

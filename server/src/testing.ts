@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CONSISTENT_AFTER_HEADER } from '@mrn/contracts';
+import { buildPath, CONSISTENT_AFTER_HEADER, routes } from '@mrn/contracts';
 import { type Clock, createLogger, loadConfig } from '@mrn/platform';
 import { createTestDatabase, type TestDatabase } from '@mrn/platform/testing';
 import type { InjectOptions } from 'fastify';
@@ -18,6 +18,19 @@ export interface TestServer extends RunningServer {
     // biome-ignore lint/suspicious/noExplicitAny: tests read answers of many shapes and assert on them
   ): Promise<{ status: number; body: any; headers: Record<string, unknown> }>;
   login(email: string, password: string): Promise<string>;
+  /**
+   * PUT /api/accounts/{id} with the account's current details and these merchant-subscription
+   * settings (enabled, notification e-mail, webhook); answers the PUT.
+   */
+  setSubscriptionSettings(
+    token: string,
+    accountId: string,
+    settings: {
+      merchant_subscription_enabled?: boolean;
+      merchant_subscription_notification_email?: string | null;
+      merchant_subscription_notification_webhook?: string | null;
+    },
+  ): ReturnType<TestServer['call']>;
 }
 
 /** The whole product on a fresh database of the run's real PostgreSQL; `listen: true` for real HTTP. */
@@ -70,6 +83,16 @@ export async function startTestServer(
       });
       if (res.status !== 200) throw new Error(`login failed: ${res.status} ${JSON.stringify(res.body)}`);
       return res.body.data.jwt as string;
+    },
+    async setSubscriptionSettings(token, accountId, settings) {
+      const url = buildPath(routes.getAccount.path, { id: accountId });
+      const { name, website, primary_contact_email } = (await call({ method: 'GET', url, token })).body.data;
+      return call({
+        method: 'PUT',
+        url: buildPath(routes.updateAccount.path, { id: accountId }),
+        token,
+        payload: { account: { name, website, primary_contact_email, ...settings } },
+      });
     },
     async close() {
       await server.close();

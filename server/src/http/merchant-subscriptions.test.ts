@@ -57,25 +57,8 @@ const streamEvents = async (accountId = summit) =>
   ).rows;
 
 async function setSubscriptions(enabled: boolean) {
-  const account = (
-    await server.call({
-      method: 'GET',
-      url: buildPath(routes.getAccount.path, { id: summit }),
-      token: tokens.admin,
-    })
-  ).body.data;
-  const res = await server.call({
-    method: 'PUT',
-    url: buildPath(routes.updateAccount.path, { id: summit }),
-    token: tokens.admin,
-    payload: {
-      account: {
-        name: account.name,
-        website: account.website,
-        primary_contact_email: account.primary_contact_email,
-        merchant_subscription_enabled: enabled,
-      },
-    },
+  const res = await server.setSubscriptionSettings(tokens.admin!, summit, {
+    merchant_subscription_enabled: enabled,
   });
   expect(res.status).toBe(200);
   await settle();

@@ -41,26 +41,9 @@ describe('webhook deliveries', () => {
   it('delivers a signed webhook when another funder notes a watched merchant, and logs it', async () => {
     const address = receiver.address();
     const port = typeof address === 'object' && address ? address.port : 0;
-    const account = (
-      await server.call({
-        method: 'GET',
-        url: buildPath(routes.getAccount.path, { id: summit }),
-        token: tokens.admin,
-      })
-    ).body.data;
-    const enabled = await server.call({
-      method: 'PUT',
-      url: buildPath(routes.updateAccount.path, { id: summit }),
-      token: tokens.admin,
-      payload: {
-        account: {
-          name: account.name,
-          website: account.website,
-          primary_contact_email: account.primary_contact_email,
-          merchant_subscription_enabled: true,
-          merchant_subscription_notification_webhook: `http://127.0.0.1:${port}/mrn-hook`,
-        },
-      },
+    const enabled = await server.setSubscriptionSettings(tokens.admin!, summit, {
+      merchant_subscription_enabled: true,
+      merchant_subscription_notification_webhook: `http://127.0.0.1:${port}/mrn-hook`,
     });
     expect(enabled.status).toBe(200);
     const watched = await server.call({
