@@ -11,3 +11,5 @@ export * from './services/contribution.ts';
 export * from './services/contribution-clock.ts';
 export * from './services/merchants.ts';
 export * from './services/users.ts';
+export * from './subscriptions/search-watch.ts';
+export * from './subscriptions/watch-expiry.ts';

@@ -11,7 +11,9 @@ import { merchantSubscriptionHandlers } from './handlers/merchant-subscriptions.
 import { merchantHandlers } from './handlers/merchants.ts';
 import { passwordHandlers } from './handlers/passwords.ts';
 import { userHandlers } from './handlers/users.ts';
+import { webhookLogHandlers } from './handlers/webhook-log.ts';
 import { registerDirectUploads } from './subscriptions/direct-uploads.ts';
+import { startImportResumer } from './subscriptions/resume-imports.ts';
 
 /** The command side's slice of the route table. */
 export const commandRoutes = Object.fromEntries(
@@ -29,6 +31,7 @@ export function commandHandlers(deps: CommandDeps): HandlersFor<RoutesOf<'comman
     ...disputeHandlers(deps),
     ...billingHandlers(deps),
     ...merchantSubscriptionHandlers(deps),
+    ...webhookLogHandlers(deps),
   };
 }
 
@@ -40,6 +43,7 @@ export function registerCommandApi(deps: CommandDeps): void {
   });
   registerStripeWebhooks(deps);
   registerDirectUploads(deps);
+  startImportResumer(deps);
 }
 
 export const commandMigrations = () =>

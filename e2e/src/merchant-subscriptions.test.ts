@@ -177,10 +177,14 @@ describe('merchant subscriptions', () => {
     await page.context().close();
   });
 
-  it('shows the delivery on the Webhook Logs tab when another funder notes a watched merchant', async () => {
+  it('shows the delivery on the Webhook Logs tab, redelivers it, and reveals and rotates the signing secret', async () => {
+    let requests = 0;
     const receiver = createServer((req, res) => {
       req.resume();
-      req.on('end', () => res.writeHead(204).end());
+      req.on('end', () => {
+        requests += 1;
+        res.writeHead(204).end();
+      });
     });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     const address = receiver.address();
@@ -228,6 +232,28 @@ describe('merchant subscriptions', () => {
         .first()
         .waitFor();
       await bothWidths(page, 'merchant-subscriptions-webhook-delivered');
+
+      // Redeliver: one more request to the receiver, announced by a toast.
+      const before = requests;
+      await row.getByRole('button', { name: /^Redeliver the Merchant Added webhook/ }).click();
+      await page.getByText('The webhook will be delivered again in a moment.').waitFor();
+      await expect.poll(() => requests, { timeout: 10_000 }).toBe(before + 1);
+
+      // The signing secret: hidden until revealed; a rotation asks first, then shows the new one.
+      const secret = page.getByTestId('signing-secret');
+      await expect.poll(() => secret.textContent()).toMatch(/^whsec_•+$/);
+      await page.getByRole('button', { name: 'Reveal' }).click();
+      const first = await secret.textContent();
+      expect(first).toMatch(/^whsec_[A-Za-z0-9+/]{20,}=*$/);
+      await page.getByRole('button', { name: 'Rotate secret' }).click();
+      await page.getByText('keeps signing beside it for 24 hours').waitFor();
+      await screenshot(page, 'merchant-subscriptions-rotate-secret');
+      await page.getByRole('alertdialog').getByRole('button', { name: 'Rotate secret' }).click();
+      await page.getByText('A new webhook secret has been created.').waitFor();
+      await expect.poll(() => secret.textContent()).not.toBe(first);
+      expect(await secret.textContent()).toMatch(/^whsec_[A-Za-z0-9+/]{20,}=*$/);
+      await page.getByRole('button', { name: 'Hide' }).click();
+      await bothWidths(page, 'merchant-subscriptions-signing-secret');
       await page.context().close();
     } finally {
       await new Promise((resolve) => receiver.close(resolve));

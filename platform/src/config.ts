@@ -27,7 +27,15 @@ export const ConfigSchema = z.object({
   STRIPE_WEBHOOK_SECRET: optionalString,
   STRIPE_PUBLISHABLE_KEY: optionalString,
   EVENTSTORE_URL: optionalString,
-  KAFKA_BROKERS: optionalString,
+  /**
+   * `host:port[,host:port…]`. Set, a relay publishes the log to Kafka and the webhook dispatcher reads it
+   * from there (DESIGN §4); unset, the dispatcher reads the event store. A typo would only show as a
+   * relay retrying forever, so the form is checked at start-up.
+   */
+  KAFKA_BROKERS: optionalString.refine(
+    (v) => v === undefined || v.split(',').every((b) => /^\S+:\d{1,5}$/.test(b.trim())),
+    'must be a comma-separated list of host:port',
+  ),
   PRODUCT_NAME: z.string().default('Merchant Risk Network'),
   PUBLIC_URL: optionalString,
   /** Lets webhooks reach 127.0.0.0/8 and ::1 (development and tests); every other internal address stays refused. */
@@ -43,6 +51,14 @@ export const ConfigSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).catch('development').default('development'),
 });
 export type Config = z.infer<typeof ConfigSchema>;
+
+/** The brokers of KAFKA_BROKERS, or undefined when Kafka is not used. */
+export function kafkaBrokers(config: Pick<Config, 'KAFKA_BROKERS'>): string[] | undefined {
+  const brokers = config.KAFKA_BROKERS?.split(',')
+    .map((b) => b.trim())
+    .filter(Boolean);
+  return brokers?.length ? brokers : undefined;
+}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = ConfigSchema.safeParse(env);

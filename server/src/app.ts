@@ -1,9 +1,15 @@
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyJwt from '@fastify/jwt';
 import fastifyStatic from '@fastify/static';
-import { registerCommandApi, runContributionClock, settleBackground } from '@mrn/command-api';
+import {
+  registerCommandApi,
+  runContributionClock,
+  runSearchWatchReactor,
+  settleBackground,
+} from '@mrn/command-api';
 import {
   type Clock,
   type Config,
@@ -27,6 +33,7 @@ import { openDatabase } from './database.ts';
 import { loadDemoNetwork } from './demo.ts';
 import { startDevMailbox } from './dev-mailbox.ts';
 import { resolveJwtSecret } from './jwt-secret.ts';
+import { startKafka } from './kafka.ts';
 
 export const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist/', import.meta.url));
 
@@ -73,6 +80,9 @@ export async function startServer(
   const app: FastifyInstance = Fastify({
     loggerInstance: logger.child({ component: 'http' }) as FastifyBaseLogger,
     bodyLimit: 1_048_576,
+    // Unique across processes and restarts: it is the correlation id of the events a request writes
+    // (the dispatcher folds a merchant's first note into its Merchant Added by it), not only a log tag.
+    genReqId: () => randomUUID(),
   });
   installErrorHandler(app);
   installStrictJsonBody(app);
@@ -98,6 +108,7 @@ export async function startServer(
     billing: billing.gateway,
   };
   registerCommandApi(commandDeps);
+  const kafka = startKafka(config, { pool: db.pool, store, logger });
   const dispatcher = startDispatcher({
     pool: db.pool,
     store,
@@ -106,6 +117,7 @@ export async function startServer(
     logger: logger.child({ component: 'webhook-dispatcher' }),
     publicUrl: () => commandDeps.publicUrl,
     allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK,
+    source: kafka.dispatcherSource,
   });
   registerQueryApi({
     app,
@@ -146,6 +158,13 @@ export async function startServer(
     clock: opts.clock ?? systemClock,
     logger,
   });
+  // "Watch merchants we search": subscribes accounts to what they search, following the log.
+  const searchWatch = runSearchWatchReactor({
+    store,
+    pool: db.pool,
+    clock: opts.clock ?? systemClock,
+    logger: logger.child({ component: 'search-watch' }),
+  });
 
   const admin = await ensurePlatformAdmin(
     { store, logger },
@@ -175,7 +194,9 @@ export async function startServer(
       contributionClock.stop();
       await app.close();
       await settleBackground();
+      await searchWatch.stop();
       await dispatcher.stop();
+      await kafka.stop();
       await billing.stop();
       mailer.close();
       await mailbox?.close();

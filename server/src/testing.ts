@@ -33,13 +33,10 @@ export interface TestServer extends RunningServer {
   ): ReturnType<TestServer['call']>;
 }
 
-/** The whole product on a fresh database of the run's real PostgreSQL; `listen: true` for real HTTP. */
-export async function startTestServer(
-  opts: { listen?: boolean; demo?: boolean; env?: Record<string, string>; clock?: Clock } = {},
-): Promise<TestServer> {
-  const db = await createTestDatabase(allMigrations());
-  const config = loadConfig({
-    DATABASE_URL: db.url,
+/** The configuration tests run the product with, on the database at `databaseUrl`. */
+export function testConfig(databaseUrl: string, env: Record<string, string> = {}) {
+  return loadConfig({
+    DATABASE_URL: databaseUrl,
     PORT: '0',
     HOST: '127.0.0.1',
     DATA_DIR: mkdtempSync(join(tmpdir(), 'mrn-test-')),
@@ -47,8 +44,16 @@ export async function startTestServer(
     ADMIN_EMAIL: TEST_ADMIN.email,
     ADMIN_PASSWORD: TEST_ADMIN.password,
     LOG_LEVEL: 'silent',
-    ...opts.env,
+    ...env,
   });
+}
+
+/** The whole product on a fresh database of the run's real PostgreSQL; `listen: true` for real HTTP. */
+export async function startTestServer(
+  opts: { listen?: boolean; demo?: boolean; env?: Record<string, string>; clock?: Clock } = {},
+): Promise<TestServer> {
+  const db = await createTestDatabase(allMigrations());
+  const config = testConfig(db.url, opts.env);
   const server = await startServer(config, {
     logger: createLogger('silent'),
     listen: opts.listen ?? false,

@@ -4,6 +4,7 @@ import {
   type Logger,
   type Mailer,
   type Pool,
+  type PoolClient,
   type Position,
   type RecordedEvent,
   START,
@@ -12,7 +13,10 @@ import {
 } from '@mrn/platform';
 import { Agent, request } from 'undici';
 import { applyEvent, HANDLED_TYPES } from './enqueue.ts';
+import { claimUnseen } from './kafka-dedupe.ts';
+import { isUnreadable, quarantineEvent } from './quarantine.ts';
 import { signatureHeader, signingSecretsOf } from './signing.ts';
+import { type DispatcherSource, eventStoreSource, type SourceTarget } from './sources.ts';
 import { type AddressPolicy, checkWebhookUrlSyntax, guardedLookup } from './ssrf.ts';
 
 export const CHECKPOINT_NAME = 'webhook-dispatcher';
@@ -56,6 +60,8 @@ export interface DispatcherOptions {
   /** 0 ≤ x < 1; injected by tests to pin the jitter. */
   random?: () => number;
   requestTimeoutMs?: number;
+  /** Where events come from: the event store (default) or the Kafka topic (sources.ts). */
+  source?: DispatcherSource;
 }
 
 export interface ClaimedDelivery {
@@ -94,8 +100,9 @@ const sleep = (ms: number, signal: AbortSignal) =>
  * transaction as moving it, writes outbox rows (exactly-once enqueue); workers claim due rows with
  * `FOR UPDATE SKIP LOCKED` under a lease and deliver them (at-least-once), logging every attempt.
  */
-export class WebhookDispatcher {
+export class WebhookDispatcher implements SourceTarget {
   private readonly clock: Clock;
+  private readonly source: DispatcherSource;
   private readonly policy: AddressPolicy;
   private readonly agent: Agent;
   private readonly controller = new AbortController();
@@ -105,6 +112,7 @@ export class WebhookDispatcher {
 
   constructor(private readonly opts: DispatcherOptions) {
     this.clock = opts.clock ?? systemClock;
+    this.source = opts.source ?? eventStoreSource(opts.store);
     this.policy = {
       allowLoopback:
         opts.allowLoopback ?? process.env.WEBHOOK_ALLOW_LOOPBACK?.trim().toLowerCase() === 'true',
@@ -135,9 +143,12 @@ export class WebhookDispatcher {
     await this.agent.close().catch(() => undefined);
   }
 
-  /** For tests and tools: catch up with the log, then deliver everything due now (no sleeping). */
+  /**
+   * For tests and tools: catch up with the log, then deliver everything due now (no sleeping). With the
+   * Kafka source there is no head to catch up to: its consumer runs from `start()`, and this only delivers.
+   */
   async runOnce(): Promise<{ enqueued: number; attempted: number }> {
-    const enqueued = await this.pump();
+    const enqueued = this.source.name === 'event-store' ? await this.pump() : 0;
     let attempted = 0;
     for (;;) {
       const n = await this.deliverDue();
@@ -192,7 +203,7 @@ export class WebhookDispatcher {
       let count = 0;
       for (const e of events) {
         if (e.position <= done) continue;
-        count += await applyEvent(tx, e, { publicUrl, now });
+        count += await this.applyOne(tx, e, { publicUrl, now });
       }
       await tx.query(
         `insert into subscription_checkpoints (name, position, updated_at) values ($1, $2, now())
@@ -203,6 +214,59 @@ export class WebhookDispatcher {
     });
     if (enqueued > 0) this.wakeUp?.();
     return enqueued;
+  }
+
+  /**
+   * Events from Kafka (sources.ts): at least once, in the order of their partition, not the log's. Each
+   * is applied only if its id was not applied before (kafka-dedupe.ts), in the same transaction as what it
+   * writes, so a redelivered message enqueues nothing twice. Events at or before the position checkpoint
+   * were applied by the event-store source before KAFKA_BROKERS was set: switching sources sends nothing
+   * twice and nothing from history.
+   */
+  async applyDelivered(events: RecordedEvent[]): Promise<number> {
+    const handled = events.filter((e) => HANDLED_TYPES.has(e.type));
+    if (handled.length === 0) return 0;
+    const now = this.clock.now();
+    const publicUrl = typeof this.opts.publicUrl === 'function' ? this.opts.publicUrl() : this.opts.publicUrl;
+    const enqueued = await withTransaction(this.opts.pool, async (tx) => {
+      const { rows } = await tx.query<{ position: string }>(
+        'select position from subscription_checkpoints where name = $1',
+        [CHECKPOINT_NAME],
+      );
+      const done = rows[0]?.position ?? START;
+      const fresh = await claimUnseen(
+        tx,
+        handled.filter((e) => e.position > done),
+      );
+      let count = 0;
+      for (const e of fresh) count += await this.applyOne(tx, e, { publicUrl, now });
+      return count;
+    });
+    if (enqueued > 0) this.wakeUp?.();
+    return enqueued;
+  }
+
+  /**
+   * One event inside a batch transaction. An event whose data fails its schema would fail its batch on
+   * every retry and stop all notifications behind it: it is quarantined instead, and the batch goes on.
+   * `applyEvent` reads the event before it writes anything, so nothing of it is half applied.
+   */
+  private async applyOne(
+    tx: PoolClient,
+    e: RecordedEvent,
+    ctx: { publicUrl: string; now: Date },
+  ): Promise<number> {
+    try {
+      return await applyEvent(tx, e, ctx);
+    } catch (err) {
+      if (!isUnreadable(err)) throw err;
+      await quarantineEvent(tx, e, err.message);
+      this.opts.logger.warn(
+        { eventId: e.id, type: e.type, streamId: e.streamId, position: e.position, reason: err.message },
+        'webhook dispatcher quarantined an event it cannot read (webhook_quarantine)',
+      );
+      return 0;
+    }
   }
 
   /** Claims due rows under a lease (`FOR UPDATE SKIP LOCKED`): concurrent workers never share one. */
@@ -415,23 +479,36 @@ export class WebhookDispatcher {
     return true;
   }
 
-  /** Live: catch up from the checkpoint, then follow the log; a failed batch is read again. */
+  /** Live: follow the source (catch-up, then live); a failed batch is read again. */
   private async tail(): Promise<void> {
     const signal = this.controller.signal;
+    let failures = 0;
+    // A batch applied ends a run of failures, so the back-off below starts small again.
+    const target: SourceTarget = {
+      readCheckpoint: () => this.readCheckpoint(),
+      applyBatch: async (events) => {
+        const n = await this.applyBatch(events);
+        failures = 0;
+        return n;
+      },
+      applyDelivered: async (events) => {
+        const n = await this.applyDelivered(events);
+        failures = 0;
+        return n;
+      },
+    };
     while (!signal.aborted) {
       try {
-        await this.opts.store.subscribeToAll({
-          fromPosition: await this.readCheckpoint(),
-          signal,
-          batchSize: 1000,
-          onBatch: async (events) => {
-            await this.applyBatch(events);
-          },
-        });
+        await this.source.follow(target, signal);
       } catch (err) {
         if (signal.aborted) return;
-        this.opts.logger.error({ err }, 'webhook dispatcher batch failed; retrying');
-        await sleep(1000, signal);
+        failures++;
+        this.opts.logger.error(
+          { err, source: this.source.name },
+          'webhook dispatcher batch failed; retrying',
+        );
+        // An unreachable broker stays so for a while: back off up to 30 s instead of logging every second.
+        await sleep(Math.min(30_000, 1000 * 2 ** Math.min(failures - 1, 5)), signal);
       }
     }
   }

@@ -26,6 +26,9 @@ export const HANDLED_TYPES = new Set([
   'AccountOpened',
   'AccountUpdated',
   'AccountArchived',
+  'AccountMembershipStarted',
+  'AccountPlanChanged',
+  'AccountMembershipCanceled',
   'MerchantSubscriptionsAdded',
   'MerchantSubscriptionsRemoved',
   'MerchantAdded',
@@ -85,10 +88,29 @@ export async function applyEvent(
     case 'AccountOpened': {
       const d = (e as unknown as EventOf<'AccountOpened'>).data;
       await tx.query(
-        `insert into webhook_accounts (account_id, name) values ($1, $2)
-         on conflict (account_id) do update set name = excluded.name`,
-        [d.accountId, d.name],
+        `insert into webhook_accounts (account_id, name, plan_level) values ($1, $2, $3)
+         on conflict (account_id) do update set name = excluded.name, plan_level = excluded.plan_level`,
+        [d.accountId, d.name, d.planLevel],
       );
+      return 0;
+    }
+    case 'AccountMembershipStarted':
+    case 'AccountPlanChanged': {
+      const d = (e as unknown as EventOf<'AccountPlanChanged'>).data;
+      // A membership (re)started is no longer canceled; a plan change leaves that as it was.
+      await tx.query(
+        `update webhook_accounts set plan_level = $2,
+           membership_canceled = membership_canceled and $3::text = 'AccountPlanChanged'
+         where account_id = $1`,
+        [d.accountId, d.planLevel, e.type],
+      );
+      return 0;
+    }
+    case 'AccountMembershipCanceled': {
+      const d = (e as unknown as EventOf<'AccountMembershipCanceled'>).data;
+      await tx.query('update webhook_accounts set membership_canceled = true where account_id = $1', [
+        d.accountId,
+      ]);
       return 0;
     }
     case 'AccountUpdated': {
@@ -114,10 +136,12 @@ export async function applyEvent(
     }
     case 'MerchantSubscriptionsAdded': {
       const d = (e as unknown as EventOf<'MerchantSubscriptionsAdded'>).data;
+      // Recorded again for a watched EIN only to change its end (a search made it longer, or a person
+      // subscribed it for good: no end). An event past `watch_until` notifies no one (enqueue).
       await tx.query(
-        `insert into webhook_watches (account_id, fein) select $1, f from unnest($2::text[]) as f
-         on conflict do nothing`,
-        [d.accountId, d.feins],
+        `insert into webhook_watches (account_id, fein, watch_until) select $1, f, $3 from unnest($2::text[]) as f
+         on conflict (fein, account_id) do update set watch_until = excluded.watch_until`,
+        [d.accountId, d.feins, d.watchUntil ?? null],
       );
       return 0;
     }
@@ -133,12 +157,19 @@ export async function applyEvent(
     case 'MerchantUpdated': {
       const d = (e as unknown as EventOf<'MerchantAdded'> | EventOf<'MerchantUpdated'>).data;
       const name = d.dba ? `${d.legalName} (${d.dba})` : d.legalName;
-      await tx.query(
-        `insert into webhook_merchants (merchant_id, fein, name) values ($1, $2, $3)
-         on conflict (merchant_id) do update set fein = excluded.fein, name = excluded.name`,
-        [d.merchantId, d.fein, name],
-      );
       const added = e.type === 'MerchantAdded';
+      await tx.query(
+        added
+          ? `insert into webhook_merchants (merchant_id, fein, name, added_event_id, added_correlation)
+             values ($1, $2, $3, $4, $5)
+             on conflict (merchant_id) do update set fein = excluded.fein, name = excluded.name,
+               added_event_id = excluded.added_event_id, added_correlation = excluded.added_correlation`
+          : `insert into webhook_merchants (merchant_id, fein, name) values ($1, $2, $3)
+             on conflict (merchant_id) do update set fein = excluded.fein, name = excluded.name`,
+        added
+          ? [d.merchantId, d.fein, name, e.id, e.metadata.correlationId ?? null]
+          : [d.merchantId, d.fein, name],
+      );
       return enqueue(tx, e, ctx, {
         fein: d.fein,
         merchantId: d.merchantId,
@@ -152,41 +183,54 @@ export async function applyEvent(
     case 'NoteUpdated': {
       const d = (e as unknown as EventOf<'NoteAdded'> | EventOf<'NoteUpdated'>).data;
       if (d.category === PLATFORM_ONLY_CATEGORY) return 0;
-      const { rows } = await tx.query<{ fein: string }>(
-        'select fein from webhook_merchants where merchant_id = $1',
-        [d.merchantId],
-      );
-      const fein = rows[0]?.fein;
-      if (!fein) return 0;
+      const { rows } = await tx.query<{
+        fein: string;
+        added_event_id: string | null;
+        added_correlation: string | null;
+      }>('select fein, added_event_id, added_correlation from webhook_merchants where merchant_id = $1', [
+        d.merchantId,
+      ]);
+      const merchant = rows[0];
+      if (!merchant) return 0;
       const added = e.type === 'NoteAdded';
-      return enqueue(tx, e, ctx, {
-        fein,
+      const notice: Notice = {
+        fein: merchant.fein,
         merchantId: d.merchantId,
         actor: added ? (d as EventOf<'NoteAdded'>['data']).accountId : actingAccount(e),
         action: added ? 'Note Added' : 'Note Updated',
         category: d.category,
         note: d.note,
-      });
+      };
+      const sameRequest =
+        added &&
+        merchant.added_event_id !== null &&
+        merchant.added_correlation !== null &&
+        merchant.added_correlation === e.metadata.correlationId;
+      const folded = sameRequest
+        ? await foldIntoMerchantAdded(tx, e, ctx, notice, merchant.added_event_id!)
+        : [];
+      return enqueue(tx, e, ctx, notice, folded);
     }
     default:
       return 0;
   }
 }
 
-async function enqueue(
+/** The notification for `n`, as of event `e`; null when the merchant is not known. */
+async function notificationOf(
   tx: PoolClient,
   e: RecordedEvent,
-  ctx: { publicUrl: string; now: Date },
+  ctx: { publicUrl: string },
   n: Notice,
-): Promise<number> {
+): Promise<WebhookPayload | null> {
   const { rows } = await tx.query<{ name: string; actor_name: string | null }>(
     `select m.name, (select a.name from webhook_accounts a where a.account_id = $2) as actor_name
        from webhook_merchants m where m.merchant_id = $1`,
     [n.merchantId, n.actor],
   );
   const merchant = rows[0];
-  if (!merchant) return 0;
-  const payload: WebhookPayload = {
+  if (!merchant) return null;
+  return {
     type: TYPE_OF_ACTION[n.action],
     timestamp: e.recordedAt.toISOString(),
     data: {
@@ -199,9 +243,54 @@ async function enqueue(
       action_performed_by: merchant.actor_name ?? '',
     },
   };
+}
+
+/**
+ * A merchant added with its first note (one request) tells each watcher once: the note goes into the
+ * Merchant Added rows not yet sent. Returns the rows it went into; a row already on its way (the two
+ * events read in different batches) gets its own Note Added instead.
+ */
+async function foldIntoMerchantAdded(
+  tx: PoolClient,
+  e: RecordedEvent,
+  ctx: { publicUrl: string },
+  note: Notice,
+  merchantAddedEventId: string,
+): Promise<Folded[]> {
+  const payload = await notificationOf(tx, e, ctx, { ...note, action: 'Merchant Added' });
+  if (!payload) return [];
+  const { rows } = await tx.query<Folded>(
+    `update webhook_deliveries
+        set payload = case kind when 'webhook' then $2::jsonb else $3::jsonb end
+      where event_id = $1 and status = 'pending' and attempts = 0 and claimed_until is null
+      returning account_id, kind`,
+    [
+      merchantAddedEventId,
+      JSON.stringify(payload),
+      JSON.stringify({ ...emailText(payload), notification: payload }),
+    ],
+  );
+  return rows;
+}
+
+interface Folded {
+  account_id: string;
+  kind: 'webhook' | 'email';
+}
+
+async function enqueue(
+  tx: PoolClient,
+  e: RecordedEvent,
+  ctx: { publicUrl: string; now: Date },
+  n: Notice,
+  skip: readonly Folded[] = [],
+): Promise<number> {
+  const payload = await notificationOf(tx, e, ctx, n);
+  if (!payload) return 0;
   const mail = emailText(payload);
   // One statement: a webhook row and an e-mail row per watching account (the acting funder excluded),
-  // each only where the account has that channel configured (and the endpoint is not disabled).
+  // each only where the account has that channel configured (and the endpoint is not disabled), the
+  // account is on PRO with its membership running, and the row was not folded into another.
   const result = await tx.query(
     `insert into webhook_deliveries
        (webhook_id, account_id, event_id, kind, target, payload, status, attempts, next_attempt_at, created_at)
@@ -210,10 +299,14 @@ async function enqueue(
        from webhook_watches w
        join webhook_accounts a on a.account_id = w.account_id
        cross join lateral (values ('webhook', a.webhook_url), ('email', a.email)) as c(kind, target)
-      where w.fein = $1 and a.account_id::text is distinct from $3::text and a.enabled and not a.archived
+      where w.fein = $1 and a.account_id::text is distinct from $3::text and a.enabled and not a.archived and (w.watch_until is null or w.watch_until > ($4::jsonb ->> 'timestamp')::timestamptz)
+        and a.plan_level = 'PRO' and not a.membership_canceled
         and c.target is not null
         and not (c.kind = 'webhook' and exists (
           select 1 from webhook_endpoints_disabled d where d.account_id = a.account_id and d.url = c.target))
+        and not exists (
+          select 1 from unnest($7::uuid[], $8::text[]) as f(account_id, kind)
+           where f.account_id = a.account_id and f.kind = c.kind)
      on conflict do nothing`,
     [
       n.fein,
@@ -222,6 +315,8 @@ async function enqueue(
       JSON.stringify(payload),
       JSON.stringify({ ...mail, notification: payload }),
       ctx.now,
+      skip.map((f) => f.account_id),
+      skip.map((f) => f.kind),
     ],
   );
   return result.rowCount ?? 0;

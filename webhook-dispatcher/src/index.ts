@@ -3,6 +3,7 @@
  * signed webhooks (Standard Webhooks) and e-mails from a durable outbox in Postgres.
  */
 export const DISPATCHER_NAME = 'webhook-dispatcher';
+export * from './delivery-log.ts';
 export * from './dispatcher.ts';
 export * from './enqueue.ts';
 export * from './migrations.ts';

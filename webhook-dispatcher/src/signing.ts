@@ -65,19 +65,45 @@ export async function signingSecretsOf(pool: Queryable, accountId: string, now: 
   return [current];
 }
 
-/** A new secret; the old one keeps signing (alongside) for 24 hours. Returns the new secret. */
+export interface Rotation {
+  secret: string;
+  previousValidUntil: Date;
+}
+
+/**
+ * A new secret; the old one keeps signing (alongside) for 24 hours. Refused (null) while a previous
+ * secret still signs: a second rotation would cut the first one's overlap short and break receivers
+ * that have not switched yet. The check and the swap are one statement, so two rotations at once
+ * give one.
+ */
 export async function rotateWebhookSecret(
   pool: Queryable,
   accountId: string,
   now: Date = new Date(),
-): Promise<string> {
+): Promise<Rotation | null> {
   await webhookSecretOf(pool, accountId, now);
   const next = newWebhookSecret();
-  await pool.query(
+  const until = new Date(now.getTime() + PREVIOUS_SECRET_VALID_MS);
+  const { rows } = await pool.query<{ secret: string }>(
     `update webhook_secrets
         set previous_secret = secret, previous_valid_until = $3, secret = $2, created_at = $4
-      where account_id = $1`,
-    [accountId, next, new Date(now.getTime() + PREVIOUS_SECRET_VALID_MS), now],
+      where account_id = $1 and (previous_valid_until is null or previous_valid_until <= $4)
+      returning secret`,
+    [accountId, next, until, now],
   );
-  return next;
+  return rows[0] ? { secret: rows[0].secret, previousValidUntil: until } : null;
+}
+
+/** Until when the previous secret still signs, if it does at `now`. */
+export async function previousSecretValidUntil(
+  pool: Queryable,
+  accountId: string,
+  now: Date,
+): Promise<Date | null> {
+  const { rows } = await pool.query<{ previous_valid_until: Date | null }>(
+    'select previous_valid_until from webhook_secrets where account_id = $1',
+    [accountId],
+  );
+  const until = rows[0]?.previous_valid_until ?? null;
+  return until && until.getTime() > now.getTime() ? until : null;
 }

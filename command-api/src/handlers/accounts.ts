@@ -15,17 +15,19 @@ import { type Actor, type Handler, newId } from '@mrn/platform';
 import { accounts } from '../aggregates.ts';
 import { transact } from '../command-handler.ts';
 import { type CommandDeps, metadataFor } from '../context.ts';
-import type { AccountCommand, AccountDetails } from '../domain/account/account.ts';
+import type { AccountCommand, AccountDetailsInput } from '../domain/account/account.ts';
 import { ninetyDayContribution } from '../services/contribution.ts';
 import { assertSafeWebhookUrl } from '../services/webhook-url.ts';
 
-const toDetails = (a: AccountFields): AccountDetails => ({
+const toDetails = (a: AccountFields): AccountDetailsInput => ({
   name: a.name,
   website: a.website,
   primaryContactEmail: a.primary_contact_email.toLowerCase(),
   merchantSubscriptionEnabled: a.merchant_subscription_enabled ?? false,
   merchantSubscriptionNotificationEmail: a.merchant_subscription_notification_email ?? null,
   merchantSubscriptionNotificationWebhook: a.merchant_subscription_notification_webhook ?? null,
+  watchSearchedMerchants: a.watch_searched_merchants,
+  watchSearchedMonths: a.watch_searched_months,
 });
 
 type Simple =

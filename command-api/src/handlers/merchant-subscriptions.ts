@@ -56,6 +56,7 @@ export async function subscriptionAccount(deps: CommandDeps, accountId: string, 
 interface SubscriptionRow {
   fein: string;
   created_at: Date;
+  watch_until: Date | null;
   merchant_id: string | null;
   legal_name: string | null;
   dba: string | null;
@@ -77,7 +78,7 @@ export async function subscriptionPage(
   const prefix = search ? `${search}%` : '%';
   const [rows, count] = await Promise.all([
     pool.query<SubscriptionRow>(
-      `select s.fein, s.created_at, m.id as merchant_id, m.legal_name, m.dba, m.city, m.state
+      `select s.fein, s.created_at, s.watch_until, m.id as merchant_id, m.legal_name, m.dba, m.city, m.state
          from read.merchant_subscriptions s
          left join read.merchants m on m.fein = s.fein and m.archived_at is null
         where s.account_id = $1 and s.fein like $2
@@ -98,6 +99,7 @@ export async function subscriptionPage(
         resource_id: id,
         fein: r.fein,
         created_at: r.created_at.toISOString(),
+        watch_until: r.watch_until?.toISOString() ?? null,
         merchant:
           r.merchant_id === null
             ? null

@@ -7,6 +7,7 @@ import {
   type Pool,
   WrongExpectedRevisionError,
 } from '@mrn/platform';
+import { expireSearchWatches } from '../subscriptions/watch-expiry.ts';
 import { assessAllContributions } from './contribution.ts';
 
 const DAY_MS = 86_400_000;
@@ -55,6 +56,10 @@ export function runContributionClock(deps: { store: EventStore; pool: Pool; cloc
       if (await startContributionDay(deps.store, utcDay(deps.clock.now()))) {
         await assessAllContributions(deps, deps.clock.now());
       }
+      // Search watches that reached their end go in every process at each midnight and at start, not
+      // only in the one that started the day: ending them is idempotent, and a day's pass missed by a
+      // crash is caught up by the next start.
+      await expireSearchWatches(deps, deps.clock.now());
     } catch (err) {
       deps.logger.error({ err }, 'the contribution day could not be started; retrying in a minute');
       if (!stopped) timer = setTimeout(() => void tick(), 60_000).unref();

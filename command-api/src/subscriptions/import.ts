@@ -67,6 +67,7 @@ export async function runSubscriptionImport(
   importId: string,
   metadata: EventMetadata,
 ): Promise<void> {
+  if (!(await claimImport(deps, importId))) return;
   const ctx = { now: deps.clock.now() };
   await subscriptions.handle(deps, accountId, { type: 'StartImport', importId }, ctx, metadata);
   try {
@@ -79,6 +80,9 @@ export async function runSubscriptionImport(
       const outcomes: string[] = [];
       const counts: ImportCounts = { processed: rows.length, imported: 0, skipped: 0, errors: 0 };
       const state = await unit.load(subscriptions, accountId);
+      // Finished meanwhile by a run whose lease had expired: its counts and results stand.
+      const status = state.imports.get(importId);
+      if (status === 'done' || status === 'failed') return;
       const seen = new Set<string>();
       const fresh: string[] = [];
       for (const row of rows) {
@@ -88,7 +92,7 @@ export async function runSubscriptionImport(
         } else if (seen.has(row.fein)) {
           counts.skipped += 1;
           outcomes.push('skipped: duplicate in file');
-        } else if (state.feins.has(row.fein)) {
+        } else if (state.feins.has(row.fein) && !state.watchUntil.has(row.fein)) {
           seen.add(row.fein);
           counts.skipped += 1;
           outcomes.push('skipped: already subscribed');
@@ -127,5 +131,24 @@ export async function runSubscriptionImport(
       ctx,
       metadata,
     );
+    // A file that failed is not taken up again.
+    await deps.pool.query('update direct_uploads set data = null where id = $1', [importId]);
   }
+}
+
+/** How long a run holds its import; longer than the largest file (10 MB) takes to import. */
+export const IMPORT_LEASE_MS = 5 * 60_000;
+
+/**
+ * Takes the import for this run: false when another run holds it or it has finished (its file is
+ * dropped once done). One statement, so two processes resuming at once start it once.
+ */
+async function claimImport(deps: CommandDeps, importId: string): Promise<boolean> {
+  const now = deps.clock.now();
+  const { rowCount } = await deps.pool.query(
+    `update direct_uploads set import_claimed_until = $2
+      where id = $1 and data is not null and (import_claimed_until is null or import_claimed_until <= $3)`,
+    [importId, new Date(now.getTime() + IMPORT_LEASE_MS), now],
+  );
+  return rowCount === 1;
 }

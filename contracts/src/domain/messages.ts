@@ -13,3 +13,17 @@ export const MESSAGES = {
     'The information on this site covers commercial entities only, including sole proprietors, and is not a consumer report.',
   contributionTooltip: 'Minimum upload percentage to search is 0.5%',
 } as const;
+
+/** What the partner API (v2) says about tokens and access. */
+export const API_TEXTS = {
+  badCredentials: 'The authentication token or key is not valid.',
+  noApiAccess: 'API access has not been granted to this user or account.',
+  accessRevoked: 'API access has been revoked. Ask your account administrator for new credentials.',
+  needsApiToken: 'This call needs an API token: get one from POST /api/v2/token.',
+  dashboardOnly: 'An API token only works on the partner API (/api/v2).',
+  tokenMissing: 'Send your API token in the Authorization header.',
+  tokenExpired: 'The API token has expired or is not valid. Get a new one from POST /api/v2/token.',
+  rateLimited: (seconds: number) => `Too many requests. Try again in ${seconds} seconds.`,
+  subscriptionsOnly:
+    'Merchant subscriptions are only available to PRO funders with merchant subscriptions enabled.',
+} as const;

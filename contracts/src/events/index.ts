@@ -26,6 +26,13 @@ export const eventSchemas = {
     merchantSubscriptionEnabled: z.boolean(),
     merchantSubscriptionNotificationEmail: z.string().nullable(),
     merchantSubscriptionNotificationWebhook: z.string().nullable(),
+    /**
+     * "Watch merchants we search": every merchant the account identifies by a search is watched for
+     * `watchSearchedMonths` months. Optional because events written before the setting existed lack
+     * them: absent reads as off and 12 months (`watchSettingsOf`), wherever the event is folded.
+     */
+    watchSearchedMerchants: z.boolean().optional(),
+    watchSearchedMonths: z.number().int().min(1).max(24).optional(),
   }),
   AccountArchived: z.object({ accountId: z.string() }),
   AccountApiAccessGranted: z.object({ accountId: z.string() }),
@@ -229,13 +236,22 @@ export const eventSchemas = {
   /**
    * `subscriptions-{accountId}`: EINs the account now watches (only those it did not watch yet). An EIN
    * may be watched before any funder reported it. An import writes its EINs in large batches.
+   * Source `search` is a watch made by the "watch merchants we search" setting: it lasts until
+   * `watchUntil`, and a later search of the EIN records it again with a later `watchUntil`. A person
+   * subscribing an EIN that is only watched until a date records it again without one: watched for good.
    */
   MerchantSubscriptionsAdded: z.object({
     accountId: z.string(),
     feins: z.array(z.string()),
-    source: z.enum(['web', 'import', 'api']),
+    source: z.enum(['web', 'import', 'api', 'search']),
+    watchUntil: z.iso.datetime().optional(),
   }),
-  MerchantSubscriptionsRemoved: z.object({ accountId: z.string(), feins: z.array(z.string()) }),
+  /** `reason` absent: a person unsubscribed; `expired`: a search watch reached its `watchUntil`. */
+  MerchantSubscriptionsRemoved: z.object({
+    accountId: z.string(),
+    feins: z.array(z.string()),
+    reason: z.enum(['expired']).optional(),
+  }),
   /** A CSV of EINs uploaded for import (the bytes are kept by command-api's `direct_uploads`). */
   SubscriptionImportQueued: z.object({
     accountId: z.string(),

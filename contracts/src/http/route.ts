@@ -2,9 +2,10 @@ import type { z } from '../zod.ts';
 
 /**
  * Who may call a route. `session` accepts a signed-in user whose MFA step is still pending (the
- * MFA and terms screens need it); `member` and above need a completed sign-in.
+ * MFA and terms screens need it); `member` and above need a completed sign-in. `api` is the partner
+ * API: an API token (never a dashboard one) of a user granted API access in an account that has it.
  */
-export type Access = 'anonymous' | 'session' | 'member' | 'account_admin' | 'platform_admin';
+export type Access = 'anonymous' | 'session' | 'member' | 'account_admin' | 'platform_admin' | 'api';
 export type Service = 'command' | 'query';
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -24,6 +25,17 @@ export interface RouteSpec {
   readModels?: readonly string[];
   /** What the client says when the call fails without a server text (specs' error catalogue). */
   action?: string;
+  /** For the published API: what the OpenAPI document and the developer guide say about the call. */
+  docs?: RouteDocs;
+}
+
+export interface RouteDocs {
+  summary: string;
+  description: string;
+  /** A request that works (values of params, query and body), shown in the guide and its snippets. */
+  example?: { params?: Record<string, string>; query?: Record<string, string>; body?: unknown };
+  /** Shown only to accounts with merchant subscriptions (accounts spec §6). */
+  subscriptions?: boolean;
 }
 
 export const route = <const R extends RouteSpec>(spec: R): R => spec;

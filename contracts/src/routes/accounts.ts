@@ -1,4 +1,5 @@
 import { MEMBERSHIP_STATUSES, PLAN_LEVELS } from '../domain/plans.ts';
+import { WATCH_SEARCHED_MONTHS } from '../domain/search-watch.ts';
 import { dataEnvelope, Pagination } from '../http/envelope.ts';
 import { email, optionalText, requiredText, uuid } from '../http/fields.ts';
 import { route } from '../http/route.ts';
@@ -39,6 +40,14 @@ export const AccountView = z.object({
   merchant_subscription_enabled: z.boolean(),
   merchant_subscription_notification_email: z.string().nullable(),
   merchant_subscription_notification_webhook: z.string().nullable(),
+  /**
+   * The `whsec_…` secret that signs the account's webhooks (Standard Webhooks); only for the account's
+   * admins and platform admins, absent for everyone else.
+   */
+  merchant_subscription_webhook_secret: z.string().optional(),
+  /** Watch merchants we search: the account's searches subscribe it for `watch_searched_months`. */
+  watch_searched_merchants: z.boolean(),
+  watch_searched_months: z.number().int(),
   archived_at: z.string().nullable(),
   created_at: z.string(),
 });
@@ -56,6 +65,8 @@ const webhookUrl = () =>
       .nullable(),
   );
 
+const watchMonthsMessage = `must be between ${WATCH_SEARCHED_MONTHS.min} and ${WATCH_SEARCHED_MONTHS.max} months`;
+
 export const AccountFields = z.object(
   {
     name: requiredText(120),
@@ -71,6 +82,14 @@ export const AccountFields = z.object(
       )
       .optional(),
     merchant_subscription_notification_webhook: webhookUrl().optional(),
+    // Absent: left as it is (a client that predates the setting does not switch it off).
+    watch_searched_merchants: z.boolean({ error: 'must be true or false' }).optional(),
+    watch_searched_months: z
+      .number({ error: 'must be a whole number' })
+      .int('must be a whole number')
+      .min(WATCH_SEARCHED_MONTHS.min, watchMonthsMessage)
+      .max(WATCH_SEARCHED_MONTHS.max, watchMonthsMessage)
+      .optional(),
   },
   { error: 'is required' },
 );

@@ -88,6 +88,8 @@ export const routes = {
   deleteAllMerchantSubscriptions: merchantSubscriptions.deleteAllMerchantSubscriptions,
   listSubscriptionImports: merchantSubscriptions.listSubscriptionImports,
   listWebhookDeliveries: merchantSubscriptions.listWebhookDeliveries,
+  redeliverWebhook: merchantSubscriptions.redeliverWebhook,
+  rotateWebhookSigningSecret: merchantSubscriptions.rotateWebhookSigningSecret,
   createPresignedUrl: merchantSubscriptions.createPresignedUrl,
   createSubscriptionImport: merchantSubscriptions.createSubscriptionImport,
   downloadSubscriptionImportResults: merchantSubscriptions.downloadSubscriptionImportResults,

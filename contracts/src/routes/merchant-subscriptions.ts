@@ -20,6 +20,13 @@ export const SUBSCRIPTION_TEXTS = {
   added: (product: string) => `Merchant subscription has been added to ${product}.`,
   deleted: 'Merchant subscriptions have been deleted.',
   uploadFailed: 'Could not upload the file.',
+  redeliveryQueued: 'The webhook will be delivered again in a moment.',
+  redeliveryInProgress: 'This webhook is already waiting to be delivered.',
+  redeliveryNoWebhook: 'Set a Merchant Subscription Notification Webhook before redelivering.',
+  deliveryNotFound: 'Webhook delivery not found.',
+  secretRotated: 'A new webhook secret has been created. The previous one keeps signing for 24 hours.',
+  rotationTooSoon: (until: string) =>
+    `The previous webhook secret still signs until ${until}. Rotate again after that.`,
 } as const;
 
 const idParam = z.object({ id: uuid() });
@@ -52,6 +59,8 @@ export const MerchantSubscriptionView = z.object({
   resource_id: z.string(),
   fein: z.string(),
   created_at: z.string(),
+  /** Until when a watch made by a search lasts; null when a person subscribed the EIN (watched for good). */
+  watch_until: z.string().nullable(),
   /** The live merchant with that EIN; null when no funder has reported it yet. */
   merchant: z
     .object({
@@ -185,6 +194,42 @@ export const listWebhookDeliveries = route({
   params: idParam,
   response: z.object({ data: z.array(WebhookDeliveryView) }),
   action: 'retrieve merchant subscription webhooks',
+});
+
+/**
+ * Redeliver (a log row's action): one more attempt now to the account's current webhook address, with
+ * the same `webhook-id`. Refused (409) while the row already waits for an attempt or is in flight.
+ */
+export const redeliverWebhook = route({
+  method: 'POST',
+  path: '/api/accounts/:id/merchant_subscription_webhooks/:delivery_id/redeliver',
+  service: 'command',
+  access: 'account_admin',
+  plan: 'PRO',
+  params: z.object({ id: uuid(), delivery_id: uuid() }),
+  response: z.object({ data: WebhookDeliveryView, message: z.string() }),
+  action: 'redeliver the webhook',
+});
+
+/**
+ * A new webhook signing secret (Standard Webhooks `whsec_…`); the old one keeps signing beside it for
+ * 24 hours so receivers can switch. Refused (409) while a previous secret still signs.
+ */
+export const rotateWebhookSigningSecret = route({
+  method: 'POST',
+  path: '/api/accounts/:id/merchant_subscription_webhook_secret/rotate',
+  service: 'command',
+  access: 'account_admin',
+  plan: 'PRO',
+  params: idParam,
+  response: z.object({
+    data: z.object({
+      merchant_subscription_webhook_secret: z.string(),
+      previous_secret_valid_until: z.string(),
+    }),
+    message: z.string(),
+  }),
+  action: 'rotate the webhook secret',
 });
 
 /** Active Storage's direct-upload request: the server answers where to PUT the bytes. */

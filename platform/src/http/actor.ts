@@ -11,6 +11,8 @@ export interface Actor {
   planLevel: PlanLevel;
   /** True while the user still owes the MFA step of sign-in. */
   mfaPending: boolean;
+  /** Calling with an API token (the partner API), not a dashboard sign-in. */
+  viaApi?: boolean;
 }
 
 /** The claims we put in a JWT (short names: the token travels on every request). */
@@ -22,4 +24,6 @@ export interface TokenClaims {
   adm: boolean;
   dm: boolean;
   mfa: 'pending' | 'ok';
+  /** `api`: an API token of POST /api/v2/token, good for the partner API only. Absent: a dashboard sign-in. */
+  knd?: 'api';
 }

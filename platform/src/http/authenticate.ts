@@ -1,6 +1,6 @@
 import '@fastify/jwt';
 import type { Access, PlanLevel } from '@mrn/contracts';
-import { MESSAGES } from '@mrn/contracts';
+import { API_TEXTS, MESSAGES } from '@mrn/contracts';
 import type { FastifyRequest } from 'fastify';
 import type { Pool } from '../db.ts';
 import { forbidden, unauthorized } from '../errors.ts';
@@ -15,11 +15,14 @@ interface SessionRow {
   is_dm_admin: boolean | null;
   plan_level: PlanLevel | null;
   account_archived_at: Date | null;
+  kind: 'web' | 'api';
+  api_granted: boolean | null;
+  can_access_api: boolean | null;
 }
 
 /** The session check of every authenticated request (exported for the bench). */
 export const SESSION_QUERY = `select s.revoked_at, s.expires_at, u.session_version, u.archived_at, u.is_admin, u.is_dm_admin,
-            a.plan_level, a.archived_at as account_archived_at
+            a.plan_level, a.archived_at as account_archived_at, s.kind, u.api_granted, a.can_access_api
        from auth_sessions s
        left join read.users u on u.id = s.user_id
        left join read.accounts a on a.id = s.account_id
@@ -87,6 +90,12 @@ export async function actorFor(pool: Pool, claims: TokenClaims): Promise<Actor> 
     row.archived_at === null &&
     row.account_archived_at === null;
   if (!live) throw unauthorized(MESSAGES.sessionEnded);
+  const viaApi = claims.knd === 'api';
+  // An API token is as good as the grant behind it: revoking the user's or the account's API access
+  // ends it at once, as a sign-out ends a dashboard session.
+  if (viaApi && (row.kind !== 'api' || !row.api_granted || !row.can_access_api)) {
+    throw unauthorized(API_TEXTS.accessRevoked);
+  }
   return {
     userId: claims.sub,
     accountId: claims.acc,
@@ -96,6 +105,7 @@ export async function actorFor(pool: Pool, claims: TokenClaims): Promise<Actor> 
     isDmAdmin: row.is_dm_admin ?? claims.dm,
     planLevel: row.plan_level ?? 'BASIC',
     mfaPending: claims.mfa === 'pending',
+    viaApi,
   };
 }
 
@@ -105,6 +115,10 @@ export async function authenticate(pool: Pool, request: FastifyRequest): Promise
 
 /** The route table's `access` and `plan`, enforced in this one place. */
 export function authorise(actor: Actor, access: Access, plan?: 'PRO'): void {
+  // The two kinds of token never cross: a leaked API token cannot drive the dashboard, and a
+  // dashboard session is not an integration's credential.
+  if (access === 'api' && !actor.viaApi) throw unauthorized(API_TEXTS.needsApiToken);
+  if (access !== 'api' && access !== 'anonymous' && actor.viaApi) throw unauthorized(API_TEXTS.dashboardOnly);
   if (access === 'anonymous' || access === 'session') return;
   if (actor.mfaPending) throw forbidden('Multi-factor authentication is required.');
   if (access === 'account_admin' && !actor.isAdmin && !actor.isDmAdmin) throw forbidden(MESSAGES.notAllowed);

@@ -1,3 +1,4 @@
+import { watchSettingsOf } from '@mrn/contracts';
 import { projector } from '../projector.ts';
 
 export const accountsProjector = projector({
@@ -25,7 +26,8 @@ export const accountsProjector = projector({
       const d = e.data;
       await tx.query(
         `update read.accounts set name = $2, website = $3, primary_contact_email = $4, merchant_subscription_enabled = $5,
-           merchant_subscription_notification_email = $6, merchant_subscription_notification_webhook = $7 where id = $1`,
+           merchant_subscription_notification_email = $6, merchant_subscription_notification_webhook = $7,
+           watch_searched_merchants = $8, watch_searched_months = $9 where id = $1`,
         [
           d.accountId,
           d.name,
@@ -34,6 +36,8 @@ export const accountsProjector = projector({
           d.merchantSubscriptionEnabled,
           d.merchantSubscriptionNotificationEmail,
           d.merchantSubscriptionNotificationWebhook,
+          watchSettingsOf(d).watchSearchedMerchants,
+          watchSettingsOf(d).watchSearchedMonths,
         ],
       );
     },

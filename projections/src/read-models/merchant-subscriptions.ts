@@ -2,18 +2,22 @@ import { projector } from '../projector.ts';
 
 /**
  * Merchant subscriptions (`subscriptions-{accountId}`): the EINs each account watches, with when it
- * began watching them, and the account's CSV imports with their status and counts.
+ * began watching them, how (`source`) and, for a watch a search made, until when (`watch_until`), and
+ * the account's CSV imports with their status and counts.
  */
 export const merchantSubscriptionsProjector = projector({
   name: 'merchant_subscriptions',
   tables: ['read.merchant_subscriptions', 'read.merchant_subscription_imports'],
   handlers: {
     MerchantSubscriptionsAdded: async (tx, e) => {
+      // An EIN already watched is recorded again only to change its watch (a search made it longer, or
+      // a person subscribed it for good): it keeps the date it was first watched.
       await tx.query(
-        `insert into read.merchant_subscriptions (account_id, fein, created_at)
-         select $1, fein, $3 from unnest($2::text[]) as fein
-         on conflict (account_id, fein) do nothing`,
-        [e.data.accountId, e.data.feins, e.recordedAt],
+        `insert into read.merchant_subscriptions (account_id, fein, created_at, source, watch_until)
+         select $1, fein, $3, $4, $5 from unnest($2::text[]) as fein
+         on conflict (account_id, fein) do update
+           set source = excluded.source, watch_until = excluded.watch_until`,
+        [e.data.accountId, e.data.feins, e.recordedAt, e.data.source, e.data.watchUntil ?? null],
       );
     },
     MerchantSubscriptionsRemoved: async (tx, e) => {

@@ -13,6 +13,7 @@ import type {
 } from '@mrn/contracts';
 import { MIN_CONTRIBUTION_PERCENT } from '@mrn/contracts';
 import { type Actor, forbidden, type Handler, notFound } from '@mrn/platform';
+import { webhookSecretOf } from '@mrn/webhook-dispatcher/signing';
 import type { QueryDeps } from '../context.ts';
 import { toCsv } from '../csv.ts';
 import { iso, likeEscape, pagination } from '../views.ts';
@@ -46,6 +47,8 @@ interface AccountRow {
   merchant_subscription_enabled: boolean;
   merchant_subscription_notification_email: string | null;
   merchant_subscription_notification_webhook: string | null;
+  watch_searched_merchants: boolean;
+  watch_searched_months: number;
   archived_at: Date | null;
   created_at: Date;
 }
@@ -96,6 +99,8 @@ const toAccountView = (r: AccountRow): AccountView => ({
   merchant_subscription_enabled: r.merchant_subscription_enabled,
   merchant_subscription_notification_email: r.merchant_subscription_notification_email,
   merchant_subscription_notification_webhook: r.merchant_subscription_notification_webhook,
+  watch_searched_merchants: r.watch_searched_merchants,
+  watch_searched_months: r.watch_searched_months,
   archived_at: iso(r.archived_at),
   created_at: iso(r.created_at)!,
 });
@@ -211,7 +216,11 @@ export function accountQueryHandlers(deps: QueryDeps) {
       [req.params.id],
     );
     if (!rows[0]) throw notFound(ACCOUNT_NOT_FOUND);
-    return { data: toAccountView(rows[0]) };
+    // Only the account's admins and platform admins get here (requireManager). The secret belongs to
+    // the dispatcher, which creates it on first need: asking for it is how an admin sets up
+    // verification before the first webhook is sent.
+    const secret = await webhookSecretOf(deps.pool, req.params.id);
+    return { data: { ...toAccountView(rows[0]), merchant_subscription_webhook_secret: secret } };
   };
 
   const exportContactsHandler: Handler<typeof exportContacts> = async (req) => {

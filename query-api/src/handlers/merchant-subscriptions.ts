@@ -16,6 +16,7 @@ import {
   notFound,
   type Pool,
 } from '@mrn/platform';
+import { deliveryLog } from '@mrn/webhook-dispatcher/delivery-log';
 import type { QueryDeps } from '../context.ts';
 import { iso, pagination } from '../views.ts';
 
@@ -39,6 +40,7 @@ async function assertSubscriptionsOf(pool: Pool, accountId: string, actor: Actor
 interface SubscriptionRow {
   fein: string;
   created_at: Date;
+  watch_until: Date | null;
   merchant_id: string | null;
   legal_name: string | null;
   dba: string | null;
@@ -65,7 +67,7 @@ export function merchantSubscriptionQueryHandlers(deps: QueryDeps) {
     const prefix = `${search ?? ''}%`;
     const [rows, count] = await Promise.all([
       deps.pool.query<SubscriptionRow>(
-        `select s.fein, s.created_at, m.id as merchant_id, m.legal_name, m.dba, m.city, m.state
+        `select s.fein, s.created_at, s.watch_until, m.id as merchant_id, m.legal_name, m.dba, m.city, m.state
            from read.merchant_subscriptions s
            left join read.merchants m on m.fein = s.fein and m.archived_at is null
           where s.account_id = $1 and s.fein like $2
@@ -85,6 +87,7 @@ export function merchantSubscriptionQueryHandlers(deps: QueryDeps) {
         resource_id: id,
         fein: r.fein,
         created_at: iso(r.created_at)!,
+        watch_until: r.watch_until?.toISOString() ?? null,
         merchant:
           r.merchant_id === null
             ? null
@@ -128,41 +131,11 @@ export function merchantSubscriptionQueryHandlers(deps: QueryDeps) {
     };
   };
 
-  // The dispatcher's delivery log is the read model of this view (webhook-dispatcher/migrations): the
-  // query side only reads it, the dispatcher alone writes it.
+  // The dispatcher's delivery log is the read model of this view: the dispatcher alone writes it and
+  // owns its shape (webhook-dispatcher/src/delivery-log.ts).
   const listWebhookDeliveriesHandler: Handler<typeof listWebhookDeliveries> = async (req) => {
     await assertSubscriptionsOf(deps.pool, req.params.id, req.actor);
-    const { rows } = await deps.pool.query<{
-      id: string;
-      created_at: Date;
-      ein: string | null;
-      action: string | null;
-      status: string;
-      attempts: number;
-      http_status: number | null;
-      next_attempt_at: Date | null;
-    }>(
-      `select d.id, d.created_at, d.payload #>> '{data,merchant_ein}' as ein, d.payload #>> '{data,action}' as action,
-              d.status, d.attempts, d.next_attempt_at,
-              (select a.http_status from webhook_attempts a where a.delivery_id = d.id order by a.attempt desc limit 1) as http_status
-         from webhook_deliveries d
-        where d.account_id = $1 and d.kind = 'webhook'
-        order by d.created_at desc, d.id
-        limit 200`,
-      [req.params.id],
-    );
-    return {
-      data: rows.map((r) => ({
-        id: r.id,
-        created_at: iso(r.created_at)!,
-        ein: (r.ein ?? '').replace(/\D/g, ''),
-        action: r.action ?? '',
-        status: r.status,
-        attempts: r.attempts,
-        http_status: r.http_status,
-        next_retry: r.status === 'failed' ? iso(r.next_attempt_at) : null,
-      })),
-    };
+    return { data: await deliveryLog(deps.pool, req.params.id) };
   };
 
   return {

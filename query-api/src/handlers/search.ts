@@ -96,7 +96,18 @@ export const SEARCH_STATEMENTS = {
   corrections: CORRECTIONS,
 } as const;
 
-export function searchHandlers(deps: QueryDeps) {
+/** What a search found: the merchants shown, whether more matched, and the recorded search's position. */
+export interface SearchOutcome {
+  shown: MerchantRow[];
+  overflow: boolean;
+  position: string;
+}
+
+/**
+ * The merchant search both APIs run (the dashboard's and the partner API's): the account's standing
+ * (contribution lock, BASIC daily cap), EIN or keyword look-up, and the search recorded as a fact.
+ */
+export function merchantSearch(deps: QueryDeps) {
   /**
    * An account locked out for its contribution may not search (core spec §6, DESIGN §4), and BASIC accounts have a
    * daily cap that resets at midnight UTC (accounts spec §1). Platform admins are exempt from both.
@@ -187,35 +198,58 @@ export function searchHandlers(deps: QueryDeps) {
   }
 
   /** Every search is a fact (DESIGN §4): it feeds search history, counts, caps and contribution. */
-  const record = (actor: Actor, term: string, einSearch: boolean, merchantIds: string[]) =>
+  const record = (
+    actor: Actor,
+    term: string,
+    einSearch: boolean,
+    merchantIds: string[],
+    source: 'web' | 'api',
+  ) =>
     deps.searches.record({
       accountId: actor.accountId,
       userId: actor.userId,
-      source: 'web',
+      source,
       term,
       einSearch,
       merchantIds,
       hit: merchantIds.length > 0,
     });
 
-  const searchMerchantsHandler: Handler<typeof searchMerchants> = async (req) => {
-    const term = req.query.search;
+  /** Searches as `actor`, showing at most `cap` merchants, and records the search from `source`. */
+  async function find(
+    actor: Actor,
+    term: string,
+    cap: number,
+    source: 'web' | 'api',
+  ): Promise<SearchOutcome> {
     const einSearch = isEinSearch(term);
-    const cap = keywordCap(req.actor);
     let rows: MerchantRow[];
-    if (einSearch) rows = await byEinWithStanding(req.actor, normaliseEin(term));
+    if (einSearch) rows = await byEinWithStanding(actor, normaliseEin(term));
     else {
-      await checkStanding(req.actor, await standingOf(req.actor));
+      await checkStanding(actor, await standingOf(actor));
       rows = await byKeyword(term, cap + 1);
     }
     const shown = rows.slice(0, cap);
     const recorded = await record(
-      req.actor,
+      actor,
       term,
       einSearch,
       shown.map((r) => r.id),
+      source,
     );
-    if (shown.length === 0) throw notFound(SEARCH_TEXTS.noneFound, { position: recorded.position });
+    return { shown, overflow: rows.length > cap, position: recorded.position };
+  }
+
+  return { find, byEin };
+}
+
+export function searchHandlers(deps: QueryDeps) {
+  const { find, byEin } = merchantSearch(deps);
+
+  const searchMerchantsHandler: Handler<typeof searchMerchants> = async (req) => {
+    const cap = keywordCap(req.actor);
+    const { shown, overflow, position } = await find(req.actor, req.query.search, cap, 'web');
+    if (shown.length === 0) throw notFound(SEARCH_TEXTS.noneFound, { position });
     const watched = await watchedFeins(
       deps.pool,
       req.actor,
@@ -223,8 +257,8 @@ export function searchHandlers(deps: QueryDeps) {
     );
     return {
       data: shown.map((r) => toMerchantView(r, req.actor, watched)),
-      warning: rows.length > cap ? SEARCH_TEXTS.overflow(cap) : null,
-      position: recorded.position,
+      warning: overflow ? SEARCH_TEXTS.overflow(cap) : null,
+      position,
     };
   };
 

@@ -88,6 +88,8 @@ const HARBOR_RECORDS = new Set<RouteName>([
   'deleteAllMerchantSubscriptions',
   'listSubscriptionImports',
   'listWebhookDeliveries',
+  'redeliverWebhook',
+  'rotateWebhookSigningSecret',
   'createSubscriptionImport',
   'downloadSubscriptionImportResults',
 ]);
@@ -214,6 +216,10 @@ const FIXTURES: Record<RouteName, (c: Ctx, role: Role) => Fixture> = {
   deleteAllMerchantSubscriptions: (c) => ({ params: { account_id: c.harbor }, body: {} }),
   listSubscriptionImports: harborAccount,
   listWebhookDeliveries: harborAccount,
+  redeliverWebhook: (c) => ({
+    params: { id: c.harbor, delivery_id: '00000000-0000-4000-8000-0000000000bb' },
+  }),
+  rotateWebhookSigningSecret: harborAccount,
   createPresignedUrl: () => ({ body: {} }),
   createSubscriptionImport: (c) => ({
     ...harborAccount(c),
@@ -393,6 +399,8 @@ const SPEC_ACCESS: Record<RouteName, string> = {
   deleteAllMerchantSubscriptions: 'account_admin+PRO',
   listSubscriptionImports: 'account_admin+PRO',
   listWebhookDeliveries: 'account_admin+PRO',
+  redeliverWebhook: 'account_admin+PRO',
+  rotateWebhookSigningSecret: 'account_admin+PRO',
   createPresignedUrl: 'account_admin+PRO',
   createSubscriptionImport: 'account_admin+PRO',
   downloadSubscriptionImportResults: 'account_admin+PRO',

@@ -1,4 +1,5 @@
 import { Button, Checkbox, Classes, Divider, H5, Intent } from '@blueprintjs/core';
+import { WATCH_SEARCHED_MONTHS } from '@mrn/contracts/domain/search-watch';
 import type { AccountView } from '@mrn/contracts/routes/accounts';
 import { type FormEvent, useEffect } from 'react';
 import { TextField } from '../ui/fields.tsx';
@@ -10,6 +11,7 @@ import {
   isValid,
   validateAccountInfo,
 } from './validation.ts';
+import { WatchSearchedSettings } from './WatchSearchedSettings.tsx';
 
 export const accountInfoValues = (account?: AccountView): AccountInfoValues => ({
   name: account?.name ?? '',
@@ -18,6 +20,8 @@ export const accountInfoValues = (account?: AccountView): AccountInfoValues => (
   merchant_subscription_enabled: account?.merchant_subscription_enabled ?? false,
   merchant_subscription_notification_email: account?.merchant_subscription_notification_email ?? '',
   merchant_subscription_notification_webhook: account?.merchant_subscription_notification_webhook ?? '',
+  watch_searched_merchants: account?.watch_searched_merchants ?? false,
+  watch_searched_months: account?.watch_searched_months ?? WATCH_SEARCHED_MONTHS.default,
 });
 
 /** The `account` body of create and update funder: every field, so nothing is cleared by omission. */
@@ -29,12 +33,15 @@ export const accountBody = (values: AccountInfoValues) => ({
   merchant_subscription_notification_email: values.merchant_subscription_notification_email.trim() || null,
   merchant_subscription_notification_webhook:
     values.merchant_subscription_notification_webhook.trim() || null,
+  watch_searched_merchants: values.watch_searched_merchants,
+  watch_searched_months: values.watch_searched_months,
 });
 
 /**
  * Funder Info / Account Info (accounts §2): Funder name, Website, Primary Contact Email, all
  * required; for PRO accounts the Merchant Subscription Settings, whose enabled checkbox only a
- * platform administrator may change and whose webhook URL shows only when enabled.
+ * platform administrator may change and whose webhook URL and "watch merchants we search" show only
+ * when enabled.
  */
 export function AccountInfoForm({
   idPrefix,
@@ -71,7 +78,10 @@ export function AccountInfoForm({
     onSubmit(form.values);
   };
   const text = (
-    name: Exclude<keyof AccountInfoValues, 'merchant_subscription_enabled'>,
+    name: Exclude<
+      keyof AccountInfoValues,
+      'merchant_subscription_enabled' | 'watch_searched_merchants' | 'watch_searched_months'
+    >,
     max: number,
     required = true,
   ) => ({
@@ -124,6 +134,18 @@ export function AccountInfoForm({
               />
             )}
           </div>
+          {enabled && (
+            <WatchSearchedSettings
+              idPrefix={idPrefix}
+              watch={form.values.watch_searched_merchants}
+              months={form.values.watch_searched_months}
+              onWatchChange={(watch) => form.setField('watch_searched_merchants', watch)}
+              onMonthsChange={(months) => form.setField('watch_searched_months', months)}
+              watchError={errorOf('watch_searched_merchants')}
+              monthsError={errorOf('watch_searched_months')}
+              disabled={saving || readOnly}
+            />
+          )}
         </section>
       )}
       <div className="mrn-form-actions">

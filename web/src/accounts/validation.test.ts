@@ -97,6 +97,8 @@ describe('validateAccountInfo', () => {
     merchant_subscription_enabled: false,
     merchant_subscription_notification_email: '',
     merchant_subscription_notification_webhook: '',
+    watch_searched_merchants: false,
+    watch_searched_months: 12,
   };
 
   it('requires name, website and primary contact email', () => {
@@ -179,6 +181,8 @@ describe('members', () => {
       merchant_subscription_enabled: true,
       merchant_subscription_notification_email: '',
       merchant_subscription_notification_webhook: '',
+      watch_searched_merchants: false,
+      watch_searched_months: 12,
     };
     expect(validateAccountInfo(base, { subscriptionSettings: true })).toEqual({});
     expect(
@@ -189,6 +193,25 @@ describe('members', () => {
     ).toEqual({
       merchant_subscription_notification_email:
         'Subscription Notification Email is not a valid email address',
+    });
+  });
+
+  it('checks the months of "watch merchants we search" with the server rule, naming the field', () => {
+    const base = {
+      name: 'Granite',
+      website: 'granite.example',
+      primary_contact_email: 'ops@granite.example',
+      merchant_subscription_enabled: true,
+      merchant_subscription_notification_email: '',
+      merchant_subscription_notification_webhook: '',
+      watch_searched_merchants: true,
+      watch_searched_months: 24,
+    };
+    expect(validateAccountInfo(base, { subscriptionSettings: true })).toEqual({});
+    expect(
+      validateAccountInfo({ ...base, watch_searched_months: 25 }, { subscriptionSettings: true }),
+    ).toEqual({
+      watch_searched_months: 'Watch searched merchants for must be between 1 and 24 months',
     });
   });
 });

@@ -103,6 +103,8 @@ export interface AccountInfoValues {
   merchant_subscription_enabled: boolean;
   merchant_subscription_notification_email: string;
   merchant_subscription_notification_webhook: string;
+  watch_searched_merchants: boolean;
+  watch_searched_months: number;
 }
 
 export const ACCOUNT_LABELS = {
@@ -112,6 +114,8 @@ export const ACCOUNT_LABELS = {
   merchant_subscription_enabled: 'Merchant subscriptions enabled',
   merchant_subscription_notification_email: 'Subscription Notification Email',
   merchant_subscription_notification_webhook: 'Subscription Notification Webhook URL',
+  watch_searched_merchants: 'Watch merchants we search',
+  watch_searched_months: 'Watch searched merchants for',
 } as const;
 
 /** Funder details; the subscription settings only where the form shows them (PRO). */

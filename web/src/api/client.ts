@@ -76,6 +76,10 @@ export async function call<R extends RouteSpec>(
   }
 
   const payload = await readJson(response);
+  // A refusal may still have written something (a search that found nothing is recorded): reads that
+  // follow must see it too.
+  const answerPosition = (payload as { position?: unknown } | null)?.position;
+  if (typeof answerPosition === 'string' && answerPosition) rememberPosition(answerPosition);
   if (!response.ok) {
     // Anonymous routes (sign in above all) answer 401 for bad credentials, not for a lost session.
     if (response.status === 401 && route.access !== 'anonymous' && !ownUnauthorized) notifyUnauthorized();
@@ -83,8 +87,6 @@ export async function call<R extends RouteSpec>(
     throw new ApiError(response.status, errorBody?.errors || fallbackText(route), errorBody);
   }
 
-  const answerPosition = (payload as { position?: unknown } | null)?.position;
-  if (typeof answerPosition === 'string' && answerPosition) rememberPosition(answerPosition);
   return payload as RouteResponse<R>;
 }
 

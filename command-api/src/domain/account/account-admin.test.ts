@@ -28,6 +28,8 @@ const details = {
   merchantSubscriptionEnabled: false,
   merchantSubscriptionNotificationEmail: null,
   merchantSubscriptionNotificationWebhook: null,
+  watchSearchedMerchants: false,
+  watchSearchedMonths: 12,
 };
 
 describe('account decider: funder administration', () => {

@@ -1,5 +1,5 @@
 import type { EventData, EventOf, MembershipStatus, PlanLevel } from '@mrn/contracts';
-import { MIN_CONTRIBUTION_PERCENT } from '@mrn/contracts';
+import { MIN_CONTRIBUTION_PERCENT, WATCH_SEARCHED_MONTHS, watchSettingsOf } from '@mrn/contracts';
 import { type Actor, conflict, forbidden, gone, invalid, notFound } from '@mrn/platform';
 import { assertNever, type Decider } from '../decider.ts';
 import {
@@ -41,6 +41,9 @@ export interface OpenAccountState {
   merchantSubscriptionEnabled: boolean;
   merchantSubscriptionNotificationEmail: string | null;
   merchantSubscriptionNotificationWebhook: string | null;
+  /** "Watch merchants we search" and for how many months (acted on only for PRO with subscriptions on). */
+  watchSearchedMerchants: boolean;
+  watchSearchedMonths: number;
   /** Issued when the 90-day contribution fell below the minimum; null while it is at or above it. */
   contributionWarning: { issuedAt: string; expiresAt: string } | null;
   contributionLocked: boolean;
@@ -50,7 +53,10 @@ export interface OpenAccountState {
 
 export type AccountState = { status: 'none' } | OpenAccountState;
 
-export type AccountDetails = Omit<EventData<'AccountUpdated'>, 'accountId'>;
+export type AccountDetails = Required<Omit<EventData<'AccountUpdated'>, 'accountId'>>;
+/** The details an update asks for; a watch setting left out stays as it is. */
+export type AccountDetailsInput = Omit<AccountDetails, 'watchSearchedMerchants' | 'watchSearchedMonths'> &
+  Partial<Pick<AccountDetails, 'watchSearchedMerchants' | 'watchSearchedMonths'>>;
 
 export type AccountCommand =
   | {
@@ -63,7 +69,7 @@ export type AccountCommand =
       membershipStatus: MembershipStatus;
       isPlatform: boolean;
     }
-  | { type: 'UpdateAccount'; details: AccountDetails }
+  | { type: 'UpdateAccount'; details: AccountDetailsInput }
   | { type: 'ArchiveAccount' }
   | { type: 'GrantApiAccess' }
   | { type: 'RevokeApiAccess' }
@@ -85,6 +91,7 @@ export const ACCOUNT_TEXTS = {
   trialNotAllowed: 'A trial can only start for a funder without an active membership or trial.',
   noTrial: 'This funder is not in a trial.',
   subscriptionsProOnly: 'Merchant subscriptions are only available to PRO funders.',
+  watchMonths: `Watch searched merchants for must be between ${WATCH_SEARCHED_MONTHS.min} and ${WATCH_SEARCHED_MONTHS.max} months.`,
 } as const;
 
 /** How long a contribution warning lets the account search before it is locked (DESIGN §4). */
@@ -112,6 +119,7 @@ export const accountDecider: Decider<AccountCommand, AccountState, AccountEvent>
         merchantSubscriptionEnabled: false,
         merchantSubscriptionNotificationEmail: null,
         merchantSubscriptionNotificationWebhook: null,
+        ...watchSettingsOf({}),
         contributionWarning: null,
         contributionLocked: false,
         contributionOverride: false,
@@ -122,7 +130,7 @@ export const accountDecider: Decider<AccountCommand, AccountState, AccountEvent>
     switch (event.type) {
       case 'AccountUpdated': {
         const { accountId: _, ...details } = event.data;
-        return { ...state, ...details };
+        return { ...state, ...details, ...watchSettingsOf(details) };
       }
       case 'AccountArchived':
         return { ...state, status: 'archived' };
@@ -178,7 +186,21 @@ export const accountDecider: Decider<AccountCommand, AccountState, AccountEvent>
           ? command.details.merchantSubscriptionEnabled
           : account.merchantSubscriptionEnabled;
         if (enabled && account.planLevel !== 'PRO') throw invalid(ACCOUNT_TEXTS.subscriptionsProOnly);
-        const details = { ...command.details, merchantSubscriptionEnabled: enabled };
+        // The watch setting is kept whatever the plan (it acts only for PRO with subscriptions on), so
+        // that an upgrade or switching subscriptions back on finds it as the account left it.
+        const months = command.details.watchSearchedMonths ?? account.watchSearchedMonths;
+        if (
+          !Number.isInteger(months) ||
+          months < WATCH_SEARCHED_MONTHS.min ||
+          months > WATCH_SEARCHED_MONTHS.max
+        )
+          throw invalid(ACCOUNT_TEXTS.watchMonths);
+        const details: AccountDetails = {
+          ...command.details,
+          merchantSubscriptionEnabled: enabled,
+          watchSearchedMerchants: command.details.watchSearchedMerchants ?? account.watchSearchedMerchants,
+          watchSearchedMonths: months,
+        };
         const same = (Object.keys(details) as (keyof AccountDetails)[]).every(
           (k) => account[k] === details[k],
         );

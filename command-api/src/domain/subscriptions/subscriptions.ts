@@ -20,6 +20,8 @@ export interface SubscriptionsState {
   accountId: string | null;
   /** Watched EINs (9 digits). */
   feins: ReadonlySet<string>;
+  /** The watched EINs that only a search watches, with the end of that watch (ISO); the rest are for good. */
+  watchUntil: ReadonlyMap<string, string>;
   imports: ReadonlyMap<string, ImportStatus>;
 }
 
@@ -32,6 +34,10 @@ export interface ImportCounts {
 
 export type SubscriptionsCommand =
   | { type: 'Subscribe'; accountId: string; feins: readonly string[]; source: 'web' | 'import' | 'api' }
+  /** The "watch merchants we search" setting: watch these EINs until `watchUntil` (ISO), or longer. */
+  | { type: 'WatchSearched'; accountId: string; feins: readonly string[]; watchUntil: string }
+  /** The daily pass: end every search watch whose `watchUntil` is not after the command's time. */
+  | { type: 'ExpireWatches' }
   | { type: 'Unsubscribe'; accountId: string; feins: readonly string[] }
   | { type: 'QueueImport'; accountId: string; importId: string; fileName: string; fileSize: number }
   | { type: 'StartImport'; importId: string }
@@ -52,19 +58,30 @@ export const subscriptionId = merchantSubscriptionId;
 const accountOf = (state: SubscriptionsState, fallback?: string) => state.accountId ?? fallback ?? '';
 
 export const subscriptionsDecider: Decider<SubscriptionsCommand, SubscriptionsState, SubscriptionEvent> = {
-  initialState: () => ({ accountId: null, feins: new Set(), imports: new Map() }),
+  initialState: () => ({ accountId: null, feins: new Set(), watchUntil: new Map(), imports: new Map() }),
   evolve(state, event) {
     const accountId = state.accountId ?? event.data.accountId;
     switch (event.type) {
       case 'MerchantSubscriptionsAdded': {
         const feins = new Set(state.feins);
-        for (const f of event.data.feins) feins.add(f);
-        return { ...state, accountId, feins };
+        const watchUntil = new Map(state.watchUntil);
+        // One spelling of the instant (toISOString), so that ends compare as strings.
+        const until = event.data.watchUntil && new Date(event.data.watchUntil).toISOString();
+        for (const f of event.data.feins) {
+          feins.add(f);
+          if (until) watchUntil.set(f, until);
+          else watchUntil.delete(f);
+        }
+        return { ...state, accountId, feins, watchUntil };
       }
       case 'MerchantSubscriptionsRemoved': {
         const feins = new Set(state.feins);
-        for (const f of event.data.feins) feins.delete(f);
-        return { ...state, accountId, feins };
+        const watchUntil = new Map(state.watchUntil);
+        for (const f of event.data.feins) {
+          feins.delete(f);
+          watchUntil.delete(f);
+        }
+        return { ...state, accountId, feins, watchUntil };
       }
       case 'SubscriptionImportQueued':
         return { ...state, accountId, imports: new Map(state.imports).set(event.data.importId, 'queued') };
@@ -82,11 +99,14 @@ export const subscriptionsDecider: Decider<SubscriptionsCommand, SubscriptionsSt
         return assertNever(event);
     }
   },
-  decide(command, state) {
+  decide(command, state, ctx) {
     switch (command.type) {
       case 'Subscribe': {
-        // Only EINs not watched yet, each once: subscribing again changes nothing.
-        const fresh = [...new Set(command.feins)].filter((f) => !state.feins.has(f));
+        // Only EINs not watched yet, each once: subscribing again changes nothing. An EIN only a search
+        // watches is subscribed again, without an end: a person asked for it, so it no longer expires.
+        const fresh = [...new Set(command.feins)].filter(
+          (f) => !state.feins.has(f) || state.watchUntil.has(f),
+        );
         const events: SubscriptionEvent[] = [];
         for (let i = 0; i < fresh.length; i += SUBSCRIBE_BATCH) {
           events.push({
@@ -99,6 +119,39 @@ export const subscriptionsDecider: Decider<SubscriptionsCommand, SubscriptionsSt
           });
         }
         return events;
+      }
+      case 'WatchSearched': {
+        // A person's subscription is never turned into one that ends, and a watch is only ever made
+        // longer: deciding the same search twice (a reactor replaying after a crash) writes nothing.
+        const until = new Date(command.watchUntil).toISOString();
+        const longer = [...new Set(command.feins)].filter((f) => {
+          if (!state.feins.has(f)) return true;
+          const current = state.watchUntil.get(f);
+          return current !== undefined && current < until;
+        });
+        if (longer.length === 0) return [];
+        return [
+          {
+            type: 'MerchantSubscriptionsAdded',
+            data: {
+              accountId: accountOf(state, command.accountId),
+              feins: longer,
+              source: 'search',
+              watchUntil: until,
+            },
+          },
+        ];
+      }
+      case 'ExpireWatches': {
+        const now = ctx.now.toISOString();
+        const ended = [...state.watchUntil].filter(([, until]) => until <= now).map(([f]) => f);
+        if (ended.length === 0) return [];
+        return [
+          {
+            type: 'MerchantSubscriptionsRemoved',
+            data: { accountId: accountOf(state), feins: ended.sort(), reason: 'expired' },
+          },
+        ];
       }
       case 'Unsubscribe': {
         const watched = [...new Set(command.feins)].filter((f) => state.feins.has(f));

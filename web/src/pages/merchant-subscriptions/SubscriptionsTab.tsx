@@ -24,7 +24,14 @@ import { AddSubscriptionDialog } from './AddSubscriptionDialog.tsx';
 import { UploadCsvDialog } from './UploadCsvDialog.tsx';
 
 const PAGE_SIZES = [MERCHANT_SUBSCRIPTIONS_PER_PAGE] as const;
-const COLUMNS = ['Select', 'EIN/BN', 'Merchant', 'Added', 'Delete'];
+const COLUMNS = ['Select', 'EIN/BN', 'Merchant', 'Added', 'Watched until', 'Delete'];
+
+/**
+ * The last day a search watch covers (it ends at the next UTC midnight), as a date that does not shift
+ * with the viewer's time zone; "—" for an EIN subscribed by a person, watched for good.
+ */
+const watchedUntil = (watchUntil: string | null) =>
+  watchUntil ? formatDate(new Date(Date.parse(watchUntil) - 1).toISOString().slice(0, 10)) : '—';
 const numberFormat = new Intl.NumberFormat('en-US');
 
 type Deleting = { kind: 'selected'; ids: string[]; label: string } | { kind: 'all'; count: number };
@@ -206,6 +213,15 @@ export function SubscriptionsTab({ onUploaded }: { onUploaded: () => void }) {
                   </td>
                   <td data-label="Added" className="mrn-nowrap">
                     {formatDate(s.created_at)}
+                  </td>
+                  <td data-label="Watched until" className="mrn-nowrap">
+                    {s.watch_until ? (
+                      watchedUntil(s.watch_until)
+                    ) : (
+                      <span className="bp6-text-muted" title="Subscribed by your team: watched until deleted">
+                        —
+                      </span>
+                    )}
                   </td>
                   <td data-label="Delete">
                     <Tooltip content="Delete subscription" placement="left">

@@ -1,19 +1,47 @@
-import { Intent, Tag } from '@blueprintjs/core';
+import { Button, Intent, Tag } from '@blueprintjs/core';
 import { routes } from '@mrn/contracts/routes/index';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { ApiError } from '../../api/api-error.ts';
-import { useApiQuery } from '../../api/hooks.ts';
+import { apiQueryKey, useApiMutation, useApiQuery } from '../../api/hooks.ts';
 import { useSignedInUser } from '../../auth/auth-context.ts';
 import { displayEin, formatDateTime } from '../../merchants/format.ts';
 import { ListState } from '../../ui/ListState.tsx';
 import { TableCard } from '../../ui/TableCard.tsx';
+import { showError, showSuccess } from '../../ui/toaster.ts';
+import { SigningSecretCard } from './SigningSecretCard.tsx';
 
 /** In-state text of accounts §8. */
 export const WEBHOOKS_LOAD_FAILED = 'Unable to load merchant subscription webhooks.';
-const COLUMNS = ['Date', 'EIN/BN', 'Action', 'Status', 'Next Retry'];
+const COLUMNS = ['Date', 'EIN/BN', 'Action', 'Status', 'Next Retry', 'Redeliver'];
+/** A row waiting for its first attempt is already on its way: nothing to redeliver. */
+const canRedeliver = (status: string) => status !== 'pending';
 
 function DeliveryList() {
   const user = useSignedInUser();
-  const logs = useApiQuery(routes.listWebhookDeliveries, { params: { id: user.account_resource_id } });
+  const queryClient = useQueryClient();
+  const logsKey = { params: { id: user.account_resource_id } };
+  const [redelivering, setRedelivering] = useState<string | null>(null);
+  const logs = useApiQuery(routes.listWebhookDeliveries, logsKey, {
+    // While a redelivery is on its way, follow it until it has an outcome.
+    refetchInterval: (query) => (query.state.data?.data.some((d) => d.status === 'pending') ? 1500 : false),
+  });
+  const redeliver = useApiMutation(routes.redeliverWebhook, {
+    onSuccess: (answer) => {
+      queryClient.setQueryData(apiQueryKey(routes.listWebhookDeliveries, logsKey), (old) =>
+        old && typeof old === 'object' && 'data' in old
+          ? {
+              data: (old as { data: (typeof answer.data)[] }).data.map((d) =>
+                d.id === answer.data.id ? answer.data : d,
+              ),
+            }
+          : old,
+      );
+      showSuccess(answer.message);
+    },
+    onError: (error) => showError(error.message),
+    onSettled: () => setRedelivering(null),
+  });
   const error = logs.error ? new ApiError(0, WEBHOOKS_LOAD_FAILED) : null;
   const rows = logs.data?.data ?? [];
   return (
@@ -50,11 +78,26 @@ function DeliveryList() {
                   }
                 >
                   {log.status}
-                  {log.http_status ? ` (${log.http_status})` : ''}
+                  {log.http_status && log.status !== 'pending' ? ` (${log.http_status})` : ''}
                 </Tag>
               </td>
               <td data-label="Next Retry" className="mrn-nowrap">
                 {log.status === 'failed' ? formatDateTime(log.next_retry) || '—' : '—'}
+              </td>
+              <td data-label="Redeliver">
+                <Button
+                  size="small"
+                  variant="outlined"
+                  icon="send-message"
+                  text="Redeliver"
+                  aria-label={`Redeliver the ${log.action} webhook of EIN ${displayEin(log.ein)}`}
+                  disabled={!canRedeliver(log.status) || (redelivering !== null && redelivering !== log.id)}
+                  loading={redelivering === log.id}
+                  onClick={() => {
+                    setRedelivering(log.id);
+                    redeliver.mutate({ params: { id: user.account_resource_id, delivery_id: log.id } });
+                  }}
+                />
               </td>
             </tr>
           ))}
@@ -68,6 +111,7 @@ function DeliveryList() {
 export function WebhookLogsTab() {
   return (
     <div className="mrn-subs-panel">
+      <SigningSecretCard />
       <DeliveryList />
     </div>
   );

@@ -17,16 +17,7 @@ import { canUseMerchantSubscriptions } from '../../auth/permissions.ts';
 import { PRODUCT_NAME } from '../../product.ts';
 import { useDocumentTitle } from '../../ui/use-document-title.ts';
 import { curlExample, ENDPOINTS, type Endpoint, type Environment } from './developer-endpoints.ts';
-
-const WEBHOOK_FIELDS = [
-  'Merchant EIN',
-  'Merchant Name',
-  'Action (for example Note Added)',
-  'Note Category',
-  'Note',
-  'Merchant URL',
-  'Action Performed By',
-];
+import { WebhookGuide } from './WebhookGuide.tsx';
 
 function EndpointCard({
   endpoint,
@@ -138,20 +129,7 @@ export function DevelopersPage() {
       {endpoints.map((endpoint) => (
         <EndpointCard key={endpoint.id} endpoint={endpoint} baseUrl={baseUrl} environment={environment} />
       ))}
-      {showSubscriptions && (
-        <Card elevation={1}>
-          <H3>Subscription webhooks</H3>
-          <p className={Classes.RUNNING_TEXT}>
-            For each event on a subscribed merchant your webhook URL receives a signed POST (HMAC-SHA256 with
-            a timestamp) carrying:
-          </p>
-          <ul>
-            {WEBHOOK_FIELDS.map((f) => (
-              <li key={f}>{f}</li>
-            ))}
-          </ul>
-        </Card>
-      )}
+      {showSubscriptions && <WebhookGuide />}
     </article>
   );
 }

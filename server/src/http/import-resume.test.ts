@@ -1,0 +1,150 @@
+import { createHash } from 'node:crypto';
+import { buildPath, routes, streams } from '@mrn/contracts';
+import { createLogger } from '@mrn/platform';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningServer, startServer } from '../app.ts';
+import { DEMO_PASSWORD } from '../demo.ts';
+import { startTestServer, TEST_ADMIN, type TestServer, testConfig } from '../testing.ts';
+
+// An import cut off by a crash is taken up again when a process starts (and every minute after), by
+// exactly one process however many start at once; nothing the funder uploaded is lost.
+
+let server: TestServer;
+let dana = '';
+let summit = '';
+
+beforeAll(async () => {
+  server = await startTestServer({ demo: true });
+  const admin = await server.login(TEST_ADMIN.email, TEST_ADMIN.password);
+  dana = await server.login('dana.whitfield@summitcapital.example', DEMO_PASSWORD);
+  summit = (await server.call({ method: 'GET', url: routes.autoLogin.path, token: dana })).body.data.user
+    .account_resource_id;
+  expect(
+    (await server.setSubscriptionSettings(admin, summit, { merchant_subscription_enabled: true })).status,
+  ).toBe(200);
+}, 60_000);
+afterAll(async () => {
+  await server?.close();
+});
+
+/** An upload queued for import whose run died after claiming it (its lease since expired). */
+async function interruptedImport(csv: Buffer): Promise<string> {
+  const presigned = await server.call({
+    method: 'POST',
+    url: routes.createPresignedUrl.path,
+    token: dana,
+    payload: {
+      file: {
+        filename: 'cut-off.csv',
+        byte_size: csv.length,
+        checksum: createHash('md5').update(csv).digest('base64'),
+        content_type: 'text/csv',
+      },
+    },
+  });
+  const put = await server.call({
+    method: 'PUT',
+    url: presigned.body.direct_upload.url,
+    payload: csv,
+    headers: { 'content-type': 'text/csv' },
+  });
+  expect(put.status).toBe(204);
+  const { rows } = await server.db.pool.query<{ id: string }>(
+    `update direct_uploads set attached_at = now(), import_claimed_until = now() - interval '1 second'
+      where filename = 'cut-off.csv' and attached_at is null returning id`,
+  );
+  const importId = rows[0]!.id;
+  await server.store.appendToStream(
+    streams.subscriptions(summit),
+    [
+      {
+        id: crypto.randomUUID(),
+        type: 'SubscriptionImportQueued',
+        data: { accountId: summit, importId, fileName: 'cut-off.csv', fileSize: csv.length },
+      },
+      { id: crypto.randomUUID(), type: 'SubscriptionImportStarted', data: { accountId: summit, importId } },
+    ],
+    { expectedRevision: 'any' },
+  );
+  return importId;
+}
+
+const importEvents = async (importId: string) =>
+  (
+    await server.db.pool.query<{ type: string }>(
+      `select type from events where stream_id = $1 and data->>'importId' = $2 order by revision`,
+      [streams.subscriptions(summit), importId],
+    )
+  ).rows.map((r) => r.type);
+
+describe('interrupted imports', () => {
+  it('two processes starting at once finish it once, with its counts and results', async () => {
+    const csv = Buffer.from('ein\n31-4159265\n271828182\nnot-an-ein\n');
+    const importId = await interruptedImport(csv);
+
+    // Two more processes of the product start on the same database at the same moment.
+    const logger = createLogger('silent');
+    const started: RunningServer[] = await Promise.all([
+      startServer(testConfig(server.databaseUrl), { logger }),
+      startServer(testConfig(server.databaseUrl), { logger }),
+    ]);
+    try {
+      await expect
+        .poll(() => importEvents(importId), { timeout: 20_000, interval: 200 })
+        .toContain('SubscriptionImportFinished');
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      expect(await importEvents(importId)).toEqual([
+        'SubscriptionImportQueued',
+        'SubscriptionImportStarted',
+        'SubscriptionImportFinished',
+      ]);
+      expect(await server.projections.waitFor(await server.store.headPosition(), undefined, 20_000)).toBe(
+        true,
+      );
+      const list = await server.call({
+        method: 'GET',
+        url: buildPath(routes.listSubscriptionImports.path, { id: summit }),
+        token: dana,
+      });
+      expect(list.body.data.find((i: { id: string }) => i.id === importId)).toMatchObject({
+        status: 'done',
+        imported: 2,
+        errors: 1,
+      });
+      const results = await server.call({
+        method: 'GET',
+        url: buildPath(routes.downloadSubscriptionImportResults.path, { id: summit, import_id: importId }),
+        token: dana,
+      });
+      expect(results.body.trim().split('\n')).toEqual([
+        'row,input,outcome',
+        '2,31-4159265,imported',
+        '3,271828182,imported',
+        '4,not-an-ein,"error: must be 9 digits, as 12-3456789"',
+      ]);
+      // Done: the file is dropped, so no later look takes it up again.
+      const { rows } = await server.db.pool.query('select data from direct_uploads where id = $1', [
+        importId,
+      ]);
+      expect(rows[0].data).toBeNull();
+    } finally {
+      await Promise.all(started.map((s) => s.close()));
+    }
+  }, 90_000);
+
+  it('leaves an import whose run still holds it alone', async () => {
+    const csv = Buffer.from('ein\n16-1803398\n');
+    const importId = await interruptedImport(csv);
+    await server.db.pool.query(
+      `update direct_uploads set import_claimed_until = now() + interval '5 minutes' where id = $1`,
+      [importId],
+    );
+    const other = await startServer(testConfig(server.databaseUrl), { logger: createLogger('silent') });
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect(await importEvents(importId)).toEqual(['SubscriptionImportQueued', 'SubscriptionImportStarted']);
+    } finally {
+      await other.close();
+    }
+  }, 60_000);
+});

@@ -1,0 +1,104 @@
+import type { Pool } from '@mrn/platform';
+
+type Queryable = Pick<Pool, 'query'>;
+
+/** One webhook delivery as the Webhook Logs tab shows it (the `WebhookDeliveryView` of the contracts). */
+export interface DeliveryLogEntry {
+  id: string;
+  created_at: string;
+  ein: string;
+  action: string;
+  status: string;
+  attempts: number;
+  http_status: number | null;
+  next_retry: string | null;
+}
+
+/** Rows shown in the log: the newest 200. */
+export const DELIVERY_LOG_LIMIT = 200;
+
+interface DeliveryRow {
+  id: string;
+  created_at: Date;
+  ein: string | null;
+  action: string | null;
+  status: string;
+  attempts: number;
+  http_status: number | null;
+  next_attempt_at: Date | null;
+}
+
+const SELECT = `select d.id, d.created_at, d.payload #>> '{data,merchant_ein}' as ein,
+       d.payload #>> '{data,action}' as action, d.status, d.attempts, d.next_attempt_at,
+       (select a.http_status from webhook_attempts a where a.delivery_id = d.id
+         order by a.attempt desc limit 1) as http_status
+  from webhook_deliveries d`;
+
+const entryOf = (r: DeliveryRow): DeliveryLogEntry => ({
+  id: r.id,
+  created_at: r.created_at.toISOString(),
+  ein: (r.ein ?? '').replace(/\D/g, ''),
+  action: r.action ?? '',
+  status: r.status,
+  attempts: r.attempts,
+  http_status: r.http_status,
+  next_retry: r.status === 'failed' && r.next_attempt_at ? r.next_attempt_at.toISOString() : null,
+});
+
+/**
+ * The account's webhook deliveries, newest first. The dispatcher owns these tables; the query side
+ * reads them only through this function, so the log's shape lives in one place.
+ */
+export async function deliveryLog(pool: Queryable, accountId: string): Promise<DeliveryLogEntry[]> {
+  const { rows } = await pool.query<DeliveryRow>(
+    `${SELECT}
+      where d.account_id = $1 and d.kind = 'webhook'
+      order by d.created_at desc, d.id
+      limit ${DELIVERY_LOG_LIMIT}`,
+    [accountId],
+  );
+  return rows.map(entryOf);
+}
+
+export type RedeliveryOutcome =
+  | { ok: true; entry: DeliveryLogEntry }
+  | { ok: false; reason: 'not_found' | 'in_progress' | 'no_webhook' };
+
+/**
+ * Redeliver (a log row's action): one more attempt now, to the account's webhook address as it is now,
+ * with the same `webhook-id` so a receiver that already has it can tell. A row already waiting for its
+ * attempt or in flight is left alone: two clicks at once queue one attempt (the update re-checks the
+ * status under the row lock). A row that fails again carries on with the schedule from its attempt count.
+ */
+export async function redeliver(
+  pool: Queryable,
+  accountId: string,
+  deliveryId: string,
+  now: Date,
+): Promise<RedeliveryOutcome> {
+  const { rows } = await pool.query<{ id: string }>(
+    `update webhook_deliveries d
+        set status = 'pending', next_attempt_at = $3, finished_at = null, last_error = null,
+            target = a.webhook_url
+       from webhook_accounts a
+      where d.id = $2 and d.account_id = $1 and d.kind = 'webhook' and a.account_id = d.account_id
+        and a.webhook_url is not null
+        and d.status in ('succeeded', 'failed', 'dead')
+        and (d.claimed_until is null or d.claimed_until <= $3)
+      returning d.id`,
+    [accountId, deliveryId, now],
+  );
+  if (rows.length === 0) {
+    const found = await pool.query<{ status: string; webhook_url: string | null }>(
+      `select d.status, a.webhook_url from webhook_deliveries d
+         left join webhook_accounts a on a.account_id = d.account_id
+        where d.id = $2 and d.account_id = $1 and d.kind = 'webhook'`,
+      [accountId, deliveryId],
+    );
+    const row = found.rows[0];
+    if (!row) return { ok: false, reason: 'not_found' };
+    return { ok: false, reason: row.webhook_url === null ? 'no_webhook' : 'in_progress' };
+  }
+  const entry = await pool.query<DeliveryRow>(`${SELECT} where d.id = $1`, [deliveryId]);
+  return { ok: true, entry: entryOf(entry.rows[0]!) };
+}

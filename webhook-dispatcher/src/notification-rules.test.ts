@@ -1,0 +1,228 @@
+import { randomUUID } from 'node:crypto';
+import { createLogger, ManualClock, PostgresEventStore, platformMigrations } from '@mrn/platform';
+import { createTestDatabase, type TestDatabase } from '@mrn/platform/testing';
+import { projectionMigrations } from '@mrn/projections';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { WebhookDispatcher } from './dispatcher.ts';
+import { dispatcherMigrations } from './migrations.ts';
+import {
+  addMerchant,
+  addNote,
+  openAccount,
+  RecordingMailer,
+  randomEin,
+  startReceiver,
+  watch,
+} from './test-helpers.ts';
+
+let db: TestDatabase;
+let store: PostgresEventStore;
+
+beforeAll(async () => {
+  db = await createTestDatabase([
+    ...platformMigrations(),
+    ...projectionMigrations(),
+    ...dispatcherMigrations(),
+  ]);
+  store = new PostgresEventStore(db.pool, { listenUrl: db.url, pollIntervalMs: 100 });
+});
+afterAll(async () => {
+  await store.close();
+  await db.drop();
+});
+beforeEach(async () => {
+  await db.pool.query('truncate webhook_deliveries, webhook_attempts, webhook_endpoint_health');
+});
+
+const dispatcher = (mailer = new RecordingMailer()) =>
+  new WebhookDispatcher({
+    pool: db.pool,
+    store,
+    mailer,
+    clock: new ManualClock(new Date()),
+    logger: createLogger('silent'),
+    publicUrl: 'https://mrn.example',
+    allowLoopback: true,
+    random: () => 0.5,
+  });
+
+const accountEvent = (accountId: string, type: string, data: Record<string, unknown>) =>
+  store.appendToStream(
+    `account-${accountId}`,
+    [{ id: randomUUID(), type, data: { accountId, ...data }, metadata: {} }],
+    { expectedRevision: 'any' },
+  );
+
+const payloads = (bodies: { body: string }[]) =>
+  bodies.map((b) => JSON.parse(b.body) as { type: string; data: Record<string, unknown> });
+
+describe('who is told', () => {
+  it('stops after a downgrade to BASIC or a canceled membership, and starts again with PRO', async () => {
+    const receiver = await startReceiver();
+    const d = dispatcher();
+    try {
+      const fein = randomEin();
+      const watcher = await openAccount(store, 'Downgrading Funder', { webhook: receiver.url });
+      const actor = await openAccount(store, 'Reporting Funder');
+      await watch(store, watcher, fein);
+      const merchantId = await addMerchant(store, actor, fein);
+
+      await accountEvent(watcher, 'AccountPlanChanged', { planLevel: 'BASIC' });
+      await addNote(store, actor, merchantId, 'Slow Pay', 'while BASIC');
+      await accountEvent(watcher, 'AccountPlanChanged', { planLevel: 'PRO' });
+      await addNote(store, actor, merchantId, 'Slow Pay', 'back on PRO');
+      await accountEvent(watcher, 'AccountMembershipCanceled', { reason: 'requested' });
+      await addNote(store, actor, merchantId, 'Slow Pay', 'after cancelling');
+      // A plan change while canceled does not bring notifications back; a new membership does.
+      await accountEvent(watcher, 'AccountPlanChanged', { planLevel: 'PRO' });
+      await addNote(store, actor, merchantId, 'Slow Pay', 'plan changed while canceled');
+      await accountEvent(watcher, 'AccountMembershipStarted', {
+        planLevel: 'PRO',
+        stripeCustomerId: 'cus_1',
+        stripeSubscriptionId: 'sub_1',
+        currentPeriodEnd: null,
+      });
+      await addNote(store, actor, merchantId, 'Slow Pay', 'member again');
+      await d.runOnce();
+
+      const notes = payloads(receiver.received)
+        .filter((p) => p.data.action === 'Note Added')
+        .map((p) => p.data.note)
+        .sort();
+      expect(notes).toEqual(['back on PRO', 'member again']);
+    } finally {
+      await d.stop();
+      await receiver.close();
+    }
+  });
+});
+
+describe('one notification per report', () => {
+  const merchantAdded = (merchantId: string, fein: string, actor: string, correlationId: string | null) => ({
+    id: randomUUID(),
+    type: 'MerchantAdded',
+    data: {
+      merchantId,
+      fein,
+      legalName: 'Folded Foods LLC',
+      dba: null,
+      street1: null,
+      street2: null,
+      city: 'Austin',
+      state: 'TX',
+      businessPhone: null,
+      businessStartdate: null,
+      industry: null,
+      accountId: actor,
+      userId: randomUUID(),
+    },
+    metadata: { actorAccountId: actor, correlationId },
+  });
+  const noteAdded = (merchantId: string, actor: string, correlationId: string | null) => ({
+    id: randomUUID(),
+    type: 'NoteAdded',
+    data: {
+      merchantId,
+      noteId: randomUUID(),
+      category: 'Default',
+      note: 'Stopped paying after week two.',
+      submissionSource: 'in-house',
+      brokerName: null,
+      accountId: actor,
+      userId: randomUUID(),
+      proxiedCreator: null,
+    },
+    metadata: { actorAccountId: actor, correlationId },
+  });
+
+  /** As the Add Merchant form does it: the merchant and its first note in one append, one request. */
+  async function addMerchantWithNote(actor: string, fein: string, correlationId: string | null) {
+    const merchantId = randomUUID();
+    await store.appendToStream(
+      `merchant-${merchantId}`,
+      [merchantAdded(merchantId, fein, actor, correlationId), noteAdded(merchantId, actor, correlationId)],
+      { expectedRevision: 'no_stream' },
+    );
+    return merchantId;
+  }
+
+  it('a merchant added with its first note is one Merchant Added carrying the note, by webhook and e-mail', async () => {
+    const receiver = await startReceiver();
+    const mailer = new RecordingMailer();
+    const d = dispatcher(mailer);
+    try {
+      const fein = randomEin();
+      const watcher = await openAccount(store, 'Watching Funder', {
+        webhook: receiver.url,
+        email: 'alerts@watching.example',
+      });
+      const actor = await openAccount(store, 'Reporting Funder');
+      await watch(store, watcher, fein);
+      await addMerchantWithNote(actor, fein, randomUUID());
+      await d.runOnce();
+
+      expect(payloads(receiver.received)).toEqual([
+        expect.objectContaining({
+          type: 'merchant.added',
+          data: expect.objectContaining({
+            action: 'Merchant Added',
+            merchant_ein: fein,
+            note_category: 'Default',
+            note: 'Stopped paying after week two.',
+          }),
+        }),
+      ]);
+      expect(mailer.sent).toHaveLength(1);
+      expect(mailer.sent[0]?.text).toContain('Note: Stopped paying after week two.');
+      expect(mailer.sent[0]?.subject).toContain('Merchant Added');
+    } finally {
+      await d.stop();
+      await receiver.close();
+    }
+  });
+
+  it('a note from another request is its own Note Added; so is one whose merchant row was already sent', async () => {
+    const receiver = await startReceiver();
+    const d = dispatcher();
+    try {
+      const fein = randomEin();
+      const watcher = await openAccount(store, 'Watching Funder', { webhook: receiver.url });
+      const actor = await openAccount(store, 'Reporting Funder');
+      await watch(store, watcher, fein);
+      // Without a request id the two cannot be told to be one report: two notifications.
+      await addMerchantWithNote(actor, fein, null);
+      await d.runOnce();
+      expect(
+        payloads(receiver.received)
+          .map((p) => p.data.action)
+          .sort(),
+      ).toEqual(['Merchant Added', 'Note Added']);
+
+      // The same request's note read after its Merchant Added was sent: told separately, not lost.
+      const fein2 = randomEin();
+      await watch(store, watcher, fein2);
+      const merchantId = randomUUID();
+      const request = randomUUID();
+      await store.appendToStream(
+        `merchant-${merchantId}`,
+        [merchantAdded(merchantId, fein2, actor, request)],
+        {
+          expectedRevision: 'no_stream',
+        },
+      );
+      await d.runOnce();
+      await store.appendToStream(`merchant-${merchantId}`, [noteAdded(merchantId, actor, request)], {
+        expectedRevision: 'any',
+      });
+      await d.runOnce();
+      const later = payloads(receiver.received.slice(2));
+      expect(later.map((p) => [p.data.action, p.data.note])).toEqual([
+        ['Merchant Added', null],
+        ['Note Added', 'Stopped paying after week two.'],
+      ]);
+    } finally {
+      await d.stop();
+      await receiver.close();
+    }
+  });
+});
