@@ -3,6 +3,7 @@ import { type BenchServer, describeServer, startBenchServer } from './database.t
 import { runEventStoreBench } from './event-store-bench.ts';
 import { runSearchBench } from './search-bench.ts';
 import { runWebBench } from './web-bench.ts';
+import { runWebhookBench } from './webhook-bench.ts';
 
 // `npm run bench` runs every suite; `npm run bench -- eventstore` only the ones named.
 const SUITES: Record<string, (server: BenchServer) => Promise<void>> = {
@@ -34,6 +35,19 @@ const SUITES: Record<string, (server: BenchServer) => Promise<void>> = {
       runs: Math.round(numberFromEnv('BENCH_WEB_RUNS', 7)),
       port: Math.round(numberFromEnv('BENCH_SERVER_PORT', 8097)),
     }),
+  webhooks: (server) =>
+    runWebhookBench(server, {
+      deliveries: Math.round(numberFromEnv('BENCH_WEBHOOK_DELIVERIES', 20_000)),
+      watchers: Math.round(numberFromEnv('BENCH_WEBHOOK_WATCHERS', 200)),
+      receivers: Math.round(numberFromEnv('BENCH_WEBHOOK_RECEIVERS', 4)),
+      workers: optionalNumberFromEnv('BENCH_WEBHOOK_WORKERS'),
+      claimBatch: optionalNumberFromEnv('BENCH_WEBHOOK_CLAIM_BATCH'),
+      poolSize: Math.round(numberFromEnv('BENCH_WEBHOOK_POOL', 20)),
+      maxSeconds: numberFromEnv('BENCH_WEBHOOK_MAX_SECONDS', 60),
+      latencyRate: numberFromEnv('BENCH_WEBHOOK_RATE', 100),
+      latencySeconds: numberFromEnv('BENCH_WEBHOOK_LATENCY_SECONDS', 10),
+      latencyWatchers: Math.round(numberFromEnv('BENCH_WEBHOOK_LATENCY_WATCHERS', 2)),
+    }),
 };
 
 function numberFromEnv(name: string, fallback: number): number {
@@ -42,6 +56,12 @@ function numberFromEnv(name: string, fallback: number): number {
   const value = Number(raw);
   if (!Number.isFinite(value) || value < 0.5) throw new Error(`${name} must be a number ≥ 0.5, got ${raw}`);
   return value;
+}
+
+/** Unset means "the component's own default", which the bench must not restate and drift from. */
+function optionalNumberFromEnv(name: string): number | undefined {
+  const raw = process.env[name];
+  return raw === undefined || raw === '' ? undefined : Math.round(numberFromEnv(name, 0));
 }
 
 async function main(): Promise<void> {
@@ -56,7 +76,15 @@ env: DATABASE_URL (server to create a scratch database on; default: embedded Pos
        BENCH_SERVER_PORT (default 8097, another free one if taken), BENCH_EXPLAIN=1 (print full query plans),
        BENCH_KEEP_DATABASE=1 (keep the search database, with DATABASE_URL, to look closer),
        BENCH_REUSE_DATABASE=<name> (measure the searches again on a kept database, skipping seeding and replay)
-     web: BENCH_WEB_RUNS (sign-ins measured in Chromium, default 7; needs web/dist from npm run build)`);
+     web: BENCH_WEB_RUNS (sign-ins measured in Chromium, default 7; needs web/dist from npm run build)
+     webhooks: BENCH_WEBHOOK_DELIVERIES (outbox rows delivered in the throughput phase, default 20000),
+       BENCH_WEBHOOK_WATCHERS (watching funders, each its own endpoint and secret, default 200),
+       BENCH_WEBHOOK_RECEIVERS (loopback HTTP servers on distinct ports, default 4),
+       BENCH_WEBHOOK_WORKERS, BENCH_WEBHOOK_CLAIM_BATCH (dispatcher options; default: the dispatcher's own),
+       BENCH_WEBHOOK_POOL (dispatcher's pool connections, default 20 as the server's),
+       BENCH_WEBHOOK_MAX_SECONDS (throughput phase gives up after, default 60),
+       BENCH_WEBHOOK_RATE (notes/s in the latency phase, default 100), BENCH_WEBHOOK_LATENCY_SECONDS (default 10),
+       BENCH_WEBHOOK_LATENCY_WATCHERS (funders watching each latency note, default 2)`);
     return;
   }
   const unknown = args.filter((a) => !(a in SUITES));

@@ -15,7 +15,7 @@ import { Agent, request } from 'undici';
 import { applyEvent, HANDLED_TYPES } from './enqueue.ts';
 import { claimUnseen } from './kafka-dedupe.ts';
 import { isUnreadable, quarantineEvent } from './quarantine.ts';
-import { signatureHeader, signingSecretsOf } from './signing.ts';
+import { signatureHeader, signingSecretsOfMany } from './signing.ts';
 import { type DispatcherSource, eventStoreSource, type SourceTarget } from './sources.ts';
 import { type AddressPolicy, checkWebhookUrlSyntax, guardedLookup } from './ssrf.ts';
 
@@ -107,7 +107,10 @@ export class WebhookDispatcher implements SourceTarget {
   private readonly agent: Agent;
   private readonly controller = new AbortController();
   private readonly running: Promise<void>[] = [];
-  private wakeUp: (() => void) | undefined;
+  private readonly sleepers = new Set<() => void>();
+  private wakeUp = () => {
+    for (const wake of [...this.sleepers]) wake();
+  };
   private lastCheckpointWrite = 0;
 
   constructor(private readonly opts: DispatcherOptions) {
@@ -291,12 +294,19 @@ export class WebhookDispatcher implements SourceTarget {
   /** Claims one batch of due rows and delivers them side by side; returns how many were attempted. */
   async deliverDue(): Promise<number> {
     const claimed = await this.claimDue();
-    await Promise.all(claimed.map((d) => this.deliver(d)));
+    if (claimed.length === 0) return 0;
+    // One pair of queries for the whole batch's signing secrets, not three per request.
+    const secrets = await signingSecretsOfMany(
+      this.opts.pool,
+      claimed.filter((d) => d.kind === 'webhook').map((d) => d.account_id),
+      this.clock.now(),
+    );
+    await Promise.all(claimed.map((d) => this.deliver(d, secrets)));
     return claimed.length;
   }
 
-  private async deliver(d: ClaimedDelivery): Promise<void> {
-    const outcome = d.kind === 'webhook' ? await this.post(d) : await this.mail(d);
+  private async deliver(d: ClaimedDelivery, secrets: Map<string, string[]>): Promise<void> {
+    const outcome = d.kind === 'webhook' ? await this.post(d, secrets) : await this.mail(d);
     if (this.controller.signal.aborted && !outcome.ok) {
       // Shutting down mid-request: not the endpoint's fault. Give the row back for the next worker.
       await this.opts.pool
@@ -308,13 +318,14 @@ export class WebhookDispatcher implements SourceTarget {
       return;
     }
     try {
-      await this.record(d, outcome);
+      if (outcome.ok) await this.recordSuccess(d, outcome);
+      else await this.record(d, outcome);
     } catch (err) {
       this.opts.logger.error({ err, deliveryId: d.id }, 'could not record a webhook attempt');
     }
   }
 
-  private async post(d: ClaimedDelivery): Promise<Outcome> {
+  private async post(d: ClaimedDelivery, secretsOf: Map<string, string[]>): Promise<Outcome> {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
     const check = checkWebhookUrlSyntax(d.target, this.policy);
@@ -331,7 +342,7 @@ export class WebhookDispatcher implements SourceTarget {
     const timestamp = Math.floor(now.getTime() / 1000);
     const body = JSON.stringify(d.payload);
     try {
-      const secrets = await signingSecretsOf(this.opts.pool, d.account_id, now);
+      const secrets = secretsOf.get(d.account_id)!;
       const signal = AbortSignal.any([
         this.controller.signal,
         AbortSignal.timeout(this.opts.requestTimeoutMs ?? REQUEST_TIMEOUT_MS),
@@ -387,6 +398,68 @@ export class WebhookDispatcher implements SourceTarget {
         error: describe(err),
         durationMs: Math.round(performance.now() - started),
       };
+    }
+  }
+
+  private successes: {
+    d: ClaimedDelivery;
+    o: Outcome;
+    at: Date;
+    resolve(): void;
+    reject(e: unknown): void;
+  }[] = [];
+  private flushing = false;
+
+  /**
+   * Successes are written in groups: whatever finished while the previous group was being written goes
+   * in the next one, one statement and one commit for all. Nothing waits for a group to fill.
+   */
+  private recordSuccess(d: ClaimedDelivery, o: Outcome): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.successes.push({ d, o, at: this.clock.now(), resolve, reject });
+      if (!this.flushing) void this.flushSuccesses();
+    });
+  }
+
+  private async flushSuccesses(): Promise<void> {
+    this.flushing = true;
+    try {
+      while (this.successes.length > 0) {
+        const group = this.successes.splice(0, 1000);
+        try {
+          await this.opts.pool.query(
+            `with o as (
+               select * from unnest($1::uuid[], $2::timestamptz[], $3::timestamptz[], $4::int[], $5::int[], $6::text[])
+                 as o(id, claimed_until, at, http_status, duration_ms, body)),
+             done as (
+               update webhook_deliveries d
+                  set status = 'succeeded', attempts = d.attempts + 1, next_attempt_at = null, claimed_until = null,
+                      last_error = null, finished_at = o.at
+                 from o where d.id = o.id and d.claimed_until = o.claimed_until
+               returning d.id, d.attempts, d.kind, d.account_id, d.target),
+             logged as (
+               insert into webhook_attempts
+                 (delivery_id, attempt, at, http_status, duration_ms, response_body, error, succeeded)
+               select done.id, done.attempts, o.at, o.http_status, o.duration_ms, o.body, null, true
+                 from done join o on o.id = done.id)
+             delete from webhook_endpoint_health h using done
+              where done.kind = 'webhook' and h.account_id = done.account_id and h.url = done.target`,
+            [
+              group.map((g) => g.d.id),
+              group.map((g) => g.d.claimed_until),
+              group.map((g) => g.at),
+              group.map((g) => g.o.httpStatus),
+              group.map((g) => g.o.durationMs),
+              group.map((g) => g.o.body),
+            ],
+          );
+          for (const g of group) g.resolve();
+        } catch (err) {
+          for (const g of group) g.reject(err);
+        }
+      }
+    } finally {
+      this.flushing = false;
     }
   }
 
@@ -529,16 +602,13 @@ export class WebhookDispatcher implements SourceTarget {
 
   private idle(ms: number): Promise<void> {
     return new Promise((resolve) => {
-      const previous = this.wakeUp;
-      const timer = setTimeout(done, ms);
-      function done() {
+      const done = () => {
         clearTimeout(timer);
+        this.sleepers.delete(done);
         resolve();
-      }
-      this.wakeUp = () => {
-        previous?.();
-        done();
       };
+      const timer = setTimeout(done, ms);
+      this.sleepers.add(done);
     });
   }
 }

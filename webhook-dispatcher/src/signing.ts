@@ -49,20 +49,44 @@ export async function webhookSecretOf(
 
 /** Every secret that signs at `now`: the current one, and the previous one for 24 h after a rotation. */
 export async function signingSecretsOf(pool: Queryable, accountId: string, now: Date): Promise<string[]> {
-  const current = await webhookSecretOf(pool, accountId, now);
-  const { rows } = await pool.query<{ previous_secret: string | null; previous_valid_until: Date | null }>(
-    'select previous_secret, previous_valid_until from webhook_secrets where account_id = $1',
-    [accountId],
+  return (await signingSecretsOfMany(pool, [accountId], now)).get(accountId)!;
+}
+
+/**
+ * Every secret that signs at `now` for each account given (current, plus previous for 24 h after a
+ * rotation), created where missing: two statements for a whole batch of deliveries.
+ */
+export async function signingSecretsOfMany(
+  pool: Queryable,
+  accountIds: string[],
+  now: Date,
+): Promise<Map<string, string[]>> {
+  const ids = [...new Set(accountIds)];
+  const out = new Map<string, string[]>();
+  if (ids.length === 0) return out;
+  await pool.query(
+    `insert into webhook_secrets (account_id, secret, created_at)
+     select id, secret, $3 from unnest($1::uuid[], $2::text[]) as n(id, secret)
+     on conflict (account_id) do nothing`,
+    [ids, ids.map(() => newWebhookSecret()), now],
   );
-  const prev = rows[0];
-  if (
-    prev?.previous_secret &&
-    prev.previous_valid_until &&
-    prev.previous_valid_until.getTime() > now.getTime()
-  ) {
-    return [current, prev.previous_secret];
+  const { rows } = await pool.query<{
+    account_id: string;
+    secret: string;
+    previous_secret: string | null;
+    previous_valid_until: Date | null;
+  }>(
+    'select account_id, secret, previous_secret, previous_valid_until from webhook_secrets where account_id = any($1::uuid[])',
+    [ids],
+  );
+  for (const r of rows) {
+    const previous =
+      r.previous_secret && r.previous_valid_until && r.previous_valid_until.getTime() > now.getTime()
+        ? [r.previous_secret]
+        : [];
+    out.set(r.account_id, [r.secret, ...previous]);
   }
-  return [current];
+  return out;
 }
 
 export interface Rotation {

@@ -1,0 +1,594 @@
+import { randomUUID } from 'node:crypto';
+import { cpus, loadavg } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import {
+  createLogger,
+  createPool,
+  type Mailer,
+  type NewEvent,
+  type Pool,
+  PostgresEventStore,
+  runMigrations,
+  type StreamAppend,
+} from '@mrn/platform';
+import { allMigrations } from '@mrn/server';
+import { type DispatcherOptions, startDispatcher, WebhookDispatcher } from '@mrn/webhook-dispatcher';
+import { CpuMeter, type CpuSample } from './cpu.ts';
+import { type BenchServer, createBenchDatabase } from './database.ts';
+import { percentile } from './http-load.ts';
+import { formatCount, formatMs, type Row, renderTable } from './table.ts';
+
+export interface WebhookBenchOptions {
+  /** Outbox rows waiting when the throughput phase starts. */
+  deliveries: number;
+  /** Watching accounts in the throughput phase, each with its own endpoint URL and signing secret. */
+  watchers: number;
+  /** HTTP servers (distinct loopback ports, so distinct connection pools in the dispatcher). */
+  receivers: number;
+  /** Dispatcher options for the throughput phase; undefined keeps the dispatcher's default. */
+  workers: number | undefined;
+  claimBatch: number | undefined;
+  /** Connections of the dispatcher's pool, as the server's (createPool's default of 20). */
+  poolSize: number;
+  /** The throughput phase gives up after this long, reporting what it reached. */
+  maxSeconds: number;
+  /** Notes appended per second in the latency phase. */
+  latencyRate: number;
+  latencySeconds: number;
+  /** Watching accounts per note in the latency phase: deliveries/s = latencyRate × this. */
+  latencyWatchers: number;
+}
+
+const TARGETS = { deliveriesPerSecond: 1000, latencyP99Ms: 1000 };
+const PUBLIC_URL = 'https://mrn.bench.example';
+const MARK = 'bench-sent=';
+
+// Nothing is e-mailed: every watcher has a webhook URL and no notification address.
+const noMail: Mailer = { send: async () => undefined, close: () => undefined };
+
+export async function runWebhookBench(server: BenchServer, opts: WebhookBenchOptions): Promise<void> {
+  const watchers = Math.min(opts.watchers, opts.deliveries);
+  const notes = Math.ceil(opts.deliveries / watchers);
+  const deliveries = notes * watchers;
+  console.log(
+    `bench:      throughput: ${formatCount(deliveries)} webhook deliveries already in the outbox (${formatCount(notes)} ` +
+      `notes by one funder on a merchant watched by ${formatCount(watchers)} funders, seeded through the event ` +
+      `store and enqueued by the dispatcher's own pump), delivered to ${opts.receivers} node:http receiver(s) ` +
+      `on 127.0.0.1 in a worker thread answering 200 at once; dispatcher workers ${opts.workers ?? 'default'}, ` +
+      `claimBatch ${opts.claimBatch ?? 'default'}, pool ${opts.poolSize}. latency: the dispatcher started as ` +
+      `the server starts it (startDispatcher, defaults, one store with LISTEN), ${opts.latencyRate} notes/s for ` +
+      `${opts.latencySeconds} s, each watched by ${opts.latencyWatchers} funders; from the append call to the ` +
+      `request's arrival at the receiver`,
+  );
+  console.log(`load:       ${formatLoad()} (1/5/15 min load average before the suite)`);
+  const db = await createBenchDatabase(server, 'webhooks');
+  const pool = createPool(db.url, opts.poolSize);
+  const store = new PostgresEventStore(pool, { listenUrl: db.url });
+  const receiver = await startReceiverThread(opts.receivers);
+  const logger = createLogger('warn');
+  const rows: Row[] = [];
+  const checks: string[] = [];
+  const notesOut: string[] = [];
+  let running: { stop(): Promise<void> } | undefined;
+  try {
+    await runMigrations(pool, allMigrations());
+    const base: DispatcherOptions = {
+      pool,
+      store,
+      mailer: noMail,
+      logger,
+      publicUrl: PUBLIC_URL,
+      allowLoopback: true,
+    };
+
+    // ---- seeding ------------------------------------------------------------------------------------
+    process.stderr.write('  seeding…\n');
+    const actor = randomUUID();
+    const seedStarted = performance.now();
+    await store.appendToStream(`account-${actor}`, [accountOpened(actor, 'Harbor Bench Capital')], {
+      expectedRevision: 'no_stream',
+    });
+    const fein = '870000001';
+    // The merchant first: watchers who start watching after it was added get no Merchant Added row, so
+    // the outbox holds exactly notes × watchers.
+    const merchantId = await seedMerchant(store, actor, fein, 'Throughput Bakery LLC');
+    await seedWatchers(store, watchers, [fein], receiver.urls);
+    for (let done = 0; done < notes; done += 500) {
+      const n = Math.min(500, notes - done);
+      await store.appendToStream(
+        `merchant-${merchantId}`,
+        Array.from({ length: n }, (_, i) => noteAdded(actor, merchantId, `Missed ACH debit #${done + i}.`)),
+        { expectedRevision: 'any' },
+      );
+    }
+    const seedSeconds = (performance.now() - seedStarted) / 1000;
+    const pumpStarted = performance.now();
+    const throughput = new WebhookDispatcher({
+      ...base,
+      ...(opts.workers === undefined ? {} : { workers: opts.workers }),
+      ...(opts.claimBatch === undefined ? {} : { claimBatch: opts.claimBatch }),
+    });
+    const enqueued = await throughput.pump();
+    const pumpSeconds = (performance.now() - pumpStarted) / 1000;
+    rows.push({
+      section: 'enqueue (the dispatcher reading the log and writing outbox rows with its checkpoint)',
+    });
+    rows.push([
+      `  ${formatCount(enqueued)} outbox rows from ${formatCount(notes)} notes ` +
+        `(events appended in ${seedSeconds.toFixed(1)} s, pump ${pumpSeconds.toFixed(1)} s)`,
+      formatCount(enqueued / pumpSeconds),
+      '',
+      '',
+      '',
+    ]);
+    if (enqueued !== deliveries) checks.push(`enqueued ${enqueued} rows, expected ${deliveries}!`);
+    await pool.query('vacuum (analyze) webhook_deliveries');
+    await pool.query('checkpoint').catch(() => undefined);
+
+    // ---- 1. throughput -------------------------------------------------------------------------------
+    process.stderr.write(`  delivering ${formatCount(deliveries)} webhooks…\n`);
+    const backend = (await pool.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
+    const meter = new CpuMeter(-1, backend);
+    await receiver.report(true);
+    const cpuBefore = meter.sample();
+    const startedAt = Date.now();
+    throughput.start();
+    running = throughput;
+    const outcome = await waitForDeliveries(pool, receiver, deliveries, opts.maxSeconds);
+    const cpuAfter = meter.sample();
+    await throughput.stop();
+    running = undefined;
+    const tally = await throughputTally(pool, startedAt);
+    const reached = await receiver.report(true);
+    const rate = tally.succeeded / tally.seconds;
+    rows.push({ section: 'throughput: outbox already full, dispatcher workers started' });
+    rows.push([
+      `  ${formatCount(tally.succeeded)} of ${formatCount(deliveries)} delivered in ${tally.seconds.toFixed(1)} s` +
+        (outcome.timedOut ? ` (stopped after ${opts.maxSeconds} s)` : ''),
+      formatCount(rate),
+      '',
+      '',
+      verdict(
+        rate >= TARGETS.deliveriesPerSecond,
+        `≥ ${formatCount(TARGETS.deliveriesPerSecond)} deliveries/s`,
+      ),
+    ]);
+    rows.push([
+      `  attempts logged (webhook_attempts), ${formatCount(tally.failed)} failed`,
+      formatCount(tally.attempts / tally.seconds),
+      '',
+      '',
+      '',
+    ]);
+    rows.push([
+      '  per-request duration (webhook_attempts.duration_ms, as the dispatcher logs it)',
+      '',
+      formatMs(tally.p50Ms),
+      formatMs(tally.p99Ms),
+      '',
+    ]);
+    notesOut.push(cpuLine(cpuBefore, cpuAfter, tally.succeeded, meter.seesPostgres, true));
+    checks.push(
+      `throughput: receiver got ${formatCount(reached.requests)} requests, ${formatCount(reached.distinct)} distinct ` +
+        `webhook-ids${reached.requests === tally.succeeded && reached.distinct === tally.succeeded ? ' — each delivered once' : ' (retries or duplicates!)'}`,
+    );
+
+    // ---- 2. latency ---------------------------------------------------------------------------------
+    process.stderr.write(
+      `  latency: ${opts.latencyRate} notes/s for ${opts.latencySeconds} s, dispatcher running…\n`,
+    );
+    const merchantCount = 10;
+    const feins = Array.from({ length: merchantCount }, (_, i) => String(880_000_001 + i));
+    await seedWatchers(store, opts.latencyWatchers, feins, receiver.urls);
+    const merchants: string[] = [];
+    for (const [i, f] of feins.entries())
+      merchants.push(await seedMerchant(store, actor, f, `Latency Deli ${i}`));
+    // Seeding raised Merchant Added rows for the watchers; deliver them before measuring anything.
+    const live = startDispatcher({ ...base, publicUrl: () => PUBLIC_URL });
+    running = live;
+    const expectedSeed = merchantCount * opts.latencyWatchers;
+    await until(async () => (await receiver.report(false)).requests >= expectedSeed, 30_000);
+    await receiver.report(true);
+
+    const total = Math.round(opts.latencyRate * opts.latencySeconds);
+    const appendLatencies: number[] = [];
+    const appendErrors: string[] = [];
+    const pending: Promise<void>[] = [];
+    const latencyCpuBefore = meter.sample();
+    const paceStarted = performance.now();
+    for (let i = 0; i < total; i++) {
+      // Paced by the schedule, not by the last append: a slow append must not slow the offered load.
+      const due = paceStarted + (i * 1000) / opts.latencyRate;
+      const wait = due - performance.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      const merchant = merchants[i % merchantCount]!;
+      pending.push(
+        (async () => {
+          const sent = nowMs();
+          try {
+            await store.appendToStream(
+              `merchant-${merchant}`,
+              [noteAdded(actor, merchant, `Returned payment. ${MARK}${sent.toFixed(3)}`)],
+              { expectedRevision: 'any' },
+            );
+            appendLatencies.push(nowMs() - sent);
+          } catch (err) {
+            appendErrors.push(String(err));
+          }
+        })(),
+      );
+    }
+    await Promise.all(pending);
+    const offeredSeconds = (performance.now() - paceStarted) / 1000;
+    const expected = total * opts.latencyWatchers;
+    const arrived: { sent: number; arrived: number }[] = [];
+    const arrivalDeadline = performance.now() + 30_000;
+    while (arrived.length < expected && performance.now() < arrivalDeadline) {
+      arrived.push(...(await receiver.report(true)).arrivals);
+      if (arrived.length < expected) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const latencyCpuAfter = meter.sample();
+    await live.stop();
+    running = undefined;
+    const latencies = arrived.map((a) => a.arrived - a.sent).sort((a, b) => a - b);
+    appendLatencies.sort((a, b) => a - b);
+    const p99 = percentile(latencies, 0.99);
+    rows.push({
+      section: `latency: dispatcher live (startDispatcher, defaults), notes appended at a steady rate`,
+    });
+    rows.push([
+      `  ${formatCount(total)} notes at ${(total / offeredSeconds).toFixed(0)}/s × ${opts.latencyWatchers} ` +
+        `watchers = ${formatCount(expected)} deliveries; append call → arrival at the receiver`,
+      formatCount(latencies.length / offeredSeconds),
+      formatMs(percentile(latencies, 0.5)),
+      formatMs(p99),
+      verdict(p99 <= TARGETS.latencyP99Ms && latencies.length === expected, 'p99 ≤ 1,000 ms'),
+    ]);
+    rows.push([
+      `  same, p95 ${formatMs(percentile(latencies, 0.95))} ms, max ${formatMs(latencies.at(-1) ?? Number.NaN)} ms`,
+      '',
+      '',
+      '',
+      '',
+    ]);
+    rows.push([
+      '  the append itself (appendToStream of one note, committed)',
+      '',
+      formatMs(percentile(appendLatencies, 0.5)),
+      formatMs(percentile(appendLatencies, 0.99)),
+      '',
+    ]);
+    notesOut.push(cpuLine(latencyCpuBefore, latencyCpuAfter, latencies.length, meter.seesPostgres, false));
+    checks.push(
+      `latency: ${formatCount(latencies.length)} of ${formatCount(expected)} deliveries arrived` +
+        (latencies.length === expected ? '' : ' — SOME MISSING!') +
+        (appendErrors.length > 0 ? `; ${appendErrors.length} appends failed: ${appendErrors[0]}` : ''),
+    );
+
+    console.log(
+      renderTable(
+        [
+          { header: 'case' },
+          { header: 'per second', align: 'right' },
+          { header: 'p50 ms', align: 'right' },
+          { header: 'p99 ms', align: 'right' },
+          { header: 'target' },
+        ],
+        rows,
+      ),
+    );
+    console.log(`\nchecks: ${checks.join('; ')}`);
+    for (const line of notesOut) console.log(`note:   ${line}`);
+  } finally {
+    await running?.stop().catch(() => undefined);
+    await receiver.close();
+    await store.close();
+    await pool.end();
+    await db.drop();
+  }
+}
+
+/** Epoch milliseconds with sub-millisecond precision, comparable across threads of this process. */
+const nowMs = () => performance.timeOrigin + performance.now();
+
+async function waitForDeliveries(
+  pool: Pool,
+  receiver: ReceiverThread,
+  expected: number,
+  maxSeconds: number,
+): Promise<{ timedOut: boolean }> {
+  const deadline = performance.now() + maxSeconds * 1000;
+  // The receiver's count costs nothing; the database is asked only once every request has arrived,
+  // so the waiting adds no queries to the load being measured.
+  while ((await receiver.report(false)).distinct < expected) {
+    if (performance.now() > deadline) return { timedOut: true };
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  while (performance.now() < deadline) {
+    const { rows } = await pool.query<{ n: number }>(
+      `select count(*)::int as n from webhook_deliveries where status in ('pending', 'failed')`,
+    );
+    if (rows[0]!.n === 0) return { timedOut: false };
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return { timedOut: true };
+}
+
+async function throughputTally(pool: Pool, startedAt: number) {
+  const { rows } = await pool.query<{
+    succeeded: number;
+    last: Date | null;
+    attempts: number;
+    failed: number;
+    p50: number | null;
+    p99: number | null;
+  }>(
+    `select (select count(*)::int from webhook_deliveries where status = 'succeeded') as succeeded,
+            (select max(finished_at) from webhook_deliveries) as last,
+            count(*)::int as attempts,
+            (count(*) filter (where not succeeded))::int as failed,
+            percentile_cont(0.5) within group (order by duration_ms) as p50,
+            percentile_cont(0.99) within group (order by duration_ms) as p99
+       from webhook_attempts`,
+  );
+  const r = rows[0]!;
+  // Up to the last row finished (finished_at is the dispatcher's clock, the wall clock here).
+  const seconds = Math.max(0.001, ((r.last?.getTime() ?? Date.now()) - startedAt) / 1000);
+  return {
+    succeeded: r.succeeded,
+    attempts: r.attempts,
+    failed: r.failed,
+    seconds,
+    p50Ms: r.p50 ?? Number.NaN,
+    p99Ms: r.p99 ?? Number.NaN,
+  };
+}
+
+async function until(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  while (!(await check())) {
+    if (performance.now() > deadline) throw new Error(`webhook bench: gave up waiting after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+function cpuLine(
+  a: CpuSample,
+  b: CpuSample,
+  deliveries: number,
+  seesPostgres: boolean,
+  saturated: boolean,
+): string {
+  const cpu = CpuMeter.between(a, b);
+  const per = (ms: number) => `${(ms / Math.max(1, deliveries)).toFixed(3)} ms`;
+  const pct = (ms: number) => `${Math.round((100 * ms) / Math.max(1, cpu.machineTotalMs))}%`;
+  const ours = cpu.clientMs + (seesPostgres ? cpu.postgresMs : 0);
+  // What the machine's CPUs could deliver with nothing else running: a figure that a busy neighbour
+  // (tests on the same 2 cores) does not move, unlike the measured rate.
+  const ceiling =
+    saturated && seesPostgres && ours > 0 ? (cpus().length * 1000 * deliveries) / ours : Number.NaN;
+  return (
+    `CPU per delivery: bench process (dispatcher + receiver thread) ${per(cpu.clientMs)}` +
+    (seesPostgres ? `, Postgres ${per(cpu.postgresMs)}` : '') +
+    `; machine ${pct(cpu.machineBusyMs)} busy, other processes ${pct(Math.max(0, cpu.machineBusyMs - ours))}` +
+    (Number.isFinite(ceiling)
+      ? `; CPU-bound ceiling on ${cpus().length} idle CPUs ≈ ${formatCount(ceiling)}/s`
+      : '')
+  );
+}
+
+// ---- events, shaped as the command API writes them (contracts' schemas parse them) --------------------
+
+function accountOpened(accountId: string, name: string): NewEvent {
+  return {
+    id: randomUUID(),
+    type: 'AccountOpened',
+    data: {
+      accountId,
+      name,
+      website: null,
+      primaryContactEmail: `ops@${accountId.slice(0, 8)}.bench.example`,
+      planLevel: 'PRO',
+      membershipStatus: 'active',
+      isPlatform: false,
+    },
+  };
+}
+
+/** Funders with subscriptions enabled and a webhook URL, each watching every EIN given. */
+async function seedWatchers(
+  store: PostgresEventStore,
+  count: number,
+  feins: string[],
+  urls: string[],
+): Promise<void> {
+  for (let done = 0; done < count; done += 200) {
+    const batch: StreamAppend[] = [];
+    for (let i = done; i < Math.min(count, done + 200); i++) {
+      const accountId = randomUUID();
+      const name = `Watcher Funding ${i}`;
+      const opened = accountOpened(accountId, name);
+      batch.push({
+        streamId: `account-${accountId}`,
+        expectedRevision: 'no_stream',
+        events: [
+          opened,
+          {
+            id: randomUUID(),
+            type: 'AccountUpdated',
+            data: {
+              accountId,
+              name,
+              website: null,
+              primaryContactEmail: (opened.data as { primaryContactEmail: string }).primaryContactEmail,
+              merchantSubscriptionEnabled: true,
+              merchantSubscriptionNotificationEmail: null,
+              merchantSubscriptionNotificationWebhook: `${urls[i % urls.length]}/${accountId}`,
+            },
+          },
+        ],
+      });
+      batch.push({
+        streamId: `subscriptions-${accountId}`,
+        expectedRevision: 'no_stream',
+        events: [
+          { id: randomUUID(), type: 'MerchantSubscriptionsAdded', data: { accountId, feins, source: 'web' } },
+        ],
+      });
+    }
+    await store.appendMany(batch);
+  }
+}
+
+async function seedMerchant(
+  store: PostgresEventStore,
+  accountId: string,
+  fein: string,
+  legalName: string,
+): Promise<string> {
+  const merchantId = randomUUID();
+  await store.appendToStream(
+    `merchant-${merchantId}`,
+    [
+      {
+        id: randomUUID(),
+        type: 'MerchantAdded',
+        data: {
+          merchantId,
+          fein,
+          legalName,
+          dba: null,
+          street1: null,
+          street2: null,
+          city: 'Austin',
+          state: 'TX',
+          businessPhone: null,
+          businessStartdate: null,
+          industry: null,
+          accountId,
+          userId: randomUUID(),
+        },
+        metadata: { actorAccountId: accountId, source: 'web' },
+      },
+    ],
+    { expectedRevision: 'no_stream' },
+  );
+  return merchantId;
+}
+
+function noteAdded(accountId: string, merchantId: string, note: string): NewEvent {
+  return {
+    id: randomUUID(),
+    type: 'NoteAdded',
+    data: {
+      merchantId,
+      noteId: randomUUID(),
+      category: 'Slow Pay',
+      note,
+      submissionSource: 'in-house',
+      brokerName: null,
+      accountId,
+      userId: randomUUID(),
+      proxiedCreator: null,
+    },
+    metadata: { actorAccountId: accountId, source: 'web' },
+  };
+}
+
+// ---- the receiver: its own thread, so the dispatcher's event loop does not also serve the requests ----
+
+interface ReceiverReport {
+  requests: number;
+  distinct: number;
+  /** Arrivals of requests whose note carries the send time, since the last report that reset them. */
+  arrivals: { sent: number; arrived: number }[];
+}
+
+interface ReceiverThread {
+  urls: string[];
+  report(reset: boolean): Promise<ReceiverReport>;
+  close(): Promise<void>;
+}
+
+// Plain JavaScript: an eval'd worker is not compiled by tsx. It answers as soon as the body has been
+// read, and notes the arrival time of each body that carries a send time (the latency phase).
+const RECEIVER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { createServer } = require('node:http');
+const mark = ${JSON.stringify(MARK)};
+let requests = 0;
+let ids = new Set();
+let arrivals = [];
+const servers = [];
+function handle(req, res) {
+  const chunks = [];
+  req.on('data', (c) => chunks.push(c));
+  req.on('end', () => {
+    const arrived = performance.timeOrigin + performance.now();
+    requests++;
+    ids.add(req.headers['webhook-id']);
+    const body = Buffer.concat(chunks).toString('utf8');
+    const at = body.indexOf(mark);
+    if (at >= 0) arrivals.push({ sent: parseFloat(body.slice(at + mark.length)), arrived });
+    res.writeHead(200, { 'content-type': 'text/plain', 'content-length': '2' }).end('ok');
+  });
+}
+let listening = 0;
+for (let i = 0; i < workerData.count; i++) {
+  const server = createServer(handle);
+  server.keepAliveTimeout = 60000;
+  servers.push(server);
+  server.listen(0, '127.0.0.1', () => {
+    if (++listening === workerData.count) {
+      parentPort.postMessage({ ready: servers.map((s) => s.address().port) });
+    }
+  });
+}
+parentPort.on('message', (m) => {
+  if (m.cmd === 'report') {
+    parentPort.postMessage({ id: m.id, requests, distinct: ids.size, arrivals });
+    if (m.reset) { requests = 0; ids = new Set(); }
+    arrivals = [];
+  } else if (m.cmd === 'close') {
+    let open = servers.length;
+    for (const s of servers) { s.closeAllConnections(); s.close(() => { if (--open === 0) process.exit(0); }); }
+  }
+});
+`;
+
+async function startReceiverThread(count: number): Promise<ReceiverThread> {
+  const worker = new Worker(RECEIVER_SOURCE, { eval: true, workerData: { count } });
+  const ports = await new Promise<number[]>((resolve, reject) => {
+    worker.once('error', reject);
+    worker.once('message', (m: { ready: number[] }) => resolve(m.ready));
+  });
+  let next = 0;
+  const waiting = new Map<number, (r: ReceiverReport) => void>();
+  worker.on('message', (m: ReceiverReport & { id?: number }) => {
+    if (m.id === undefined) return;
+    waiting.get(m.id)?.(m);
+    waiting.delete(m.id);
+  });
+  return {
+    urls: ports.map((p) => `http://127.0.0.1:${p}/hook`),
+    report: (reset) =>
+      new Promise((resolve) => {
+        const id = next++;
+        waiting.set(id, resolve);
+        worker.postMessage({ cmd: 'report', id, reset });
+      }),
+    close: async () => {
+      const exited = new Promise((resolve) => worker.once('exit', resolve));
+      worker.postMessage({ cmd: 'close' });
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 2000))]);
+      await worker.terminate();
+    },
+  };
+}
+
+const verdict = (ok: boolean, target: string) => `${target} ${ok ? 'ok' : 'MISSED'}`;
+
+const formatLoad = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' / ');
