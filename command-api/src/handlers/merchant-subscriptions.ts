@@ -7,7 +7,6 @@ import {
   type deleteAllMerchantSubscriptions,
   type deleteSelectedMerchantSubscriptions,
   type downloadSubscriptionImportResults,
-  type MerchantSubscriptionView,
   SUBSCRIPTION_TEXTS,
 } from '@mrn/contracts';
 import {
@@ -16,10 +15,10 @@ import {
   forbidden,
   type Handler,
   notFound,
-  type Pool,
   type Position,
   ruleBroken,
 } from '@mrn/platform';
+import { merchantSubscriptionPage } from '@mrn/projections/read-models/merchant-subscription-page';
 import { subscriptions } from '../aggregates.ts';
 import { runInBackground } from '../background.ts';
 import { type CommandDeps, metadataFor } from '../context.ts';
@@ -51,69 +50,6 @@ export async function subscriptionAccount(deps: CommandDeps, accountId: string, 
   if (state.status === 'none') throw notFound('Funder not found.');
   if (state.status !== 'open' || state.planLevel !== 'PRO' || !state.merchantSubscriptionEnabled)
     throw forbidden(SUBSCRIPTION_TEXTS.notEnabled);
-}
-
-interface SubscriptionRow {
-  fein: string;
-  created_at: Date;
-  watch_until: Date | null;
-  merchant_id: string | null;
-  legal_name: string | null;
-  dba: string | null;
-  city: string | null;
-  state: string | null;
-}
-
-/**
- * One page of an account's subscriptions with the live merchant of each EIN (the same list the query
- * side answers): what the delete calls answer, page 1 of the list after the deletion.
- */
-export async function subscriptionPage(
-  pool: Pool,
-  accountId: string,
-  page: number,
-  perPage: number,
-  search: string | undefined,
-): Promise<{ data: MerchantSubscriptionView[]; total: number }> {
-  const prefix = search ? `${search}%` : '%';
-  const [rows, count] = await Promise.all([
-    pool.query<SubscriptionRow>(
-      `select s.fein, s.created_at, s.watch_until, m.id as merchant_id, m.legal_name, m.dba, m.city, m.state
-         from read.merchant_subscriptions s
-         left join read.merchants m on m.fein = s.fein and m.archived_at is null
-        where s.account_id = $1 and s.fein like $2
-        order by s.created_at desc, s.fein
-        limit $3 offset $4`,
-      [accountId, prefix, perPage, (page - 1) * perPage],
-    ),
-    pool.query<{ n: number }>(
-      'select count(*)::int as n from read.merchant_subscriptions where account_id = $1 and fein like $2',
-      [accountId, prefix],
-    ),
-  ]);
-  return {
-    data: rows.rows.map((r) => {
-      const id = subscriptionId(accountId, r.fein);
-      return {
-        id,
-        resource_id: id,
-        fein: r.fein,
-        created_at: r.created_at.toISOString(),
-        watch_until: r.watch_until?.toISOString() ?? null,
-        merchant:
-          r.merchant_id === null
-            ? null
-            : {
-                resource_id: r.merchant_id,
-                legal_name: r.legal_name!,
-                dba: r.dba,
-                city: r.city!,
-                state: r.state!,
-              },
-      };
-    }),
-    total: count.rows[0]!.n,
-  };
 }
 
 export const paginationOf = (page: number, perPage: number, total: number) => ({
@@ -166,7 +102,11 @@ export function merchantSubscriptionHandlers(deps: CommandDeps) {
     search: string | undefined,
   ) => {
     await caughtUp(deps, position);
-    const { data, total } = await subscriptionPage(deps.pool, accountId, 1, perPage, search);
+    const { data, total } = await merchantSubscriptionPage(deps.pool, accountId, {
+      page: 1,
+      perPage,
+      search,
+    });
     return {
       data,
       pagination: paginationOf(1, perPage, total),

@@ -3,19 +3,12 @@ import {
   type listMerchantSubscriptions,
   type listSubscriptionImports,
   type listWebhookDeliveries,
-  type MerchantSubscriptionView,
   routes,
   SUBSCRIPTION_TEXTS,
   type SubscriptionImportView,
 } from '@mrn/contracts';
-import {
-  type Actor,
-  forbidden,
-  type Handler,
-  merchantSubscriptionId,
-  notFound,
-  type Pool,
-} from '@mrn/platform';
+import { type Actor, forbidden, type Handler, notFound, type Pool } from '@mrn/platform';
+import { merchantSubscriptionPage } from '@mrn/projections/read-models/merchant-subscription-page';
 import { deliveryLog } from '@mrn/webhook-dispatcher/delivery-log';
 import type { QueryDeps } from '../context.ts';
 import { iso, pagination } from '../views.ts';
@@ -37,17 +30,6 @@ async function assertSubscriptionsOf(pool: Pool, accountId: string, actor: Actor
     throw forbidden(SUBSCRIPTION_TEXTS.notEnabled);
 }
 
-interface SubscriptionRow {
-  fein: string;
-  created_at: Date;
-  watch_until: Date | null;
-  merchant_id: string | null;
-  legal_name: string | null;
-  dba: string | null;
-  city: string | null;
-  state: string | null;
-}
-
 interface ImportRow {
   id: string;
   created_at: Date;
@@ -64,43 +46,12 @@ export function merchantSubscriptionQueryHandlers(deps: QueryDeps) {
     const accountId = req.params.id;
     await assertSubscriptionsOf(deps.pool, accountId, req.actor);
     const { page, per_page, search } = req.query;
-    const prefix = `${search ?? ''}%`;
-    const [rows, count] = await Promise.all([
-      deps.pool.query<SubscriptionRow>(
-        `select s.fein, s.created_at, s.watch_until, m.id as merchant_id, m.legal_name, m.dba, m.city, m.state
-           from read.merchant_subscriptions s
-           left join read.merchants m on m.fein = s.fein and m.archived_at is null
-          where s.account_id = $1 and s.fein like $2
-          order by s.created_at desc, s.fein
-          limit $3 offset $4`,
-        [accountId, prefix, per_page, (page - 1) * per_page],
-      ),
-      deps.pool.query<{ n: number }>(
-        'select count(*)::int as n from read.merchant_subscriptions where account_id = $1 and fein like $2',
-        [accountId, prefix],
-      ),
-    ]);
-    const data: MerchantSubscriptionView[] = rows.rows.map((r) => {
-      const id = merchantSubscriptionId(accountId, r.fein);
-      return {
-        id,
-        resource_id: id,
-        fein: r.fein,
-        created_at: iso(r.created_at)!,
-        watch_until: r.watch_until?.toISOString() ?? null,
-        merchant:
-          r.merchant_id === null
-            ? null
-            : {
-                resource_id: r.merchant_id,
-                legal_name: r.legal_name!,
-                dba: r.dba,
-                city: r.city!,
-                state: r.state!,
-              },
-      };
+    const { data, total } = await merchantSubscriptionPage(deps.pool, accountId, {
+      page,
+      perPage: per_page,
+      search,
     });
-    return { data, pagination: pagination(page, per_page, count.rows[0]!.n) };
+    return { data, pagination: pagination(page, per_page, total) };
   };
 
   const listImportsHandler: Handler<typeof listSubscriptionImports> = async (req) => {
