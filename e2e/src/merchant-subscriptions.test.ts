@@ -238,6 +238,20 @@ describe('merchant subscriptions', () => {
       await row.getByRole('button', { name: /^Redeliver the Merchant Added webhook/ }).click();
       await page.getByText('The webhook will be delivered again in a moment.').waitFor();
       await expect.poll(() => requests, { timeout: 10_000 }).toBe(before + 1);
+      // The row's attempts: both, with the receiver's answer code.
+      await expect
+        .poll(async () => (await row.getByRole('button', { name: /^Attempts of/ }).textContent()) ?? '', {
+          timeout: 10_000,
+        })
+        .toContain('2 attempts');
+      await row.getByRole('button', { name: /^Attempts of/ }).click();
+      const attemptsDialog = page.getByRole('dialog');
+      await attemptsDialog.getByText('2 attempts, newest last').waitFor();
+      expect(await attemptsDialog.getByText('HTTP 204').count()).toBe(2);
+      await page.waitForTimeout(400); // the dialog's opening transition
+      await screenshot(page, 'merchant-subscriptions-delivery-attempts');
+      await page.keyboard.press('Escape');
+      await attemptsDialog.waitFor({ state: 'hidden' });
 
       // The signing secret: hidden until revealed; a rotation asks first, then shows the new one.
       const secret = page.getByTestId('signing-secret');

@@ -11,7 +11,21 @@ export interface DeliveryLogEntry {
   status: string;
   attempts: number;
   http_status: number | null;
+  /** Time the last attempt took. */
+  duration_ms: number | null;
   next_retry: string | null;
+}
+
+/** One attempt of a delivery, as the log's details show it. */
+export interface DeliveryAttempt {
+  attempt: number;
+  at: string;
+  http_status: number | null;
+  duration_ms: number;
+  /** The first KB of the endpoint's answer. */
+  response_body: string | null;
+  error: string | null;
+  succeeded: boolean;
 }
 
 /** Rows shown in the log: the newest 200. */
@@ -25,14 +39,16 @@ interface DeliveryRow {
   status: string;
   attempts: number;
   http_status: number | null;
+  duration_ms: number | null;
   next_attempt_at: Date | null;
 }
 
 const SELECT = `select d.id, d.created_at, d.payload #>> '{data,merchant_ein}' as ein,
        d.payload #>> '{data,action}' as action, d.status, d.attempts, d.next_attempt_at,
-       (select a.http_status from webhook_attempts a where a.delivery_id = d.id
-         order by a.attempt desc limit 1) as http_status
-  from webhook_deliveries d`;
+       last.http_status, last.duration_ms
+  from webhook_deliveries d
+  left join lateral (select a.http_status, a.duration_ms from webhook_attempts a where a.delivery_id = d.id
+                      order by a.attempt desc limit 1) as last on true`;
 
 const entryOf = (r: DeliveryRow): DeliveryLogEntry => ({
   id: r.id,
@@ -42,6 +58,7 @@ const entryOf = (r: DeliveryRow): DeliveryLogEntry => ({
   status: r.status,
   attempts: r.attempts,
   http_status: r.http_status,
+  duration_ms: r.duration_ms,
   next_retry: r.status === 'failed' && r.next_attempt_at ? r.next_attempt_at.toISOString() : null,
 });
 
@@ -58,6 +75,36 @@ export async function deliveryLog(pool: Queryable, accountId: string): Promise<D
     [accountId],
   );
   return rows.map(entryOf);
+}
+
+/** One delivery of the account's with every attempt, oldest first; null when there is none such. */
+export async function deliveryWithAttempts(
+  pool: Queryable,
+  accountId: string,
+  deliveryId: string,
+): Promise<(DeliveryLogEntry & { attempts_log: DeliveryAttempt[] }) | null> {
+  const { rows } = await pool.query<DeliveryRow>(
+    `${SELECT} where d.id = $2 and d.account_id = $1 and d.kind = 'webhook'`,
+    [accountId, deliveryId],
+  );
+  if (!rows[0]) return null;
+  const attempts = await pool.query<{
+    attempt: number;
+    at: Date;
+    http_status: number | null;
+    duration_ms: number;
+    response_body: string | null;
+    error: string | null;
+    succeeded: boolean;
+  }>(
+    `select attempt, at, http_status, duration_ms, response_body, error, succeeded
+       from webhook_attempts where delivery_id = $1 order by attempt`,
+    [deliveryId],
+  );
+  return {
+    ...entryOf(rows[0]),
+    attempts_log: attempts.rows.map((a) => ({ ...a, at: a.at.toISOString() })),
+  };
 }
 
 export type RedeliveryOutcome =

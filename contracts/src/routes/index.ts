@@ -88,6 +88,7 @@ export const routes = {
   deleteAllMerchantSubscriptions: merchantSubscriptions.deleteAllMerchantSubscriptions,
   listSubscriptionImports: merchantSubscriptions.listSubscriptionImports,
   listWebhookDeliveries: merchantSubscriptions.listWebhookDeliveries,
+  getWebhookDelivery: merchantSubscriptions.getWebhookDelivery,
   redeliverWebhook: merchantSubscriptions.redeliverWebhook,
   rotateWebhookSigningSecret: merchantSubscriptions.rotateWebhookSigningSecret,
   createPresignedUrl: merchantSubscriptions.createPresignedUrl,

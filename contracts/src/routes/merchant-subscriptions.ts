@@ -180,9 +180,35 @@ export const WebhookDeliveryView = z.object({
   status: z.string(),
   attempts: z.number().int(),
   http_status: z.number().int().nullable(),
+  /** Time the last attempt took. */
+  duration_ms: z.number().int().nullable(),
   next_retry: z.string().nullable(),
 });
 export type WebhookDeliveryView = z.infer<typeof WebhookDeliveryView>;
+
+export const WebhookAttemptView = z.object({
+  attempt: z.number().int(),
+  at: z.string(),
+  http_status: z.number().int().nullable(),
+  duration_ms: z.number().int(),
+  /** The first KB of the endpoint's answer. */
+  response_body: z.string().nullable(),
+  error: z.string().nullable(),
+  succeeded: z.boolean(),
+});
+export type WebhookAttemptView = z.infer<typeof WebhookAttemptView>;
+
+/** One delivery with every attempt: status, HTTP code, time taken, the first KB of the answer. */
+export const getWebhookDelivery = route({
+  method: 'GET',
+  path: '/api/accounts/:id/merchant_subscription_webhooks/:delivery_id',
+  service: 'query',
+  access: 'account_admin',
+  plan: 'PRO',
+  params: z.object({ id: uuid(), delivery_id: uuid() }),
+  response: z.object({ data: WebhookDeliveryView.extend({ attempts_log: z.array(WebhookAttemptView) }) }),
+  action: 'retrieve merchant subscription webhooks',
+});
 
 /** The delivery log, newest first (the last 200): every webhook the dispatcher sent or is retrying. */
 export const listWebhookDeliveries = route({

@@ -1,5 +1,6 @@
 import {
   buildPath,
+  type getWebhookDelivery,
   type listMerchantSubscriptions,
   type listSubscriptionImports,
   type listWebhookDeliveries,
@@ -9,7 +10,7 @@ import {
 } from '@mrn/contracts';
 import { type Actor, forbidden, type Handler, notFound, type Pool } from '@mrn/platform';
 import { merchantSubscriptionPage } from '@mrn/projections/read-models/merchant-subscription-page';
-import { deliveryLog } from '@mrn/webhook-dispatcher/delivery-log';
+import { deliveryLog, deliveryWithAttempts } from '@mrn/webhook-dispatcher/delivery-log';
 import type { QueryDeps } from '../context.ts';
 import { iso, pagination } from '../views.ts';
 
@@ -89,9 +90,17 @@ export function merchantSubscriptionQueryHandlers(deps: QueryDeps) {
     return { data: await deliveryLog(deps.pool, req.params.id) };
   };
 
+  const getWebhookDeliveryHandler: Handler<typeof getWebhookDelivery> = async (req) => {
+    await assertSubscriptionsOf(deps.pool, req.params.id, req.actor);
+    const delivery = await deliveryWithAttempts(deps.pool, req.params.id, req.params.delivery_id);
+    if (!delivery) throw notFound(SUBSCRIPTION_TEXTS.deliveryNotFound);
+    return { data: delivery };
+  };
+
   return {
     listMerchantSubscriptions: listHandler,
     listSubscriptionImports: listImportsHandler,
     listWebhookDeliveries: listWebhookDeliveriesHandler,
+    getWebhookDelivery: getWebhookDeliveryHandler,
   };
 }

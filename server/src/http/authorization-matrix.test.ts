@@ -88,6 +88,7 @@ const HARBOR_RECORDS = new Set<RouteName>([
   'deleteAllMerchantSubscriptions',
   'listSubscriptionImports',
   'listWebhookDeliveries',
+  'getWebhookDelivery',
   'redeliverWebhook',
   'rotateWebhookSigningSecret',
   'createSubscriptionImport',
@@ -216,6 +217,9 @@ const FIXTURES: Record<RouteName, (c: Ctx, role: Role) => Fixture> = {
   deleteAllMerchantSubscriptions: (c) => ({ params: { account_id: c.harbor }, body: {} }),
   listSubscriptionImports: harborAccount,
   listWebhookDeliveries: harborAccount,
+  getWebhookDelivery: (c) => ({
+    params: { id: c.harbor, delivery_id: '00000000-0000-4000-8000-0000000000bb' },
+  }),
   redeliverWebhook: (c) => ({
     params: { id: c.harbor, delivery_id: '00000000-0000-4000-8000-0000000000bb' },
   }),
@@ -399,6 +403,7 @@ const SPEC_ACCESS: Record<RouteName, string> = {
   deleteAllMerchantSubscriptions: 'account_admin+PRO',
   listSubscriptionImports: 'account_admin+PRO',
   listWebhookDeliveries: 'account_admin+PRO',
+  getWebhookDelivery: 'account_admin+PRO',
   redeliverWebhook: 'account_admin+PRO',
   rotateWebhookSigningSecret: 'account_admin+PRO',
   createPresignedUrl: 'account_admin+PRO',

@@ -182,6 +182,28 @@ describe('webhook deliveries', () => {
     await new Promise((resolve) => setTimeout(resolve, 800));
     expect(received).toHaveLength(before + 1);
 
+    // Its details: both attempts, each with its HTTP code and time taken.
+    const details = await call(
+      'GET',
+      buildPath(routes.getWebhookDelivery.path, { id: summit, delivery_id: delivery.id }),
+      tokens.dana,
+    );
+    expect(details.status).toBe(200);
+    expect(details.body.data.attempts_log).toHaveLength(2);
+    for (const a of details.body.data.attempts_log) {
+      expect(a).toMatchObject({ succeeded: true, http_status: 204, error: null });
+      expect(a.duration_ms).toBeGreaterThanOrEqual(0);
+    }
+    expect(
+      (
+        await call(
+          'GET',
+          buildPath(routes.getWebhookDelivery.path, { id: summit, delivery_id: delivery.id }),
+          tokens.marco,
+        )
+      ).status,
+    ).toBe(403);
+
     // Refusals: a plain member, another funder's admin, a made-up delivery, a malformed id.
     expect((await call('POST', url, tokens.marco)).status).toBe(403);
     expect((await call('POST', url, tokens.priya)).status).toBe(403);

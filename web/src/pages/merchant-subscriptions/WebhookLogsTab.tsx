@@ -10,10 +10,11 @@ import { ListState } from '../../ui/ListState.tsx';
 import { TableCard } from '../../ui/TableCard.tsx';
 import { showError, showSuccess } from '../../ui/toaster.ts';
 import { SigningSecretCard } from './SigningSecretCard.tsx';
+import { WebhookDeliveryDialog } from './WebhookDeliveryDialog.tsx';
 
 /** In-state text of accounts §8. */
 export const WEBHOOKS_LOAD_FAILED = 'Unable to load merchant subscription webhooks.';
-const COLUMNS = ['Date', 'EIN/BN', 'Action', 'Status', 'Next Retry', 'Redeliver'];
+const COLUMNS = ['Date', 'EIN/BN', 'Action', 'Status', 'Took', 'Next Retry', 'Attempts', 'Redeliver'];
 /** A row waiting for its first attempt is already on its way: nothing to redeliver. */
 const canRedeliver = (status: string) => status !== 'pending';
 
@@ -22,6 +23,7 @@ function DeliveryList() {
   const queryClient = useQueryClient();
   const logsKey = { params: { id: user.account_resource_id } };
   const [redelivering, setRedelivering] = useState<string | null>(null);
+  const [details, setDetails] = useState<string | null>(null);
   const logs = useApiQuery(routes.listWebhookDeliveries, logsKey, {
     // While a redelivery is on its way, follow it until it has an outcome.
     refetchInterval: (query) => (query.state.data?.data.some((d) => d.status === 'pending') ? 1500 : false),
@@ -81,8 +83,21 @@ function DeliveryList() {
                   {log.http_status && log.status !== 'pending' ? ` (${log.http_status})` : ''}
                 </Tag>
               </td>
+              <td data-label="Took" className="mrn-nowrap">
+                {log.duration_ms === null ? '—' : `${log.duration_ms} ms`}
+              </td>
               <td data-label="Next Retry" className="mrn-nowrap">
                 {log.status === 'failed' ? formatDateTime(log.next_retry) || '—' : '—'}
+              </td>
+              <td data-label="Attempts">
+                <Button
+                  size="small"
+                  variant="minimal"
+                  text={`${log.attempts} ${log.attempts === 1 ? 'attempt' : 'attempts'}`}
+                  endIcon="chevron-right"
+                  aria-label={`Attempts of the ${log.action} webhook of EIN ${displayEin(log.ein)}`}
+                  onClick={() => setDetails(log.id)}
+                />
               </td>
               <td data-label="Redeliver">
                 <Button
@@ -103,6 +118,7 @@ function DeliveryList() {
           ))}
         </TableCard>
       )}
+      <WebhookDeliveryDialog deliveryId={details} onClose={() => setDetails(null)} />
     </>
   );
 }

@@ -1,0 +1,73 @@
+import { Dialog, DialogBody, HTMLTable, Intent, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
+import { routes } from '@mrn/contracts/routes/index';
+import { useApiQuery } from '../../api/hooks.ts';
+import { useSignedInUser } from '../../auth/auth-context.ts';
+import { displayEin, formatDateTime } from '../../merchants/format.ts';
+
+/** Every attempt of one delivery: when, the HTTP code, the time taken, the error and the answer's first KB. */
+export function WebhookDeliveryDialog({
+  deliveryId,
+  onClose,
+}: {
+  deliveryId: string | null;
+  onClose: () => void;
+}) {
+  const user = useSignedInUser();
+  const delivery = useApiQuery(
+    routes.getWebhookDelivery,
+    { params: { id: user.account_resource_id, delivery_id: deliveryId ?? '' } },
+    { enabled: deliveryId !== null },
+  );
+  const d = delivery.data?.data;
+  return (
+    <Dialog
+      isOpen={deliveryId !== null}
+      onClose={onClose}
+      title={d ? `${d.action} · EIN ${displayEin(d.ein)}` : 'Webhook delivery'}
+      icon="send-message"
+      className="mrn-delivery-dialog"
+    >
+      <DialogBody>
+        {delivery.isPending && <Spinner size={24} aria-label="Loading the attempts" />}
+        {delivery.isError && (
+          <NonIdealState icon="error" title="Unable to load merchant subscription webhooks." />
+        )}
+        {d && d.attempts_log.length === 0 && (
+          <NonIdealState icon="time" title="Not attempted yet" description="It will be sent in a moment." />
+        )}
+        {d && d.attempts_log.length > 0 && (
+          <HTMLTable compact striped className="mrn-attempts">
+            <caption className="bp6-text-muted">
+              {d.attempts_log.length} {d.attempts_log.length === 1 ? 'attempt' : 'attempts'}, newest last
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">#</th>
+                <th scope="col">Time</th>
+                <th scope="col">Outcome</th>
+                <th scope="col">Took</th>
+                <th scope="col">Answer (first KB)</th>
+              </tr>
+            </thead>
+            <tbody>
+              {d.attempts_log.map((a) => (
+                <tr key={a.attempt}>
+                  <td>{a.attempt}</td>
+                  <td className="mrn-nowrap">{formatDateTime(a.at)}</td>
+                  <td>
+                    <Tag minimal intent={a.succeeded ? Intent.SUCCESS : Intent.DANGER}>
+                      {a.http_status ? `HTTP ${a.http_status}` : a.succeeded ? 'sent' : 'failed'}
+                    </Tag>
+                    {a.error && !a.succeeded && <div className="mrn-attempt-error">{a.error}</div>}
+                  </td>
+                  <td className="mrn-nowrap">{a.duration_ms} ms</td>
+                  <td>{a.response_body ? <pre className="mrn-attempt-body">{a.response_body}</pre> : '—'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </HTMLTable>
+        )}
+      </DialogBody>
+    </Dialog>
+  );
+}
