@@ -37,7 +37,7 @@ export function metadataFor(
     actorUserId: req.actor?.userId ?? null,
     actorAccountId: req.actor?.accountId ?? null,
     correlationId: req.request.id,
-    source: 'web',
+    source: req.actor?.viaApi ? 'api' : 'web',
     ip: req.ip,
     userAgent: req.userAgent,
     ...extra,

@@ -9,6 +9,7 @@ import { billingHandlers } from './handlers/billing.ts';
 import { disputeHandlers } from './handlers/disputes.ts';
 import { merchantSubscriptionHandlers } from './handlers/merchant-subscriptions.ts';
 import { merchantHandlers } from './handlers/merchants.ts';
+import { partnerCommandHandlers } from './handlers/partner-api.ts';
 import { passwordHandlers } from './handlers/passwords.ts';
 import { userHandlers } from './handlers/users.ts';
 import { webhookLogHandlers } from './handlers/webhook-log.ts';
@@ -32,6 +33,7 @@ export function commandHandlers(deps: CommandDeps): HandlersFor<RoutesOf<'comman
     ...billingHandlers(deps),
     ...merchantSubscriptionHandlers(deps),
     ...webhookLogHandlers(deps),
+    ...partnerCommandHandlers(deps),
   };
 }
 

@@ -9,6 +9,7 @@ export * from './event-store/postgres-event-store.ts';
 export * from './event-store/types.ts';
 export * from './http/actor.ts';
 export * from './http/authenticate.ts';
+export * from './http/bare-token.ts';
 export * from './http/error-handler.ts';
 export * from './http/json-body.ts';
 export * from './http/register-routes.ts';

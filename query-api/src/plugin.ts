@@ -6,6 +6,7 @@ import { appSettingsHandlers } from './handlers/app-settings.ts';
 import { historyHandlers } from './handlers/history.ts';
 import { merchantSubscriptionQueryHandlers } from './handlers/merchant-subscriptions.ts';
 import { merchantQueryHandlers } from './handlers/merchants.ts';
+import { partnerQueryHandlers } from './handlers/partner-api.ts';
 import { searchHandlers } from './handlers/search.ts';
 
 export const queryRoutes = Object.fromEntries(
@@ -20,6 +21,7 @@ export function queryHandlers(deps: QueryDeps): HandlersFor<RoutesOf<'query'>> {
     ...historyHandlers(deps),
     ...accountQueryHandlers(deps),
     ...merchantSubscriptionQueryHandlers(deps),
+    ...partnerQueryHandlers(deps),
   };
 }
 

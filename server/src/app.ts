@@ -16,10 +16,13 @@ import {
   createLogger,
   createMailer,
   createPool,
+  installBareTokenSupport,
   installErrorHandler,
   installStrictJsonBody,
+  isPartnerApi,
   type Logger,
   PostgresEventStore,
+  partnerErrorBody,
   sessionCache,
   systemClock,
 } from '@mrn/platform';
@@ -86,6 +89,7 @@ export async function startServer(
   });
   installErrorHandler(app);
   installStrictJsonBody(app);
+  installBareTokenSupport(app);
   const billing = await startBilling(config, logger);
   await app.register(fastifyHelmet, securityHeaders(billing.gateway.tokenUrl));
   await app.register(fastifyJwt, { secret: resolveJwtSecret(config.JWT_SECRET, config.DATA_DIR) });
@@ -285,6 +289,9 @@ async function serveWeb(app: FastifyInstance, dist: string, logger: Logger): Pro
           .send('The web app is not built. Run: npm run build -w @mrn/web');
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
     }
-    return reply.code(404).send({ errors: `No route ${request.method} ${path}`, request_id: request.id });
+    const body = { errors: `No route ${request.method} ${path}` };
+    return reply
+      .code(404)
+      .send(isPartnerApi(path) ? partnerErrorBody(body, request.id) : { ...body, request_id: request.id });
   });
 }

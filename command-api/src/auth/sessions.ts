@@ -9,12 +9,14 @@ export async function openSession(
     ttlSeconds: number;
     ip: string;
     userAgent: string | null;
+    /** `api`: an API token of the partner API (DESIGN §5); a dashboard sign-in otherwise. */
+    kind?: 'web' | 'api';
   },
 ): Promise<void> {
   await pool.query(
-    `insert into auth_sessions (id, user_id, account_id, expires_at, ip, user_agent)
-     values ($1, $2, $3, now() + make_interval(secs => $4), $5, $6)`,
-    [s.id, s.userId, s.accountId, s.ttlSeconds, s.ip, s.userAgent],
+    `insert into auth_sessions (id, user_id, account_id, expires_at, ip, user_agent, kind)
+     values ($1, $2, $3, now() + make_interval(secs => $4), $5, $6, $7)`,
+    [s.id, s.userId, s.accountId, s.ttlSeconds, s.ip, s.userAgent, s.kind ?? 'web'],
   );
 }
 

@@ -84,7 +84,9 @@ export function openApiDocument(table: Record<string, RouteSpec>, options: OpenA
   for (const [name, spec] of Object.entries(table)) {
     const path = openApiPath(spec.path);
     const secured = spec.access !== 'anonymous';
-    const success = spec.method === 'POST' && spec.service === 'command' ? '201' : '200';
+    const success = String(
+      spec.docs?.status ?? (spec.method === 'POST' && spec.service === 'command' ? 201 : 200),
+    );
     const refusals = [
       400,
       ...(secured ? [401, 403] : [401]),

@@ -36,6 +36,8 @@ export interface RouteDocs {
   example?: { params?: Record<string, string>; query?: Record<string, string>; body?: unknown };
   /** Shown only to accounts with merchant subscriptions (accounts spec §6). */
   subscriptions?: boolean;
+  /** The status of a successful answer, when not the default (201 for a command's POST, else 200). */
+  status?: 200 | 201;
 }
 
 export const route = <const R extends RouteSpec>(spec: R): R => spec;

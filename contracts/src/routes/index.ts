@@ -5,6 +5,7 @@ import * as billing from './billing.ts';
 import * as disputes from './disputes.ts';
 import * as merchantSubscriptions from './merchant-subscriptions.ts';
 import * as merchants from './merchants.ts';
+import { partnerRoutes } from './partner-api.ts';
 import * as users from './users.ts';
 
 /** Every HTTP route of the product, by name: the single source for both APIs and the web client. */
@@ -94,6 +95,9 @@ export const routes = {
   createPresignedUrl: merchantSubscriptions.createPresignedUrl,
   createSubscriptionImport: merchantSubscriptions.createSubscriptionImport,
   downloadSubscriptionImportResults: merchantSubscriptions.downloadSubscriptionImportResults,
+  // The partner API v2 (accounts spec §7): the same table, so both services register it and the
+  // OpenAPI document is generated from it.
+  ...partnerRoutes,
 } as const;
 
 export type Routes = typeof routes;

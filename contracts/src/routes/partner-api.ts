@@ -147,6 +147,7 @@ export const getApiToken = route({
     description:
       'Exchange your authentication token and key for an API token. Send it as `Authorization: Bearer <token>` on every other call; it lasts 24 hours. Credentials prefixed `test_` give a sandbox token.',
     example: { body: { auth: { authentication_token: 'mrn_3f9c0a1b2c3d', authentication_key: 'k8Jd…' } } },
+    status: 200,
   },
 });
 

@@ -64,12 +64,13 @@ export const sessionCache = {
  * The token's signature and expiry (JWT): no database, so it runs before anything that waits or reads
  * (an anonymous caller is refused at once, never held by X-Consistent-After).
  */
-export async function verifyToken(request: FastifyRequest): Promise<TokenClaims> {
-  if (!request.headers.authorization) throw unauthorized(MESSAGES.sessionEnded);
+export async function verifyToken(request: FastifyRequest, forApi = false): Promise<TokenClaims> {
+  if (!request.headers.authorization)
+    throw unauthorized(forApi ? API_TEXTS.tokenMissing : MESSAGES.sessionEnded);
   try {
     return await request.jwtVerify<TokenClaims>();
   } catch {
-    throw unauthorized(MESSAGES.sessionEnded);
+    throw unauthorized(forApi ? API_TEXTS.tokenExpired : MESSAGES.sessionEnded);
   }
 }
 
@@ -89,7 +90,7 @@ export async function actorFor(pool: Pool, claims: TokenClaims): Promise<Actor> 
     (row.session_version ?? 0) <= claims.sv &&
     row.archived_at === null &&
     row.account_archived_at === null;
-  if (!live) throw unauthorized(MESSAGES.sessionEnded);
+  if (!live) throw unauthorized(claims.knd === 'api' ? API_TEXTS.tokenExpired : MESSAGES.sessionEnded);
   const viaApi = claims.knd === 'api';
   // An API token is as good as the grant behind it: revoking the user's or the account's API access
   // ends it at once, as a sign-out ends a dashboard session.

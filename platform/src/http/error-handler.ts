@@ -19,6 +19,17 @@ export class RequestValidationError extends Error {
   }
 }
 
+/** The partner API (accounts spec §7) answers `{ errors, data }` on its documented paths. */
+export const isPartnerApi = (url: string) => url.startsWith('/api/v2/');
+
+/** A refusal in the partner API's envelope: each problem with the field it concerns, and no data. */
+export function partnerErrorBody(body: ErrorBody, requestId: string) {
+  const errors = body.fields?.length
+    ? body.fields.map((f) => ({ field: f.field, message: f.message }))
+    : [{ field: null, message: body.errors }];
+  return { errors, data: null, request_id: requestId };
+}
+
 /** The only place a refusal becomes an HTTP status. */
 export const REFUSAL_STATUS: Record<RefusalKind, number> = {
   invalid: 400,
@@ -40,7 +51,13 @@ export const REFUSAL_STATUS: Record<RefusalKind, number> = {
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | Error, request, reply) => {
     const send = (status: number, body: ErrorBody) =>
-      reply.code(status).send({ ...body, request_id: request.id });
+      reply
+        .code(status)
+        .send(
+          isPartnerApi(request.url)
+            ? partnerErrorBody(body, request.id)
+            : { ...body, request_id: request.id },
+        );
     if (error instanceof RequestValidationError || error instanceof ZodError) {
       const failures =
         error instanceof RequestValidationError ? error.failures : [{ part: 'body' as const, zod: error }];

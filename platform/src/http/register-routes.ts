@@ -107,7 +107,9 @@ export function registerRoutes<T extends Record<string, RouteSpec>>(
       url: spec.path,
       handler: async (request, reply) => {
         const claims =
-          spec.access === 'anonymous' ? await optionalClaims(request) : await verifyToken(request);
+          spec.access === 'anonymous'
+            ? await optionalClaims(request)
+            : await verifyToken(request, spec.access === 'api');
         if (options.beforeHandler) await options.beforeHandler(spec, request, reply);
         const actor =
           spec.access === 'anonymous'

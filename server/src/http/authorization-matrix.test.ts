@@ -1,4 +1,4 @@
-import { buildPath, MESSAGES, type RouteSpec, routes } from '@mrn/contracts';
+import { API_TEXTS, buildPath, MESSAGES, type RouteSpec, routes } from '@mrn/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD } from '../demo.ts';
 import { startTestServer, TEST_ADMIN, type TestServer } from '../testing.ts';
@@ -31,6 +31,9 @@ const PRO_ONLY = 'This feature is only available to PRO members.';
 /** What the route table says should happen. */
 function expected(name: RouteName, spec: RouteSpec, role: Role): Expected {
   if (spec.access === 'anonymous') return 'allowed';
+  // The partner API takes API tokens only: no token, or any dashboard token, is a 401 saying so.
+  if (spec.access === 'api')
+    return { status: 401, text: role === 'anonymous' ? API_TEXTS.tokenMissing : API_TEXTS.needsApiToken };
   if (role === 'anonymous') return { status: 401, text: MESSAGES.sessionEnded };
   const r = ROLES[role];
   if (spec.access === 'platform_admin' && !r.platform) return { status: 403, text: MESSAGES.notAllowed };
@@ -232,6 +235,17 @@ const FIXTURES: Record<RouteName, (c: Ctx, role: Role) => Fixture> = {
   downloadSubscriptionImportResults: (c) => ({
     params: { id: c.harbor, import_id: '00000000-0000-4000-8000-0000000000aa' },
   }),
+  getApiToken: () => ({ body: {} }),
+  partnerSearchMerchants: () => ({ params: { key: '010000001' } }),
+  partnerAddMerchant: () => ({ body: {} }),
+  partnerAddNote: () => ({ body: {} }),
+  partnerSubscribe: () => ({ body: {} }),
+  partnerGetSubscription: () => ({ params: { fein: '123456789' } }),
+  partnerDeleteSubscription: () => ({ params: { fein: '123456789' } }),
+  partnerSearchWithAdditionalData: () => ({ params: { key: '010000001' } }),
+  partnerAddMerchantWithAdditionalData: () => ({ body: {} }),
+  partnerAddNoteWithAdditionalData: () => ({ body: {} }),
+  partnerSearchHistory: () => ({ params: { fein: '123456789' } }),
 };
 
 let server: TestServer;
@@ -409,6 +423,19 @@ const SPEC_ACCESS: Record<RouteName, string> = {
   createPresignedUrl: 'account_admin+PRO',
   createSubscriptionImport: 'account_admin+PRO',
   downloadSubscriptionImportResults: 'account_admin+PRO',
+  // Accounts spec §7: the partner API, with API tokens; submission sources, subscriptions and search
+  // history are PRO.
+  getApiToken: 'anonymous',
+  partnerSearchMerchants: 'api',
+  partnerAddMerchant: 'api',
+  partnerAddNote: 'api',
+  partnerSubscribe: 'api+PRO',
+  partnerGetSubscription: 'api+PRO',
+  partnerDeleteSubscription: 'api+PRO',
+  partnerSearchWithAdditionalData: 'api+PRO',
+  partnerAddMerchantWithAdditionalData: 'api+PRO',
+  partnerAddNoteWithAdditionalData: 'api+PRO',
+  partnerSearchHistory: 'api+PRO',
 };
 
 const ROUTE_REFUSALS = new Set<string>([
@@ -448,7 +475,9 @@ describe('authorisation matrix from the route table', () => {
         remoteAddress: `10.200.0.${Object.keys(ROLES).indexOf(role)}`,
       });
     const res = await send();
-    const text = typeof res.body === 'object' ? res.body?.errors : undefined;
+    const errors = typeof res.body === 'object' ? res.body?.errors : undefined;
+    // The partner API lists its errors ({ field, message }); the dashboard's is one text.
+    const text = Array.isArray(errors) ? errors[0]?.message : errors;
     const where = `${spec.method} ${spec.path} as ${role}: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`;
     if (want === 'allowed') {
       expect(res.status === 401 && text === MESSAGES.sessionEnded, where).toBe(false);

@@ -1,0 +1,216 @@
+import {
+  API_TEXTS,
+  API_TOKEN_TTL_MS,
+  type getApiToken,
+  type partnerAddMerchant,
+  type partnerAddMerchantWithAdditionalData,
+  type partnerAddNote,
+  type partnerAddNoteWithAdditionalData,
+  type partnerDeleteSubscription,
+  type partnerSubscribe,
+  type RouteSpec,
+} from '@mrn/contracts';
+import {
+  type Actor,
+  forbidden,
+  type Handler,
+  type HandlerRequest,
+  newId,
+  notFound,
+  type TokenClaims,
+} from '@mrn/platform';
+import { einReservations, merchants, subscriptions } from '../aggregates.ts';
+import { verifyApiCredentials } from '../auth/api-credentials.ts';
+import { openSession } from '../auth/sessions.ts';
+import { type CommandDeps, metadataFor } from '../context.ts';
+import { loadAccount } from '../services/accounts.ts';
+import { merchantHandlers } from './merchants.ts';
+
+export const PARTNER_TEXTS = {
+  merchantNotFound: 'No merchant has been reported with this EIN.',
+} as const;
+
+type SourceFields = { submission_source: 'in-house' | 'broker' | null; broker_name: string | null };
+const noSource: SourceFields = { submission_source: null, broker_name: null };
+
+/**
+ * The partner API's commands (accounts spec §7). Each runs the dashboard's own handler (the same
+ * deciders, idempotency, attribution and events, recorded with source `api`); only the shapes differ.
+ */
+export function partnerCommandHandlers(deps: CommandDeps) {
+  const dashboard = merchantHandlers(deps);
+  const now = () => deps.clock.now();
+
+  const accountName = async (accountId: string) => {
+    const { state } = await loadAccount(deps, accountId);
+    return state.status === 'none' ? null : state.name;
+  };
+
+  /** The live merchant holding an EIN, from the `ein-{digits}` stream (never a lagging read model). */
+  const merchantWithEin = async (fein: string): Promise<string> => {
+    const { state } = await einReservations.load(deps.store, fein);
+    const merchant = state.holder ? (await merchants.load(deps.store, state.holder)).state : null;
+    if (!state.holder || merchant?.status !== 'live') {
+      throw notFound(PARTNER_TEXTS.merchantNotFound, {
+        fields: [{ field: 'fein', message: PARTNER_TEXTS.merchantNotFound }],
+      });
+    }
+    return state.holder;
+  };
+
+  /** Subscriptions: the account must have them enabled (the plan is checked from the route table). */
+  const subscriptionsEnabled = async (actor: Actor) => {
+    const { state } = await loadAccount(deps, actor.accountId);
+    if (state.status !== 'open' || !state.merchantSubscriptionEnabled)
+      throw forbidden(API_TEXTS.subscriptionsOnly);
+  };
+
+  const tokenHandler: Handler<typeof getApiToken> = async (req) => {
+    const { authentication_token, authentication_key } = req.body.auth;
+    const user = await verifyApiCredentials(deps, authentication_token, authentication_key);
+    const sessionId = newId();
+    await openSession(deps.pool, {
+      id: sessionId,
+      userId: user.userId,
+      accountId: user.accountId,
+      ttlSeconds: API_TOKEN_TTL_MS / 1000,
+      ip: req.ip,
+      userAgent: req.userAgent,
+      kind: 'api',
+    });
+    const claims: TokenClaims = {
+      sub: user.userId,
+      acc: user.accountId,
+      sid: sessionId,
+      sv: user.sessionVersion,
+      adm: false,
+      dm: false,
+      mfa: 'ok',
+      knd: 'api',
+    };
+    const token = deps.app.jwt.sign(claims, { expiresIn: API_TOKEN_TTL_MS / 1000 });
+    return {
+      errors: [],
+      data: { token, expires_at: new Date(now().getTime() + API_TOKEN_TTL_MS).toISOString() },
+    };
+  };
+
+  type AddMerchantBody = Parameters<Handler<typeof partnerAddMerchant>>[0]['body'] & Partial<SourceFields>;
+  const addMerchant = async (
+    req:
+      | HandlerRequest<typeof partnerAddMerchant>
+      | HandlerRequest<typeof partnerAddMerchantWithAdditionalData>,
+  ) => {
+    const b = req.body as AddMerchantBody;
+    const source: SourceFields = b.submission_source
+      ? {
+          submission_source: b.submission_source,
+          broker_name: b.submission_source === 'broker' ? (b.broker_name ?? null) : null,
+        }
+      : noSource;
+    const merchant = {
+      fein: b.fein,
+      legal_name: b.legal_name,
+      dba: b.dba,
+      street1: b.street1,
+      street2: b.street2,
+      city: b.city,
+      state: b.state,
+      business_phone: b.business_phone,
+      business_startdate: b.business_startdate,
+      industry: b.industry,
+    };
+    const written = await dashboard.addMerchant({
+      ...(req as unknown as HandlerRequest<RouteSpec>),
+      body: { merchant, note: { category: b.note_category, note: b.note, ...source }, proxied_creator: null },
+    } as never);
+    const at = now().toISOString();
+    const by = await accountName(req.actor.accountId);
+    return {
+      errors: [] as [],
+      data: {
+        ...merchant,
+        created_at: at,
+        added_by: by,
+        notes: [{ note_category: b.note_category, note: b.note, created_at: at, added_by: by, ...source }],
+      },
+      position: written.position,
+    };
+  };
+
+  type AddNoteBody = Parameters<Handler<typeof partnerAddNote>>[0]['body'] & Partial<SourceFields>;
+  const addNote = async (
+    req: HandlerRequest<typeof partnerAddNote> | HandlerRequest<typeof partnerAddNoteWithAdditionalData>,
+  ) => {
+    const b = req.body as AddNoteBody;
+    const merchantId = await merchantWithEin(b.fein);
+    const source: SourceFields = b.submission_source
+      ? {
+          submission_source: b.submission_source,
+          broker_name: b.submission_source === 'broker' ? (b.broker_name ?? null) : null,
+        }
+      : noSource;
+    const written = await dashboard.addNote({
+      ...(req as unknown as HandlerRequest<RouteSpec>),
+      params: { merchant_id: merchantId },
+      body: { note: { category: b.note_category, note: b.note, ...source }, proxied_creator: null },
+    } as never);
+    return {
+      errors: [] as [],
+      data: {
+        fein: b.fein,
+        note_category: b.note_category,
+        note: b.note,
+        created_at: now().toISOString(),
+        added_by: await accountName(req.actor.accountId),
+        ...source,
+      },
+      position: written.position,
+    };
+  };
+
+  const subscribeHandler: Handler<typeof partnerSubscribe> = async (req) => {
+    await subscriptionsEnabled(req.actor);
+    const accountId = req.actor.accountId;
+    const result = await subscriptions.handle(
+      deps,
+      accountId,
+      { type: 'Subscribe', accountId, feins: [req.body.fein], source: 'api' },
+      { now: now(), actor: req.actor },
+      metadataFor(req),
+    );
+    req.reply.code(result.events.length > 0 ? 201 : 200);
+    return {
+      errors: [],
+      data: { fein: req.body.fein, subscribed: true, created_at: now().toISOString() },
+      position: result.position,
+    };
+  };
+
+  const unsubscribeHandler: Handler<typeof partnerDeleteSubscription> = async (req) => {
+    await subscriptionsEnabled(req.actor);
+    const accountId = req.actor.accountId;
+    const result = await subscriptions.handle(
+      deps,
+      accountId,
+      { type: 'Unsubscribe', accountId, feins: [req.params.fein] },
+      { now: now(), actor: req.actor },
+      metadataFor(req),
+    );
+    return {
+      errors: [],
+      data: { fein: req.params.fein, subscribed: false, created_at: null },
+      position: result.position,
+    };
+  };
+
+  return {
+    getApiToken: tokenHandler,
+    partnerAddMerchant: addMerchant as Handler<typeof partnerAddMerchant>,
+    partnerAddMerchantWithAdditionalData: addMerchant as Handler<typeof partnerAddMerchantWithAdditionalData>,
+    partnerAddNote: addNote as Handler<typeof partnerAddNote>,
+    partnerAddNoteWithAdditionalData: addNote as Handler<typeof partnerAddNoteWithAdditionalData>,
+    partnerSubscribe: subscribeHandler,
+    partnerDeleteSubscription: unsubscribeHandler,
+  };
+}
