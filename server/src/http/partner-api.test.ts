@@ -177,6 +177,24 @@ describe('refusals', () => {
     expect(firstError(badPath.body)?.field).toBe('fein');
   });
 
+  it('the dashboard’s BASIC daily search cap holds on the partner API too', async () => {
+    const basic = await tokenFor('priya');
+    // Harbor has used today's 3,000 searches (on either API: one count).
+    await server.db.pool.query(
+      `insert into search_quota (account_id, day, used) values ($1, (now() at time zone 'utc')::date, 3000)
+       on conflict (account_id, day) do update set used = 3000`,
+      [accountOf.priya],
+    );
+    const res = await api('GET', search, basic);
+    expect(res.status).toBe(429);
+    expect(firstError(res.body)?.message).toBe(
+      'BASIC members can search up to 3,000 times a day. Upgrade to PRO for unlimited searches.',
+    );
+    expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+    await server.db.pool.query('delete from search_quota where account_id = $1', [accountOf.priya]);
+    expect((await api('GET', search, basic)).status).toBe(200);
+  });
+
   it('revoking the user’s API access ends its live tokens at once', async () => {
     const token = await tokenFor('marco');
     expect((await api('GET', search, token)).status).toBe(200);
