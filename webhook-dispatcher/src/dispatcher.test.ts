@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { createLogger, ManualClock, PostgresEventStore, platformMigrations } from '@mrn/platform';
-import { createTestDatabase, type TestDatabase } from '@mrn/platform/testing';
-import { projectionMigrations } from '@mrn/projections';
+import { createLogger, ManualClock, type PostgresEventStore } from '@mrn/platform';
+import type { TestDatabase } from '@mrn/platform/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   type DispatcherOptions,
@@ -10,12 +9,14 @@ import {
   RETRY_DELAYS_MS,
   WebhookDispatcher,
 } from './dispatcher.ts';
-import { dispatcherMigrations } from './migrations.ts';
 import { rotateWebhookSecret, webhookSecretOf } from './signing.ts';
 import {
   addMerchant,
   addNote,
+  clearOutbox,
+  closeDispatcherDatabase,
   openAccount,
+  openDispatcherDatabase,
   RecordingMailer,
   randomEin,
   startReceiver,
@@ -31,20 +32,10 @@ const logger = createLogger('silent');
 const PUBLIC_URL = 'https://mrn.example';
 
 beforeAll(async () => {
-  db = await createTestDatabase([
-    ...platformMigrations(),
-    ...projectionMigrations(),
-    ...dispatcherMigrations(),
-  ]);
-  store = new PostgresEventStore(db.pool, { listenUrl: db.url, pollIntervalMs: 100 });
+  ({ db, store } = await openDispatcherDatabase({ live: true }));
 });
-afterAll(async () => {
-  await store.close();
-  await db.drop();
-});
-beforeEach(async () => {
-  await db.pool.query('truncate webhook_deliveries, webhook_attempts, webhook_endpoint_health');
-});
+afterAll(() => closeDispatcherDatabase({ db, store }));
+beforeEach(() => clearOutbox(db));
 
 function dispatcherOptions(
   clock: ManualClock,

@@ -1,21 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import {
-  createLogger,
-  createMailer,
-  ManualClock,
-  PostgresEventStore,
-  platformMigrations,
-} from '@mrn/platform';
-import { createTestDatabase, type TestDatabase } from '@mrn/platform/testing';
-import { projectionMigrations } from '@mrn/projections';
+import { createLogger, createMailer, ManualClock, type PostgresEventStore } from '@mrn/platform';
+import type { TestDatabase } from '@mrn/platform/testing';
 import { type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { RETRY_DELAYS_MS, WebhookDispatcher } from './dispatcher.ts';
-import { dispatcherMigrations } from './migrations.ts';
 import { webhookSecretOf } from './signing.ts';
-import { addMerchant, openAccount, randomEin, startReceiver, watch } from './test-helpers.ts';
+import {
+  addMerchant,
+  clearOutbox,
+  closeDispatcherDatabase,
+  openAccount,
+  openDispatcherDatabase,
+  randomEin,
+  startReceiver,
+  watch,
+} from './test-helpers.ts';
 
 // The notification e-mail as a subscriber's mail server sees it: sent by the product's own mailer
 // (nodemailer over SMTP, platform/src/mailer.ts) and read back by a real SMTP server on loopback.
@@ -27,20 +28,10 @@ const PUBLIC_URL = 'https://mrn.example';
 const FROM = 'Merchant Risk Network <no-reply@merchantrisk.local>';
 
 beforeAll(async () => {
-  db = await createTestDatabase([
-    ...platformMigrations(),
-    ...projectionMigrations(),
-    ...dispatcherMigrations(),
-  ]);
-  store = new PostgresEventStore(db.pool);
+  ({ db, store } = await openDispatcherDatabase());
 });
-afterAll(async () => {
-  await store.close();
-  await db.drop();
-});
-beforeEach(async () => {
-  await db.pool.query('truncate webhook_deliveries, webhook_attempts, webhook_endpoint_health');
-});
+afterAll(() => closeDispatcherDatabase({ db, store }));
+beforeEach(() => clearOutbox(db));
 
 interface ReceivedMail {
   mailFrom: string | null;

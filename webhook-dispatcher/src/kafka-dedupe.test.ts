@@ -3,18 +3,24 @@ import {
   createLogger,
   ManualClock,
   type Position,
-  PostgresEventStore,
-  platformMigrations,
+  type PostgresEventStore,
   type RecordedEvent,
   withTransaction,
 } from '@mrn/platform';
-import { createTestDatabase, type TestDatabase } from '@mrn/platform/testing';
-import { projectionMigrations } from '@mrn/projections';
+import type { TestDatabase } from '@mrn/platform/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CHECKPOINT_NAME, WebhookDispatcher } from './dispatcher.ts';
 import { claimUnseen } from './kafka-dedupe.ts';
-import { dispatcherMigrations } from './migrations.ts';
-import { addMerchant, addNote, openAccount, RecordingMailer, randomEin, watch } from './test-helpers.ts';
+import {
+  addMerchant,
+  addNote,
+  closeDispatcherDatabase,
+  openAccount,
+  openDispatcherDatabase,
+  RecordingMailer,
+  randomEin,
+  watch,
+} from './test-helpers.ts';
 
 // The Kafka path's de-duplication, without a broker (none can run here): events are handed to the
 // dispatcher the way the consumer hands them, from the real log on a real PostgreSQL.
@@ -23,17 +29,9 @@ let store: PostgresEventStore;
 const logger = createLogger('silent');
 
 beforeAll(async () => {
-  db = await createTestDatabase([
-    ...platformMigrations(),
-    ...projectionMigrations(),
-    ...dispatcherMigrations(),
-  ]);
-  store = new PostgresEventStore(db.pool);
+  ({ db, store } = await openDispatcherDatabase());
 });
-afterAll(async () => {
-  await store.close();
-  await db.drop();
-});
+afterAll(() => closeDispatcherDatabase({ db, store }));
 beforeEach(async () => {
   await db.pool.query('truncate webhook_deliveries, webhook_attempts');
 });

@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Mail, Mailer, PostgresEventStore } from '@mrn/platform';
+import { type Mail, type Mailer, PostgresEventStore, platformMigrations } from '@mrn/platform';
+import { createTestDatabase, type TestDatabase } from '@mrn/platform/testing';
+import { projectionMigrations } from '@mrn/projections';
 import { Webhook } from 'standardwebhooks';
+import { dispatcherMigrations } from './migrations.ts';
 
 export interface Received {
   headers: IncomingHttpHeaders;
@@ -196,3 +199,26 @@ export async function updateNote(
     { actorAccountId: accountId },
   );
 }
+
+/** A fresh database with the event store, read models and the dispatcher's tables, and a store on it. */
+export async function openDispatcherDatabase(
+  opts: { live?: boolean } = {},
+): Promise<{ db: TestDatabase; store: PostgresEventStore }> {
+  const db = await createTestDatabase([
+    ...platformMigrations(),
+    ...projectionMigrations(),
+    ...dispatcherMigrations(),
+  ]);
+  // Live: LISTEN for appends, for tests that run the dispatcher as the server does.
+  const store = new PostgresEventStore(db.pool, opts.live ? { listenUrl: db.url, pollIntervalMs: 100 } : {});
+  return { db, store };
+}
+
+export const closeDispatcherDatabase = async (d: { db?: TestDatabase; store?: PostgresEventStore }) => {
+  await d.store?.close();
+  await d.db?.drop();
+};
+
+/** Empties the outbox between tests (accounts, watches and merchants stay: each test makes its own). */
+export const clearOutbox = (db: TestDatabase) =>
+  db.pool.query('truncate webhook_deliveries, webhook_attempts, webhook_endpoint_health');

@@ -1,11 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { createLogger, ManualClock, PostgresEventStore, platformMigrations } from '@mrn/platform';
-import { createTestDatabase, type TestDatabase } from '@mrn/platform/testing';
-import { projectionMigrations } from '@mrn/projections';
+import { createLogger, ManualClock, type PostgresEventStore } from '@mrn/platform';
+import type { TestDatabase } from '@mrn/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebhookDispatcher } from './dispatcher.ts';
-import { dispatcherMigrations } from './migrations.ts';
-import { addMerchant, addNote, openAccount, RecordingMailer, randomEin } from './test-helpers.ts';
+import {
+  addMerchant,
+  addNote,
+  closeDispatcherDatabase,
+  openAccount,
+  openDispatcherDatabase,
+  RecordingMailer,
+  randomEin,
+} from './test-helpers.ts';
 
 // Watches made by "watch merchants we search" end: an event after a watch's end notifies no one even
 // before the daily pass removes the watch; a watch made longer, or made permanent by a person, notifies.
@@ -13,17 +19,9 @@ import { addMerchant, addNote, openAccount, RecordingMailer, randomEin } from '.
 let db: TestDatabase;
 let store: PostgresEventStore;
 beforeAll(async () => {
-  db = await createTestDatabase([
-    ...platformMigrations(),
-    ...projectionMigrations(),
-    ...dispatcherMigrations(),
-  ]);
-  store = new PostgresEventStore(db.pool);
+  ({ db, store } = await openDispatcherDatabase());
 });
-afterAll(async () => {
-  await store?.close();
-  await db?.drop();
-});
+afterAll(() => closeDispatcherDatabase({ db, store }));
 
 const dispatcher = () =>
   new WebhookDispatcher({
