@@ -71,7 +71,8 @@ async function main(): Promise<void> {
 env: DATABASE_URL (server to create a scratch database on; default: embedded Postgres in ./.data-bench),
      BENCH_SECONDS (measured seconds per case, default 10), BENCH_WARMUP_SECONDS (default 1.5),
      eventstore: BENCH_WRITERS (default 8), BENCH_ROUNDS (interleaved slices per case, default 10)
-     search: BENCH_MERCHANTS (default 1000000), BENCH_NOTES (default 3000000), BENCH_SEED_WRITERS (default 4),
+     search (dashboard searches, and the partner API's EIN search with an API token):
+       BENCH_MERCHANTS (default 1000000), BENCH_NOTES (default 3000000), BENCH_SEED_WRITERS (default 4),
        BENCH_SEED_BATCH (merchants per appendMany, default 200), BENCH_CONCURRENCY (HTTP connections, default 16),
        BENCH_SERVER_PORT (default 8097, another free one if taken), BENCH_EXPLAIN=1 (print full query plans),
        BENCH_KEEP_DATABASE=1 (keep the search database, with DATABASE_URL, to look closer),

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { openAccount, registerUser } from '@mrn/command-api';
-import { streams } from '@mrn/contracts';
+import { buildPath, routes, streams } from '@mrn/contracts';
 import {
   createLogger,
   createPool,
   type Pool,
   PostgresEventStore,
+  RATE_LIMIT_TAKE,
   runMigrations,
   SESSION_QUERY,
 } from '@mrn/platform';
@@ -49,6 +50,12 @@ const FUNDER_EMAIL = 'dana.whitfield@summit-bench.example';
 const PASSWORD = 'bench-password-2026';
 
 const TARGETS = { einP99Ms: 5, keywordP99Ms: 25, searchesPerSecond: 2000, replayEventsPerSecond: 20_000 };
+
+/**
+ * The partner API's limit per API user on the bench server: high enough never to refuse a measured
+ * call, so the figures are of the search with its rate-limit count, not of 429s.
+ */
+const BENCH_RATE_LIMIT_PER_MINUTE = 100_000_000;
 
 export async function runSearchBench(server: BenchServer, opts: SearchBenchOptions): Promise<void> {
   console.log(
@@ -157,10 +164,15 @@ export async function runSearchBench(server: BenchServer, opts: SearchBenchOptio
     child = await startServerProcess({
       databaseUrl: db.url,
       port,
-      env: { ADMIN_EMAIL, ADMIN_PASSWORD: PASSWORD },
+      env: {
+        ADMIN_EMAIL,
+        ADMIN_PASSWORD: PASSWORD,
+        RATE_LIMIT_API_PER_MINUTE: String(BENCH_RATE_LIMIT_PER_MINUTE),
+      },
     });
     const baseUrl = `http://127.0.0.1:${port}`;
     const token = await signIn(baseUrl);
+    const apiToken = await partnerApiToken(baseUrl, token, owner, rebuildPool);
     const backend = (await rebuildPool.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
     const meter = new CpuMeter(child.process.pid ?? -1, backend);
     notes.push(`load average (1/5/15 min) before the HTTP phases: ${formatLoad()}`);
@@ -183,23 +195,35 @@ export async function runSearchBench(server: BenchServer, opts: SearchBenchOptio
         keepBody: true,
       };
     };
-    const load = (concurrency: number, seconds: number, next: () => LoadRequest) =>
-      runLoad({ baseUrl, token, concurrency, seconds, warmupSeconds: opts.warmupSeconds, next, meter });
+    // The partner API's EIN search: the same merchants, as an integration calls it with its API token.
+    const partnerEinRequest = (checkEvery: number): LoadRequest => {
+      const ein = einOf(Math.floor(rng.next() * opts.merchants));
+      return {
+        path: buildPath(routes.partnerSearchMerchants.path, { key: ein }),
+        kind: 'EIN',
+        ...(rng.next() < 1 / checkEvery ? { check: (body: string) => einFound(body, ein) } : {}),
+      };
+    };
+    const load = (concurrency: number, seconds: number, next: () => LoadRequest, as = token) =>
+      runLoad({ baseUrl, token: as, concurrency, seconds, warmupSeconds: opts.warmupSeconds, next, meter });
 
     const recordedBefore = await countSearchEvents(rebuildPool, owner.accountId);
     let searchesSent = 0;
-    const phases: { label: string; result: LoadResult; p99Target?: number; rateTarget?: number }[] = [];
+    type Phase = { label: string; result: LoadResult; p99Target?: number; rateTarget?: number };
+    const phases: Phase[] = [];
+    const partnerPhases: Phase[] = [];
     const phase = async (
       label: string,
       concurrency: number,
       seconds: number,
       next: () => LoadRequest,
       targets: { p99Target?: number; rateTarget?: number } = {},
+      partner = false,
     ) => {
-      process.stderr.write(`  ${label}…\n`);
-      const result = await load(concurrency, seconds, next);
+      process.stderr.write(`  ${partner ? 'partner API ' : ''}${label}…\n`);
+      const result = await load(concurrency, seconds, next, partner ? apiToken : token);
       searchesSent += result.sent;
-      phases.push({ label, result, ...targets });
+      (partner ? partnerPhases : phases).push({ label, result, ...targets });
       return result;
     };
     const c = opts.concurrency;
@@ -208,6 +232,16 @@ export async function runSearchBench(server: BenchServer, opts: SearchBenchOptio
     await phase(`EIN search, ${c} connections (saturated)`, c, opts.seconds, () => einRequest(64), {
       p99Target: TARGETS.einP99Ms,
     });
+    // Beside the dashboard's: the partner API's EIN search adds its rate-limit count (one statement on
+    // the API user's row, which every call of that user updates) and the partner envelope.
+    await phase(
+      `EIN search, ${c} connections (saturated)`,
+      c,
+      opts.seconds,
+      () => partnerEinRequest(64),
+      { p99Target: TARGETS.einP99Ms },
+      true,
+    );
     await phase(`keyword search, ${c} connections (saturated)`, c, opts.seconds, keywordRequest, {
       p99Target: TARGETS.keywordP99Ms,
     });
@@ -221,45 +255,78 @@ export async function runSearchBench(server: BenchServer, opts: SearchBenchOptio
     // Latency with a few and with one search in flight: what a search costs when it does not queue.
     const quiet = Math.max(2, opts.seconds / 2);
     await phase('EIN search, 4 connections', 4, quiet, () => einRequest(16), { p99Target: TARGETS.einP99Ms });
+    await phase(
+      'EIN search, 4 connections',
+      4,
+      quiet,
+      () => partnerEinRequest(16),
+      { p99Target: TARGETS.einP99Ms },
+      true,
+    );
     await phase('keyword search, 4 connections', 4, quiet, keywordRequest, {
       p99Target: TARGETS.keywordP99Ms,
     });
     await phase('EIN search, 1 connection', 1, quiet, () => einRequest(16), { p99Target: TARGETS.einP99Ms });
+    await phase(
+      'EIN search, 1 connection',
+      1,
+      quiet,
+      () => partnerEinRequest(16),
+      { p99Target: TARGETS.einP99Ms },
+      true,
+    );
     await phase('keyword search, 1 connection', 1, quiet, keywordRequest, {
       p99Target: TARGETS.keywordP99Ms,
     });
 
-    rows.push({ section: 'searches over HTTP (GET /api/search/merchants, server in a second process)' });
-    for (const { label, result, p99Target, rateTarget } of phases) {
-      const p99 = percentile(result.latencies, 0.99);
-      rows.push([
-        `  ${label}`,
-        formatCount(result.perSecond),
-        formatMs(percentile(result.latencies, 0.5)),
-        formatMs(p99),
-        formatErrors(result),
-        p99Target !== undefined
-          ? verdict(p99 <= p99Target, `p99 ≤ ${p99Target} ms`)
-          : rateTarget !== undefined
-            ? verdict(result.perSecond >= rateTarget, `≥ ${formatCount(rateTarget)}/s`)
-            : '',
-      ]);
-      if (result.byKind.size > 1 || label.startsWith('keyword')) {
-        for (const [kind, k] of [...result.byKind].sort(([a], [b]) => a.localeCompare(b))) {
+    const phaseRows = (list: Phase[], notePrefix = '') => {
+      for (const { label, result, p99Target, rateTarget } of list) {
+        const p99 = percentile(result.latencies, 0.99);
+        rows.push([
+          `  ${label}`,
+          formatCount(result.perSecond),
+          formatMs(percentile(result.latencies, 0.5)),
+          formatMs(p99),
+          formatErrors(result),
+          p99Target !== undefined
+            ? verdict(p99 <= p99Target, `p99 ≤ ${p99Target} ms`)
+            : rateTarget !== undefined
+              ? verdict(result.perSecond >= rateTarget, `≥ ${formatCount(rateTarget)}/s`)
+              : '',
+        ]);
+        if (result.byKind.size > 1 || label.startsWith('keyword')) {
+          for (const [kind, k] of [...result.byKind].sort(([a], [b]) => a.localeCompare(b))) {
+            rows.push([
+              `    ${kind}: ${formatShare(k.count, result.requests)} of searches, ${formatOutcomes(k.outcomes)}`,
+              '',
+              formatMs(percentile(k.latencies, 0.5)),
+              formatMs(percentile(k.latencies, 0.99)),
+              '',
+              '',
+            ]);
+          }
+        }
+        if (result.cpu)
           rows.push([
-            `    ${kind}: ${formatShare(k.count, result.requests)} of searches, ${formatOutcomes(k.outcomes)}`,
+            `    ${formatCpu(result.cpu, result.requests, meter.seesPostgres)}`,
             '',
-            formatMs(percentile(k.latencies, 0.5)),
-            formatMs(percentile(k.latencies, 0.99)),
+            '',
+            '',
             '',
             '',
           ]);
-        }
+        for (const [key, e] of result.errors)
+          notes.push(`${notePrefix}${label}: ${e.count} × ${key}, e.g. ${e.example}`);
       }
-      if (result.cpu)
-        rows.push([`    ${formatCpu(result.cpu, result.requests, meter.seesPostgres)}`, '', '', '', '', '']);
-      for (const [key, e] of result.errors) notes.push(`${label}: ${e.count} × ${key}, e.g. ${e.example}`);
-    }
+    };
+    rows.push({ section: 'searches over HTTP (GET /api/search/merchants, server in a second process)' });
+    phaseRows(phases);
+    rows.push({
+      section:
+        'partner API searches over HTTP (GET /api/v2/merchants/{ein} with an API token, rate-limited per ' +
+        `API user at ${formatCount(BENCH_RATE_LIMIT_PER_MINUTE)}/min; same server, merchants and EINs)`,
+    });
+    phaseRows(partnerPhases, 'partner API ');
 
     // Every search is a MerchantSearched fact (DESIGN §4): none may be lost on the way.
     const recorded = (await countSearchEvents(rebuildPool, owner.accountId)) - recordedBefore;
@@ -448,6 +515,60 @@ async function signIn(baseUrl: string): Promise<string> {
   return jwt.jwt;
 }
 
+/**
+ * An API token for the funder, as a partner gets one: a platform administrator grants the account
+ * API access, the funder (its administrator) grants herself credentials, and exchanges them at
+ * POST /api/v2/token. On a reused database the grants may exist already: the key is regenerated.
+ */
+async function partnerApiToken(
+  baseUrl: string,
+  funderToken: string,
+  owner: Owner,
+  pool: Pool,
+): Promise<string> {
+  const put = async (path: string, token: string) => {
+    const res = await fetch(new URL(path, baseUrl), {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    return { status: res.status, json: (await res.json().catch(() => null)) as { data?: unknown } | null };
+  };
+  const admin = await postJson(baseUrl, '/api/auth/login', {
+    auth: { email: ADMIN_EMAIL, password: PASSWORD },
+  });
+  const adminToken = (admin.json as { data?: { jwt?: string } } | null)?.data?.jwt;
+  if (admin.status !== 200 || !adminToken) throw new Error(`Admin sign-in failed: ${admin.status}`);
+  const account = await put(
+    buildPath(routes.grantAccountApiAccess.path, { id: owner.accountId }),
+    adminToken,
+  );
+  if (account.status >= 500) throw new Error(`Granting the account API access failed: ${account.status}`);
+  let credentials = await put(buildPath(routes.grantUserApiAccess.path, { id: owner.userId }), funderToken);
+  if (credentials.status !== 200) {
+    credentials = await put(buildPath(routes.regenerateApiKey.path, { id: owner.userId }), funderToken);
+  }
+  if (credentials.status !== 200) {
+    throw new Error(`No API credentials: ${credentials.status} ${JSON.stringify(credentials.json)}`);
+  }
+  const auth = credentials.json?.data as { authentication_token: string };
+  // The token call finds the credentials through the users read model: wait for the grant to reach it.
+  for (let waited = 0; ; waited += 100) {
+    const { rowCount } = await pool.query('select 1 from read.users where id = $1 and api_token = $2', [
+      owner.userId,
+      auth.authentication_token,
+    ]);
+    if (rowCount) break;
+    if (waited > 30_000) throw new Error('The API grant did not reach the users read model in 30 s');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const issued = await postJson(baseUrl, routes.getApiToken.path, { auth });
+  const apiToken = (issued.json as { data?: { token?: string } } | null)?.data?.token;
+  if (issued.status !== 200 || !apiToken) {
+    throw new Error(`No API token: ${issued.status} ${JSON.stringify(issued.json)}`);
+  }
+  return apiToken;
+}
+
 function einFound(body: string, ein: string): boolean {
   const data = (JSON.parse(body) as { data?: { fein?: string }[] }).data;
   return data?.length === 1 && data[0]?.fein === ein;
@@ -489,6 +610,12 @@ async function explainQueries(pool: Pool, opts: SearchBenchOptions, owner: Owner
       label: 'session check (a request whose session is not cached)',
       sql: SESSION_QUERY,
       params: [session[0]?.id ?? randomUUID(), owner.userId],
+    },
+    {
+      // It writes: the bench's own key, so the measured API user's count is untouched.
+      label: 'rate-limit count (every partner API call; one row per API user)',
+      sql: RATE_LIMIT_TAKE,
+      params: ['bench:explain', 60_000],
     },
     {
       label: 'EIN and account standing (every EIN search)',

@@ -26,6 +26,13 @@ export interface CommandDeps {
   clock: Clock;
   /** Stripe, or the Stripe-compatible test server in billing test mode (DESIGN §4). */
   billing: BillingGateway;
+  /** The partner API's sandbox (server/src/sandbox), where this process runs one; absent otherwise. */
+  sandbox?: SandboxControl;
+}
+
+/** What the dashboard may do to the sandbox: only reset it to its seed. */
+export interface SandboxControl {
+  reset(): Promise<{ resetAt: Date; merchantFein: string }>;
 }
 
 /** Event metadata for a request: who did it, from where (DESIGN §3). */

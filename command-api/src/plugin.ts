@@ -11,6 +11,7 @@ import { merchantSubscriptionHandlers } from './handlers/merchant-subscriptions.
 import { merchantHandlers } from './handlers/merchants.ts';
 import { partnerCommandHandlers } from './handlers/partner-api.ts';
 import { passwordHandlers } from './handlers/passwords.ts';
+import { sandboxHandlers } from './handlers/sandbox.ts';
 import { userHandlers } from './handlers/users.ts';
 import { webhookLogHandlers } from './handlers/webhook-log.ts';
 import { registerDirectUploads } from './subscriptions/direct-uploads.ts';
@@ -34,6 +35,7 @@ export function commandHandlers(deps: CommandDeps): HandlersFor<RoutesOf<'comman
     ...merchantSubscriptionHandlers(deps),
     ...webhookLogHandlers(deps),
     ...partnerCommandHandlers(deps),
+    ...sandboxHandlers(deps),
   };
 }
 

@@ -58,6 +58,10 @@ describe('security headers in Chromium', () => {
     await page.getByRole('form', { name: 'Add merchant' }).waitFor();
     await screenshot(page, 'csp-add-merchant');
     expect(await violations()).toEqual([]);
+    // The developer guide renders the published OpenAPI document, bundled, with no inline script.
+    await page.goto(`${server.url}/developers`);
+    await page.getByRole('heading', { name: 'Endpoints' }).waitFor();
+    expect(await violations()).toEqual([]);
     await context.close();
   });
 

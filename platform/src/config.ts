@@ -46,6 +46,10 @@ export const ConfigSchema = z.object({
     .transform((v) => v === 'true' || v === '1')
     .default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Partner API calls a minute per API user (and per IP for calls without a valid token). */
+  RATE_LIMIT_API_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  /** POST /api/v2/token calls a minute per IP: lower, as each one checks credentials and opens a session. */
+  RATE_LIMIT_TOKEN_PER_MINUTE: z.coerce.number().int().min(1).default(20),
   CONSISTENCY_TIMEOUT_MS: z.coerce.number().int().min(0).max(30_000).default(3000),
   /** `production` turns off the per-request check of answers against the route table's schemas. */
   NODE_ENV: z.enum(['development', 'test', 'production']).catch('development').default('development'),

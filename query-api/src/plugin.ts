@@ -2,6 +2,7 @@ import { CONSISTENT_AFTER_HEADER, type RoutesOf, routes } from '@mrn/contracts';
 import { type HandlersFor, invalid, isPosition, loadMigrations, registerRoutes } from '@mrn/platform';
 import type { QueryDeps } from './context.ts';
 import { accountQueryHandlers } from './handlers/accounts.ts';
+import { analyticsHandlers } from './handlers/analytics.ts';
 import { appSettingsHandlers } from './handlers/app-settings.ts';
 import { historyHandlers } from './handlers/history.ts';
 import { merchantSubscriptionQueryHandlers } from './handlers/merchant-subscriptions.ts';
@@ -22,6 +23,7 @@ export function queryHandlers(deps: QueryDeps): HandlersFor<RoutesOf<'query'>> {
     ...accountQueryHandlers(deps),
     ...merchantSubscriptionQueryHandlers(deps),
     ...partnerQueryHandlers(deps),
+    ...analyticsHandlers(deps),
   };
 }
 

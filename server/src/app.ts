@@ -18,6 +18,7 @@ import {
   createPool,
   installBareTokenSupport,
   installErrorHandler,
+  installPartnerRateLimits,
   installStrictJsonBody,
   isPartnerApi,
   type Logger,
@@ -37,6 +38,9 @@ import { loadDemoNetwork } from './demo.ts';
 import { startDevMailbox } from './dev-mailbox.ts';
 import { resolveJwtSecret } from './jwt-secret.ts';
 import { startKafka } from './kafka.ts';
+import { registerOpenApiDocument } from './openapi.ts';
+import { installSandboxRouting } from './sandbox/forwarding.ts';
+import { Sandbox } from './sandbox/sandbox.ts';
 
 export const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist/', import.meta.url));
 
@@ -47,6 +51,8 @@ export interface RunningServer {
   searches: SearchRecorder;
   projections: ProjectionRunner;
   databaseUrl: string;
+  /** The partner API's sandbox (`test_` credentials), started on first use. */
+  sandbox: Sandbox;
   admin: { created: boolean; email: string; password?: string };
   close(): Promise<void>;
 }
@@ -87,9 +93,24 @@ export async function startServer(
     // (the dispatcher folds a merchant's first note into its Merchant Added by it), not only a log tag.
     genReqId: () => randomUUID(),
   });
+  // The partner API's sandbox: routed first, so nothing of production acts on a request for it.
+  const sandbox = new Sandbox({
+    productionUrl: db.url,
+    production: { pool: db.pool, store },
+    productionJwtSecret: resolveJwtSecret(config.JWT_SECRET, config.DATA_DIR),
+    config,
+    logger,
+    clock: opts.clock ?? systemClock,
+  });
+  installSandboxRouting(app, sandbox);
   installErrorHandler(app);
   installStrictJsonBody(app);
   installBareTokenSupport(app);
+  await installPartnerRateLimits(app, {
+    pool: db.pool,
+    perKeyPerMinute: config.RATE_LIMIT_API_PER_MINUTE,
+    tokenPerMinute: config.RATE_LIMIT_TOKEN_PER_MINUTE,
+  });
   const billing = await startBilling(config, logger);
   await app.register(fastifyHelmet, securityHeaders(billing.gateway.tokenUrl));
   await app.register(fastifyJwt, { secret: resolveJwtSecret(config.JWT_SECRET, config.DATA_DIR) });
@@ -110,6 +131,7 @@ export async function startServer(
     publicUrl: config.PUBLIC_URL ?? `http://localhost:${config.PORT}`,
     clock: opts.clock ?? systemClock,
     billing: billing.gateway,
+    sandbox,
   };
   registerCommandApi(commandDeps);
   const kafka = startKafka(config, { pool: db.pool, store, logger });
@@ -132,6 +154,14 @@ export async function startServer(
     config,
     logger,
     consistency: projections,
+  });
+  registerOpenApiDocument(app, {
+    productName: config.PRODUCT_NAME,
+    publicUrl: () => commandDeps.publicUrl,
+    rateLimits: {
+      perApiKeyPerMinute: config.RATE_LIMIT_API_PER_MINUTE,
+      tokenPerMinute: config.RATE_LIMIT_TOKEN_PER_MINUTE,
+    },
   });
   app.get('/health', async (_request, reply) => {
     if (!projections.isRunning) return reply.code(503).send({ status: 'starting' });
@@ -193,10 +223,12 @@ export async function startServer(
     searches,
     projections,
     databaseUrl: db.url,
+    sandbox,
     admin,
     async close() {
       contributionClock.stop();
       await app.close();
+      await sandbox.close();
       await settleBackground();
       await searchWatch.stop();
       await dispatcher.stop();

@@ -7,6 +7,7 @@ import { createTestDatabase, type TestDatabase } from '@mrn/platform/testing';
 import type { InjectOptions } from 'fastify';
 import { type RunningServer, startServer } from './app.ts';
 import { allMigrations } from './database.ts';
+import { dropSandboxDatabase } from './sandbox/database.ts';
 
 export const TEST_ADMIN = { email: 'admin@test.example', password: 'correct horse battery staple' };
 
@@ -101,6 +102,8 @@ export async function startTestServer(
     },
     async close() {
       await server.close();
+      // A test's sandbox (if it used one) goes with its database.
+      await dropSandboxDatabase(db.url);
       await db.drop();
     },
   };

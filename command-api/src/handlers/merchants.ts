@@ -139,7 +139,7 @@ export function merchantHandlers(deps: CommandDeps): { [K in keyof Types]: Handl
 
     addNote: async (req) => {
       const by = await attribution(deps, req.actor, req.body.proxied_creator);
-      const merchantId = req.params.merchant_id;
+      const merchantId = req.params.id;
       const ids = await recordIds(deps.pool, req.request, req.actor, ['addNote', merchantId, req.body]);
       const noteId = ids(`note:${merchantId}`);
       const { events, position } = await addNoteToMerchant(

@@ -152,7 +152,7 @@ export function partnerCommandHandlers(deps: CommandDeps) {
       : noSource;
     const written = await dashboard.addNote({
       ...(req as unknown as HandlerRequest<RouteSpec>),
-      params: { merchant_id: merchantId },
+      params: { id: merchantId },
       body: { note: { category: b.note_category, note: b.note, ...source }, proxied_creator: null },
     } as never);
     return {

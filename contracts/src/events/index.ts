@@ -227,6 +227,11 @@ export const eventSchemas = {
     einSearch: z.boolean(),
     merchantIds: z.array(z.string()),
     hit: z.boolean(),
+    /**
+     * The category of each merchant found (its latest note's), as the searcher saw it: analytics count
+     * hits by category as of the search. Absent on searches recorded before it was kept.
+     */
+    categories: z.array(z.string().nullable()).optional(),
   }),
   /**
    * A new UTC day began, to `contribution-clock`: contribution windows slide with time, not only with

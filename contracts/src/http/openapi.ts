@@ -4,21 +4,97 @@ import type { RouteSpec } from './route.ts';
 /** An OpenAPI 3.1 document, as plain JSON (its JSON Schemas are 2020-12, as zod writes them). */
 export type OpenApiDocument = Record<string, unknown> & {
   openapi: '3.1.0';
+  info: { title: string; version: string; description: string };
+  servers: OpenApiServer[];
+  tags: { name: string; description: string }[];
   paths: Record<string, Record<string, OpenApiOperation>>;
+  /** The limits the server enforces, for the developer guide (not part of OpenAPI proper). */
+  'x-rate-limits'?: RateLimits;
 };
-export type OpenApiOperation = Record<string, unknown> & { operationId: string };
+export interface OpenApiServer {
+  url: string;
+  description: string;
+}
+export type OpenApiOperation = Record<string, unknown> & {
+  operationId: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  parameters: OpenApiParameter[];
+  requestBody?: {
+    required: boolean;
+    content: { 'application/json': { schema: unknown; example?: unknown } };
+  };
+  responses: Record<string, OpenApiResponse>;
+  security: Record<string, string[]>[];
+  'x-required-plan'?: 'PRO';
+};
+export interface OpenApiResponse {
+  description: string;
+  headers?: Record<string, { description?: string; schema: unknown }>;
+  content?: Record<string, { schema?: unknown; example?: unknown }>;
+}
+export interface OpenApiParameter {
+  name: string;
+  in: 'path' | 'query' | 'header';
+  required: boolean;
+  description?: string;
+  schema: unknown;
+  example?: unknown;
+}
+export interface RateLimits {
+  /** Calls a minute allowed to one API user (all of its tokens; by IP address without a valid token). */
+  perApiKeyPerMinute: number;
+  /** Calls a minute allowed to the token call from one IP address. */
+  tokenPerMinute: number;
+}
 
 export interface OpenApiOptions {
   title: string;
   version: string;
   description: string;
-  servers: { url: string; description: string }[];
+  servers: OpenApiServer[];
   /** The schema of every refusal (the routes' error envelope). */
   errorBody: z.ZodType;
+  /** A refusal as sent, shown with the error schema. */
+  errorExample?: unknown;
+  /** A successful answer of each route, by route name: shown beside the request example. */
+  answerExamples?: Record<string, unknown>;
+  rateLimits?: RateLimits;
 }
+
+/** Tags in the order the guide shows them; a route's tag follows from its access and docs. */
+export const OPENAPI_TAGS = {
+  authentication: { name: 'Authentication', description: 'Exchange your credentials for an API token.' },
+  merchants: { name: 'Merchants', description: 'Search the network, report merchants and add notes.' },
+  subscriptions: {
+    name: 'Merchant subscriptions',
+    description:
+      'Watch EINs and hear of what other funders report on them. PRO accounts with merchant subscriptions enabled.',
+  },
+} as const;
 
 /** `/api/v2/merchants/:key` → `/api/v2/merchants/{key}`. */
 export const openApiPath = (path: string) => path.replace(/:([A-Za-z_]+)/g, '{$1}');
+
+/** The parameter names of a route path, in order (`/a/:id/b/:key` → `['id', 'key']`). */
+export const pathParamNames = (path: string) => [...path.matchAll(/[:{]([A-Za-z_]+)\}?/g)].map((m) => m[1]!);
+
+/**
+ * zod marks every object of an output schema `additionalProperties: false` (parsing strips the rest).
+ * Answers may gain fields over time (commands already add their log `position`, refusals a
+ * `request_id`), and clients must ignore what they do not know: the published answers stay open.
+ */
+function openObjects(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(openObjects);
+  if (schema === null || typeof schema !== 'object') return schema;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === 'additionalProperties' && value === false) continue;
+    out[key] = openObjects(value);
+  }
+  return out;
+}
 
 /** What a client sends is the schema's input side; what it receives, the output side. */
 const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') => {
@@ -27,7 +103,7 @@ const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') => {
     unrepresentable: 'any',
     target: 'draft-2020-12',
   });
-  return rest as Record<string, unknown>;
+  return (io === 'output' ? openObjects(rest) : rest) as Record<string, unknown>;
 };
 
 interface ObjectSchema {
@@ -35,8 +111,8 @@ interface ObjectSchema {
   required?: string[];
 }
 
-function parameters(spec: RouteSpec) {
-  const out: Record<string, unknown>[] = [];
+function parameters(spec: RouteSpec): OpenApiParameter[] {
+  const out: OpenApiParameter[] = [];
   for (const [where, schema] of [
     ['path', spec.params],
     ['query', spec.query],
@@ -53,6 +129,17 @@ function parameters(spec: RouteSpec) {
         ...(example !== undefined ? { example } : {}),
       });
     }
+  }
+  if (spec.docs?.idempotencyKey) {
+    out.push({
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      description:
+        'Any unique text (1 to 200 visible ASCII characters), e.g. a UUID. Retrying with the same key and body records nothing twice; the same key with another body is refused (422).',
+      schema: { type: 'string', minLength: 1, maxLength: 200 },
+      example: '9b2f6c1e-3d4a-4f5b-8c7d-0e1f2a3b4c5d',
+    });
   }
   return out;
 }
@@ -74,6 +161,13 @@ const STATUS_TEXT: Record<number, string> = {
   429: 'Over the rate limit: wait for Retry-After seconds.',
 };
 
+const tagOf = (spec: RouteSpec) =>
+  spec.docs?.subscriptions
+    ? OPENAPI_TAGS.subscriptions.name
+    : spec.access === 'anonymous'
+      ? OPENAPI_TAGS.authentication.name
+      : OPENAPI_TAGS.merchants.name;
+
 /**
  * The OpenAPI 3.1 document of a route table: one operation per route, its parameters, body and
  * answer from the same zod schemas the server parses with, so the document cannot drift from them.
@@ -81,8 +175,15 @@ const STATUS_TEXT: Record<number, string> = {
 export function openApiDocument(table: Record<string, RouteSpec>, options: OpenApiOptions): OpenApiDocument {
   const paths: OpenApiDocument['paths'] = {};
   const errorRef = { $ref: '#/components/schemas/Error' };
+  const seen = new Set<string>();
   for (const [name, spec] of Object.entries(table)) {
     const path = openApiPath(spec.path);
+    const method = spec.method.toLowerCase();
+    // Two routes at one path and method would silently replace each other here; OpenAPI also counts
+    // `/x/{id}` and `/x/{key}` as one path.
+    const shape = `${method} ${path.replace(/\{[^}]+\}/g, '{}')}`;
+    if (seen.has(shape)) throw new Error(`${spec.method} ${path} is declared twice (${name})`);
+    seen.add(shape);
     const secured = spec.access !== 'anonymous';
     const success = String(
       spec.docs?.status ?? (spec.method === 'POST' && spec.service === 'command' ? 201 : 200),
@@ -94,14 +195,14 @@ export function openApiDocument(table: Record<string, RouteSpec>, options: OpenA
       ...(spec.service === 'command' ? [409, 422] : [422]),
       429,
     ];
+    const answerExample = options.answerExamples?.[name];
     const operation: OpenApiOperation = {
       operationId: name,
       summary: spec.docs?.summary ?? spec.action ?? name,
       ...(spec.docs?.description ? { description: spec.docs.description } : {}),
-      ...(spec.docs?.subscriptions
-        ? { tags: ['Merchant subscriptions'] }
-        : { tags: [secured ? 'Merchants' : 'Authentication'] }),
+      tags: [tagOf(spec)],
       security: secured ? [{ bearerAuth: [] }] : [],
+      ...(spec.plan ? { 'x-required-plan': spec.plan } : {}),
       parameters: parameters(spec),
       ...(spec.body
         ? {
@@ -120,27 +221,44 @@ export function openApiDocument(table: Record<string, RouteSpec>, options: OpenA
         [success]: {
           description: 'Done.',
           headers: RATE_LIMIT_HEADERS,
-          content: { 'application/json': { schema: jsonSchema(spec.response, 'output') } },
+          content: {
+            'application/json': {
+              schema: jsonSchema(spec.response, 'output'),
+              ...(answerExample !== undefined ? { example: answerExample } : {}),
+            },
+          },
         },
         ...Object.fromEntries(
           refusals.map((status) => [
             String(status),
             {
-              description: STATUS_TEXT[status],
-              ...(status === 429 ? { headers: { 'Retry-After': { schema: { type: 'integer' } } } } : {}),
+              description: STATUS_TEXT[status]!,
+              ...(status === 429
+                ? {
+                    headers: {
+                      ...RATE_LIMIT_HEADERS,
+                      'Retry-After': {
+                        description: 'Seconds to wait before calling again.',
+                        schema: { type: 'integer' },
+                      },
+                    },
+                  }
+                : {}),
               content: { 'application/json': { schema: errorRef } },
             },
           ]),
         ),
       },
     };
-    paths[path] = { ...paths[path], [spec.method.toLowerCase()]: operation };
+    paths[path] = { ...paths[path], [method]: operation };
   }
+  const errorSchema = jsonSchema(options.errorBody, 'output');
   return {
     openapi: '3.1.0',
     info: { title: options.title, version: options.version, description: options.description },
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     servers: options.servers,
+    tags: Object.values(OPENAPI_TAGS).map((t) => ({ ...t })),
     paths,
     components: {
       securitySchemes: {
@@ -150,7 +268,68 @@ export function openApiDocument(table: Record<string, RouteSpec>, options: OpenA
           description: 'The token of POST /api/v2/token. Older integrations may send it without "Bearer ".',
         },
       },
-      schemas: { Error: jsonSchema(options.errorBody, 'output') },
+      schemas: {
+        Error:
+          options.errorExample !== undefined
+            ? { ...errorSchema, examples: [options.errorExample] }
+            : errorSchema,
+      },
     },
+    ...(options.rateLimits ? { 'x-rate-limits': options.rateLimits } : {}),
   };
+}
+
+/**
+ * Where a document and a route table disagree: a route without its operation (at its path and
+ * method, under its name), an operation without a route, or path parameters other than the path's.
+ */
+export function openApiMismatches(doc: OpenApiDocument, table: Record<string, RouteSpec>): string[] {
+  const problems: string[] = [];
+  const expected = new Set<string>();
+  for (const [name, spec] of Object.entries(table)) {
+    const path = openApiPath(spec.path);
+    const method = spec.method.toLowerCase();
+    expected.add(`${method} ${path}`);
+    const operation = doc.paths[path]?.[method];
+    if (!operation) {
+      problems.push(`${name}: no operation at ${spec.method} ${path}`);
+      continue;
+    }
+    if (operation.operationId !== name) {
+      problems.push(`${name}: the operation at ${spec.method} ${path} is ${operation.operationId}`);
+    }
+    const declared = operation.parameters.filter((p) => p.in === 'path').map((p) => p.name);
+    const inPath = pathParamNames(path);
+    if ([...declared].sort().join() !== [...inPath].sort().join()) {
+      problems.push(`${name}: path parameters [${declared}] but the path has [${inPath}]`);
+    }
+  }
+  for (const [path, operations] of Object.entries(doc.paths)) {
+    for (const [method, operation] of Object.entries(operations)) {
+      if (!expected.has(`${method} ${path}`)) {
+        problems.push(`${operation.operationId}: ${method.toUpperCase()} ${path} is not a route`);
+      }
+    }
+  }
+  return problems;
+}
+
+/**
+ * Paths spelt two ways: the same segments with different parameter names (`/merchants/:id/notes`
+ * and `/merchants/:merchant_id/notes`). The router takes them for one path, and clients building
+ * URLs must guess which name each method wants.
+ */
+export function pathSpellingConflicts(table: Record<string, RouteSpec>): string[] {
+  const spellings = new Map<string, Map<string, string[]>>();
+  for (const [name, spec] of Object.entries(table)) {
+    const shape = spec.path.replace(/:[A-Za-z_]+/g, ':');
+    const bySpelling = spellings.get(shape) ?? new Map<string, string[]>();
+    bySpelling.set(spec.path, [...(bySpelling.get(spec.path) ?? []), name]);
+    spellings.set(shape, bySpelling);
+  }
+  return [...spellings.values()]
+    .filter((bySpelling) => bySpelling.size > 1)
+    .map((bySpelling) =>
+      [...bySpelling].map(([path, names]) => `${path} (${names.join(', ')})`).join(' vs '),
+    );
 }

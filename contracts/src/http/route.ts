@@ -38,6 +38,8 @@ export interface RouteDocs {
   subscriptions?: boolean;
   /** The status of a successful answer, when not the default (201 for a command's POST, else 200). */
   status?: 200 | 201;
+  /** The call honours an `Idempotency-Key` header (a retried create names the same records). */
+  idempotencyKey?: true;
 }
 
 export const route = <const R extends RouteSpec>(spec: R): R => spec;

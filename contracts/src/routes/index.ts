@@ -1,4 +1,5 @@
 import * as accounts from './accounts.ts';
+import * as analytics from './analytics.ts';
 import * as appSettings from './app-settings.ts';
 import * as auth from './auth.ts';
 import * as billing from './billing.ts';
@@ -6,6 +7,7 @@ import * as disputes from './disputes.ts';
 import * as merchantSubscriptions from './merchant-subscriptions.ts';
 import * as merchants from './merchants.ts';
 import { partnerRoutes } from './partner-api.ts';
+import * as sandbox from './sandbox.ts';
 import * as users from './users.ts';
 
 /** Every HTTP route of the product, by name: the single source for both APIs and the web client. */
@@ -83,6 +85,7 @@ export const routes = {
   createDispute: disputes.createDispute,
   listDisputes: disputes.listDisputes,
   listDevMailbox: disputes.listDevMailbox,
+  resetSandbox: sandbox.resetSandbox,
   listMerchantSubscriptions: merchantSubscriptions.listMerchantSubscriptions,
   addMerchantSubscription: merchantSubscriptions.addMerchantSubscription,
   deleteSelectedMerchantSubscriptions: merchantSubscriptions.deleteSelectedMerchantSubscriptions,
@@ -95,6 +98,10 @@ export const routes = {
   createPresignedUrl: merchantSubscriptions.createPresignedUrl,
   createSubscriptionImport: merchantSubscriptions.createSubscriptionImport,
   downloadSubscriptionImportResults: merchantSubscriptions.downloadSubscriptionImportResults,
+  searchesByDay: analytics.searchesByDay,
+  additionsByDay: analytics.additionsByDay,
+  searchesBySource: analytics.searchesBySource,
+  hitsByCategory: analytics.hitsByCategory,
   // The partner API v2 (accounts spec §7): the same table, so both services register it and the
   // OpenAPI document is generated from it.
   ...partnerRoutes,

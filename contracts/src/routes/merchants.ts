@@ -132,7 +132,6 @@ const pageQuery = (sizes: readonly number[], fallback: number) =>
   });
 
 const idParam = z.object({ id: uuid() });
-const merchantIdParam = z.object({ merchant_id: uuid() });
 /** At least two characters: one letter matches half the network and would only offer to add a merchant. */
 export const SEARCH_MIN = 2;
 export const SearchTerm = z.object({
@@ -308,10 +307,10 @@ export const listDeletedNotes = route({
 
 export const addNote = route({
   method: 'POST',
-  path: '/api/merchants/:merchant_id/notes',
+  path: '/api/merchants/:id/notes',
   service: 'command',
   access: 'member',
-  params: merchantIdParam,
+  params: idParam,
   body: z.object({ note: NoteFields, proxied_creator: proxiedCreator }),
   response: written(z.object({ resource_id: z.string() })),
   action: 'add note',

@@ -176,6 +176,7 @@ export const partnerAddMerchant = route({
   response: answer(PartnerMerchant),
   action: 'add the merchant',
   docs: {
+    idempotencyKey: true,
     summary: 'Add a merchant with its first note',
     description:
       'fein, legal_name, city, state, note_category and note are required; dba, street1, street2, business_phone, business_startdate (YYYY-MM-DD) and industry are optional. Send an `Idempotency-Key` header to retry safely.',
@@ -201,6 +202,7 @@ export const partnerAddNote = route({
   response: answer(PartnerNote.extend({ fein: z.string() })),
   action: 'add the note',
   docs: {
+    idempotencyKey: true,
     summary: 'Add a note to a merchant',
     description:
       'Adds a note to the merchant with this EIN. Send an `Idempotency-Key` header to retry safely.',
@@ -289,6 +291,7 @@ export const partnerAddMerchantWithAdditionalData = route({
   response: answer(PartnerMerchantWithSource),
   action: 'add the merchant',
   docs: {
+    idempotencyKey: true,
     summary: 'Add a merchant, with the note’s submission source',
     description:
       'As Add a merchant, with submission_source (in-house or broker) and broker_name (required for broker). PRO accounts.',
@@ -317,6 +320,7 @@ export const partnerAddNoteWithAdditionalData = route({
   response: answer(PartnerNoteWithSource.extend({ fein: z.string() })),
   action: 'add the note',
   docs: {
+    idempotencyKey: true,
     summary: 'Add a note, with its submission source',
     description: 'As Add a note, with submission_source and broker_name. PRO accounts.',
     example: {

@@ -1,5 +1,6 @@
 import type { Projector } from '../projector.ts';
 import { accountsProjector } from './accounts.ts';
+import { analyticsProjector } from './analytics.ts';
 import { appSettingsProjector } from './app-settings.ts';
 import { contributionProjector } from './contribution.ts';
 import { disputesProjector } from './disputes.ts';
@@ -20,10 +21,12 @@ export const allProjectors: readonly Projector[] = [
   disputesProjector,
   contributionProjector,
   merchantSubscriptionsProjector,
+  analyticsProjector,
 ];
 
 export {
   accountsProjector,
+  analyticsProjector,
   appSettingsProjector,
   contributionProjector,
   disputesProjector,

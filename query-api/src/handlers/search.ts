@@ -202,7 +202,7 @@ export function merchantSearch(deps: QueryDeps) {
     actor: Actor,
     term: string,
     einSearch: boolean,
-    merchantIds: string[],
+    found: MerchantRow[],
     source: 'web' | 'api',
   ) =>
     deps.searches.record({
@@ -211,8 +211,9 @@ export function merchantSearch(deps: QueryDeps) {
       source,
       term,
       einSearch,
-      merchantIds,
-      hit: merchantIds.length > 0,
+      merchantIds: found.map((r) => r.id),
+      hit: found.length > 0,
+      categories: found.map((r) => r.last_note_category),
     });
 
   /** Searches as `actor`, showing at most `cap` merchants, and records the search from `source`. */
@@ -230,13 +231,7 @@ export function merchantSearch(deps: QueryDeps) {
       rows = await byKeyword(term, cap + 1);
     }
     const shown = rows.slice(0, cap);
-    const recorded = await record(
-      actor,
-      term,
-      einSearch,
-      shown.map((r) => r.id),
-      source,
-    );
+    const recorded = await record(actor, term, einSearch, shown, source);
     return { shown, overflow: rows.length > cap, position: recorded.position };
   }
 

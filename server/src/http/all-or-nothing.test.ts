@@ -217,7 +217,7 @@ describe('creating a funder', () => {
 describe('one busy merchant', () => {
   it('lands all of 50 concurrent note adds', async () => {
     const id = (await addMerchant(nextEin().fein)).body.data.resource_id;
-    const url = buildPath(routes.addNote.path, { merchant_id: id });
+    const url = buildPath(routes.addNote.path, { id });
     const answers = await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
         server.call({ method: 'POST', url, token: dana, payload: { note: note(`Concurrent note ${i}`) } }),

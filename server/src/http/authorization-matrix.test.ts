@@ -124,7 +124,7 @@ const FIXTURES: Record<RouteName, (c: Ctx, role: Role) => Fixture> = {
   listDeletedMerchants: none,
   getDeletedMerchant: (c) => id(c.merchant),
   listDeletedNotes: (c) => id(c.merchant),
-  addNote: (c) => ({ params: { merchant_id: c.merchant }, body: {} }),
+  addNote: (c) => ({ params: { id: c.merchant }, body: {} }),
   updateNote: (c) => ({ ...id(c.note), body: {} }),
   archiveNote: (c) => id(c.spareNote),
   requestNoteDeletion: (c) => ({ ...id(c.note), body: {} }),
@@ -208,6 +208,7 @@ const FIXTURES: Record<RouteName, (c: Ctx, role: Role) => Fixture> = {
   createDispute: () => ({ body: {} }),
   listDisputes: none,
   listDevMailbox: none,
+  resetSandbox: none,
   listMerchantSubscriptions: harborAccount,
   addMerchantSubscription: (c) => ({
     ...harborAccount(c),
@@ -235,6 +236,10 @@ const FIXTURES: Record<RouteName, (c: Ctx, role: Role) => Fixture> = {
   downloadSubscriptionImportResults: (c) => ({
     params: { id: c.harbor, import_id: '00000000-0000-4000-8000-0000000000aa' },
   }),
+  searchesByDay: none,
+  additionsByDay: none,
+  searchesBySource: none,
+  hitsByCategory: none,
   getApiToken: () => ({ body: {} }),
   partnerSearchMerchants: () => ({ params: { key: '010000001' } }),
   partnerAddMerchant: () => ({ body: {} }),
@@ -409,6 +414,7 @@ const SPEC_ACCESS: Record<RouteName, string> = {
   createDispute: 'anonymous',
   listDisputes: 'platform_admin',
   listDevMailbox: 'platform_admin',
+  resetSandbox: 'platform_admin',
   // Accounts spec §2, §6: merchant subscriptions are for the admins of a PRO account with them enabled
   // (enabled is checked against the account by the handlers) and platform admins.
   listMerchantSubscriptions: 'account_admin+PRO',
@@ -425,6 +431,11 @@ const SPEC_ACCESS: Record<RouteName, string> = {
   downloadSubscriptionImportResults: 'account_admin+PRO',
   // Accounts spec §7: the partner API, with API tokens; submission sources, subscriptions and search
   // history are PRO.
+  // Accounts spec §6: every member sees their own account's analytics (the handlers refuse another's).
+  searchesByDay: 'member',
+  additionsByDay: 'member',
+  searchesBySource: 'member',
+  hitsByCategory: 'member',
   getApiToken: 'anonymous',
   partnerSearchMerchants: 'api',
   partnerAddMerchant: 'api',

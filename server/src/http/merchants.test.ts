@@ -191,7 +191,7 @@ describe('adding a merchant with its first note', () => {
     expect(res.body.errors).toMatch(/already used with a different request/);
     expect(await count('select count(*) as n from events', [])).toBe(before);
     const noteKey = { 'idempotency-key': 'note-reused' };
-    const url = buildPath(routes.addNote.path, { merchant_id: first.body.data.resource_id });
+    const url = buildPath(routes.addNote.path, { id: first.body.data.resource_id });
     const note = (text: string) => ({
       note: { category: 'Slow Pay', note: text, submission_source: 'in-house' },
     });
@@ -355,7 +355,7 @@ describe('notes', () => {
   it('adds a note placed at the top of the list', async () => {
     const res = await server.call({
       method: 'POST',
-      url: buildPath(routes.addNote.path, { merchant_id: merchantId }),
+      url: buildPath(routes.addNote.path, { id: merchantId }),
       token: as('tom'),
       payload: note({}),
     });
@@ -449,7 +449,7 @@ describe('notes', () => {
   it('hides Merchant Dispute notes from everyone but platform admins', async () => {
     await server.call({
       method: 'POST',
-      url: buildPath(routes.addNote.path, { merchant_id: merchantId }),
+      url: buildPath(routes.addNote.path, { id: merchantId }),
       token: as('admin'),
       payload: { note: { category: 'Merchant Dispute', note: 'Owner disputes the default.' } },
     });

@@ -19,7 +19,8 @@ const USERS = {
 };
 
 beforeAll(async () => {
-  server = await startTestServer({ demo: true });
+  // Many token calls from one address: the token call's own limit is tested in partner-rate-limits.test.ts.
+  server = await startTestServer({ demo: true, env: { RATE_LIMIT_TOKEN_PER_MINUTE: '1000' } });
   dashboard.admin = await server.login(TEST_ADMIN.email, TEST_ADMIN.password);
   for (const [who, email] of Object.entries(USERS)) {
     dashboard[who] = await server.login(email, DEMO_PASSWORD);

@@ -176,7 +176,7 @@ describe('Merchant Dispute notes', () => {
     const id = merchant.body.data.resource_id;
     await server.call({
       method: 'POST',
-      url: buildPath(routes.addNote.path, { merchant_id: id }),
+      url: buildPath(routes.addNote.path, { id }),
       token: tokens.admin,
       payload: { note: { category: 'Merchant Dispute', note: 'Owner disputes the report.' } },
     });
@@ -216,7 +216,7 @@ describe('Latest Note', () => {
     const id = added.body.data.resource_id;
     await server.call({
       method: 'POST',
-      url: buildPath(routes.addNote.path, { merchant_id: id }),
+      url: buildPath(routes.addNote.path, { id }),
       token: tokens.marco,
       payload: { note: { category: 'Suspicious Activity', note: 'Second.', submission_source: 'in-house' } },
     });

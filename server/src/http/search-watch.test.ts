@@ -239,7 +239,7 @@ describe('the end of a search watch', () => {
     const note = async (merchantId: string) => {
       const res = await server.call({
         method: 'POST',
-        url: buildPath(routes.addNote.path, { merchant_id: merchantId }),
+        url: buildPath(routes.addNote.path, { id: merchantId }),
         token: tokens.priya,
         payload: { note: { category: 'Slow Pay', note: 'Late again.', submission_source: 'in-house' } },
       });

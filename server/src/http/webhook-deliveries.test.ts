@@ -245,7 +245,7 @@ describe('webhook deliveries', () => {
     const merchantId = merchant.body.data[0].resource_id as string;
     const noted = await server.call({
       method: 'POST',
-      url: buildPath(routes.addNote.path, { merchant_id: merchantId }),
+      url: buildPath(routes.addNote.path, { id: merchantId }),
       token: tokens.priya,
       payload: { note: { category: 'Slow Pay', note: 'Paid late again.', submission_source: 'in-house' } },
     });

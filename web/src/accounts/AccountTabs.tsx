@@ -2,10 +2,10 @@ import { Tab, Tabs } from '@blueprintjs/core';
 import type { AccountView } from '@mrn/contracts/routes/accounts';
 import { useEffect } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
+import { AnalyticsPanel } from '../analytics/AnalyticsPanel.tsx';
 import { BillingPanel } from '../billing/BillingPanel.tsx';
 import { LONG_SUCCESS_TOAST_MS, showSuccess } from '../ui/toaster.ts';
 import { AccountSettingsPanel } from './AccountSettingsPanel.tsx';
-import { ComingSoonPanel } from './ComingSoonPanel.tsx';
 import { ContributionPanel } from './ContributionPanel.tsx';
 import { MembershipPanel } from './MembershipPanel.tsx';
 import { MembersPanel } from './MembersPanel.tsx';
@@ -27,13 +27,7 @@ function panel(id: TabId, account: AccountView, view: 'admin' | 'own') {
     case 'contribution':
       return <ContributionPanel account={account} />;
     case 'analytics':
-      return (
-        <ComingSoonPanel
-          icon="timeline-bar-chart"
-          title="Analytics"
-          description="Additions and searches by day, searches by source and hits by category for this funder."
-        />
-      );
+      return <AnalyticsPanel accountId={account.id} />;
   }
 }
 

@@ -95,7 +95,7 @@ function NoteDialogForm({ mode, onClose }: { mode: NoteDialogMode; onClose: () =
     }
     const body = { note, proxied_creator: user.is_dm_admin && onBehalfOf.trim() ? onBehalfOf.trim() : null };
     add.mutate({
-      params: { merchant_id: mode.merchantId },
+      params: { id: mode.merchantId },
       body,
       headers: { 'Idempotency-Key': keyFor(body) },
     });

@@ -55,6 +55,7 @@ const AgreeToTermsPage = page(() => import('../pages/session/AgreeToTermsPage.ts
 const MembershipPage = page(() => import('../pages/session/MembershipPage.tsx'), 'MembershipPage');
 
 const ProfilePage = page(() => import('../pages/profile/ProfilePage.tsx'), 'ProfilePage');
+const AnalyticsPage = page(() => import('../pages/analytics/AnalyticsPage.tsx'), 'AnalyticsPage');
 const OurMembersPage = page(() => import('../pages/members/OurMembersPage.tsx'), 'OurMembersPage');
 const AccountPage = page(() => import('../pages/account/AccountPage.tsx'), 'AccountPage');
 const MemberPage = lazyPage<
@@ -141,6 +142,7 @@ export function AppRoutes() {
           <Route path={PATHS.merchant} element={<MerchantPage />} />
           <Route path={PATHS.profile} element={<ProfilePage />} />
           <Route path={PATHS.members} element={<OurMembersPage />} />
+          <Route path={PATHS.analytics} element={<AnalyticsPage />} />
           {placeholders(MEMBER_PLACEHOLDERS)}
 
           <Route element={<RequireRole has={isAccountAdmin} />}>

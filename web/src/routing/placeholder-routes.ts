@@ -1,5 +1,3 @@
-import { PATHS } from './paths.ts';
-
 /** Screens whose content later issues build; their routes, guards and layout are real now. */
 export interface PlaceholderRoute {
   path: string;
@@ -7,10 +5,4 @@ export interface PlaceholderRoute {
   summary: string;
 }
 
-export const MEMBER_PLACEHOLDERS: PlaceholderRoute[] = [
-  {
-    path: PATHS.analytics,
-    title: 'Analytics',
-    summary: 'Additions and searches by day, searches by source and hits by category.',
-  },
-];
+export const MEMBER_PLACEHOLDERS: PlaceholderRoute[] = [];

@@ -1,0 +1,186 @@
+import { type OpenApiDocument, openApiDocument, type RateLimits } from '../http/openapi.ts';
+import { z } from '../zod.ts';
+import { PartnerErrorBody, partnerRoutes } from './partner-api.ts';
+
+// The partner API v2's OpenAPI document (served at /api/v2/openapi.json, rendered on /developers and
+// fed to a third-party client generator in the tests): the route table's schemas and examples, plus
+// an answer to show for each call.
+
+/** Where the document is served. */
+export const PARTNER_OPENAPI_PATH = '/api/v2/openapi.json';
+/** The sandbox answers under this prefix of the production address (`/sandbox/api/v2/...`). */
+export const SANDBOX_PATH_PREFIX = '/sandbox';
+/** The sandbox's only merchant (accounts spec §7). */
+export const SANDBOX_MERCHANT_EIN = '01-0000001';
+
+/** The limits the server applies unless configured otherwise (RATE_LIMIT_*_PER_MINUTE). */
+export const PARTNER_RATE_LIMIT_DEFAULTS: RateLimits = { perApiKeyPerMinute: 600, tokenPerMinute: 20 };
+
+type PartnerRoutes = typeof partnerRoutes;
+/** One answer per route, of the route's own response type: a new route without one fails to compile. */
+type AnswerExamples = { [K in keyof PartnerRoutes]: z.output<PartnerRoutes[K]['response']> };
+
+const ADDED = '2026-03-14T15:09:26.000Z';
+const ACME = {
+  fein: '123456789',
+  legal_name: 'Acme Coffee LLC',
+  dba: null,
+  street1: null,
+  street2: null,
+  city: 'Austin',
+  state: 'TX',
+  business_phone: null,
+  business_startdate: null,
+  industry: null,
+  created_at: ADDED,
+  added_by: 'Summit Capital Funding',
+};
+// The search example's key is the sandbox's merchant, so the answer shown is (close to) what the
+// sandbox gives: its seed (server/src/sandbox/seed.ts), reported by a sandbox-only funder.
+const FOUND = {
+  fein: '010000001',
+  legal_name: 'Sandbox Test Merchant LLC',
+  dba: 'Sandbox Coffee',
+  street1: null,
+  street2: null,
+  city: 'Austin',
+  state: 'TX',
+  business_phone: null,
+  business_startdate: null,
+  industry: 'Restaurants',
+  created_at: '2026-03-09T00:00:00.000Z',
+  // Another funder's merchant: who reported it is not shown.
+  added_by: null,
+};
+const FOUND_NOTE = {
+  note_category: 'Stacking History',
+  note: 'Sandbox note: took a second position 10 days after funding.',
+  created_at: '2026-03-09T00:00:00.000Z',
+  added_by: null,
+};
+
+/** What each call answers to the request example of its route (`docs.example`). */
+export const PARTNER_ANSWER_EXAMPLES: AnswerExamples = {
+  getApiToken: {
+    errors: [],
+    data: {
+      token: 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiI…',
+      expires_at: '2026-03-15T15:09:26.000Z',
+    },
+  },
+  partnerSearchMerchants: { errors: [], data: [{ ...FOUND, notes: [FOUND_NOTE] }] },
+  partnerAddMerchant: {
+    errors: [],
+    data: {
+      ...ACME,
+      notes: [
+        {
+          note_category: 'Slow Pay',
+          note: 'Two missed payments in March; caught up in April.',
+          created_at: ADDED,
+          added_by: 'Summit Capital Funding',
+        },
+      ],
+    },
+  },
+  partnerAddNote: {
+    errors: [],
+    data: {
+      fein: '123456789',
+      note_category: 'Stacking History',
+      note: 'Took a second advance.',
+      created_at: ADDED,
+      added_by: 'Summit Capital Funding',
+    },
+  },
+  partnerSubscribe: { errors: [], data: { fein: '123456789', subscribed: true, created_at: ADDED } },
+  partnerGetSubscription: { errors: [], data: { fein: '123456789', subscribed: true, created_at: ADDED } },
+  partnerDeleteSubscription: { errors: [], data: { fein: '123456789', subscribed: false, created_at: null } },
+  partnerSearchWithAdditionalData: {
+    errors: [],
+    data: [
+      {
+        ...FOUND,
+        notes: [{ ...FOUND_NOTE, submission_source: 'broker', broker_name: 'Main Street Brokers' }],
+      },
+    ],
+  },
+  partnerAddMerchantWithAdditionalData: {
+    errors: [],
+    data: {
+      ...ACME,
+      notes: [
+        {
+          note_category: 'Slow Pay',
+          note: 'Two missed payments in March.',
+          created_at: ADDED,
+          added_by: 'Summit Capital Funding',
+          submission_source: 'broker',
+          broker_name: 'Main Street Brokers',
+        },
+      ],
+    },
+  },
+  partnerAddNoteWithAdditionalData: {
+    errors: [],
+    data: {
+      fein: '123456789',
+      note_category: 'Default',
+      note: 'Defaulted in May.',
+      created_at: ADDED,
+      added_by: 'Summit Capital Funding',
+      submission_source: 'in-house',
+      broker_name: null,
+    },
+  },
+  partnerSearchHistory: {
+    errors: [],
+    data: {
+      fein: '123456789',
+      searches: [{ created_at: '2026-03-12T18:02:11.000Z' }, { created_at: '2026-02-27T10:15:40.000Z' }],
+    },
+  },
+};
+
+/** A refusal, as sent: each problem names the request field it concerns. */
+export const PARTNER_ERROR_EXAMPLE = {
+  errors: [{ field: 'fein', message: 'must be 9 digits' }],
+  data: null,
+  request_id: '0f8e2b6a-5c1d-4e3f-9a7b-2c4d6e8f0a1b',
+};
+
+/** The refusal envelope as the server sends it: the route table's, with the request's id for support. */
+export const PartnerErrorAnswer = PartnerErrorBody.extend({
+  request_id: z.string().meta({ description: 'Quote it when asking support about this refusal.' }).optional(),
+});
+
+export interface PartnerDocumentOptions {
+  /** The production base address (`PUBLIC_URL`, else the server's own origin), without a trailing slash. */
+  baseUrl: string;
+  productName: string;
+  rateLimits?: RateLimits;
+}
+
+/** The partner API v2 as an OpenAPI 3.1 document, production and sandbox addresses both listed. */
+export function partnerOpenApiDocument(options: PartnerDocumentOptions): OpenApiDocument {
+  const base = options.baseUrl.replace(/\/+$/, '');
+  const limits = options.rateLimits ?? PARTNER_RATE_LIMIT_DEFAULTS;
+  return openApiDocument(partnerRoutes, {
+    title: `${options.productName} partner API`,
+    version: '2',
+    description: [
+      `Search and report merchants on the ${options.productName} network from your own systems.`,
+      'Every answer is JSON `{ errors, data }`: `errors` is empty on success; on a refusal it lists each problem with the request field it concerns (`field` is null when it concerns the whole request) and `data` is null.',
+      `Get a token from \`POST /api/v2/token\` and send it as \`Authorization: Bearer <token>\`; tokens last 24 hours. The sandbox (\`${SANDBOX_PATH_PREFIX}\` after the production address) takes your credentials prefixed \`test_\`; it is reset weekly and its only merchant has EIN ${SANDBOX_MERCHANT_EIN}.`,
+      `Rate limits: ${limits.perApiKeyPerMinute} calls a minute per API user (by IP address without a valid token), ${limits.tokenPerMinute} a minute per IP address on the token call; every answer carries \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\`, and a call over the limit answers 429 with \`Retry-After\`.`,
+    ].join('\n\n'),
+    servers: [
+      { url: base, description: 'Production' },
+      { url: `${base}${SANDBOX_PATH_PREFIX}`, description: 'Sandbox' },
+    ],
+    errorBody: PartnerErrorAnswer,
+    errorExample: PARTNER_ERROR_EXAMPLE,
+    answerExamples: PARTNER_ANSWER_EXAMPLES,
+    rateLimits: limits,
+  });
+}

@@ -1,0 +1,138 @@
+import fastifyRateLimit, { type FastifyRateLimitStore, normalizeIP } from '@fastify/rate-limit';
+import { API_TEXTS, getApiToken } from '@mrn/contracts';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Pool } from '../db.ts';
+import { rateLimited } from '../errors.ts';
+import type { TokenClaims } from './actor.ts';
+import { isPartnerApi } from './error-handler.ts';
+
+export interface PartnerRateLimitOptions {
+  /** Where the counts live: every process on this database shares them. */
+  pool: Pool;
+  /** Requests a minute per API user (and per IP for calls without a valid token). */
+  perKeyPerMinute: number;
+  /** POST /api/v2/token calls a minute per IP. */
+  tokenPerMinute: number;
+  /** Prefix of the bucket keys, so that two apps on one database (the sandbox) never share a bucket. */
+  scope?: string;
+}
+
+const WINDOW_MS = 60_000;
+
+/**
+ * Rate limits of the partner API (issue 12, DESIGN §5 and §9), with `@fastify/rate-limit` and the
+ * draft IETF `RateLimit-*` headers on every answer under /api/v2/, refusals included.
+ *
+ * - Calls with an API token count per user: the bucket is the `sub` of a token whose signature and
+ *   expiry were checked here. An unverified token's claims are never a bucket key, or anyone could
+ *   spend a partner's limit by sending garbage in their name.
+ * - Calls without a valid token count per IP: they will be refused with 401, but each still costs a
+ *   signature check and must not come free.
+ * - POST /api/v2/token has its own, lower limit per IP. Not per authentication token as well: that
+ *   one is an identifier, not a secret, and a bucket of it would let a stranger lock its owner out
+ *   from elsewhere; the key behind it is 24 random bytes, which no limit is needed to protect.
+ *
+ * Counts are in Postgres (`partner_rate_limits`), taken by one statement per request: concurrent
+ * requests of one key queue on its row, so exactly the limit is let through however many arrive at
+ * once, and across processes.
+ *
+ * Runs at preParsing: after every onRequest hook (security headers, the bare token's `Bearer`), so a
+ * 429 carries the same headers as any answer, and before a refused request's body is read.
+ */
+export async function installPartnerRateLimits(
+  app: FastifyInstance,
+  opts: PartnerRateLimitOptions,
+): Promise<void> {
+  const scope = opts.scope ?? 'partner';
+  await app.register(fastifyRateLimit, {
+    // Only the hook below applies limits: the dashboard API, the web app and /health have none.
+    global: false,
+    enableDraftSpec: true,
+    store: postgresStore(opts.pool, app),
+    timeWindow: WINDOW_MS,
+    errorResponseBuilder: (_request, context) => {
+      const seconds = Math.max(1, Math.ceil(context.ttl / 1000));
+      // Thrown to our error handler, which answers in the partner envelope with Retry-After.
+      return rateLimited(API_TEXTS.rateLimited(seconds), seconds);
+    },
+  });
+  const perKey = app.rateLimit({
+    max: opts.perKeyPerMinute,
+    keyGenerator: async (request) => {
+      const user = await verifiedUser(request);
+      return user ? `${scope}:user:${user}` : `${scope}:ip:${normalizeIP(request.ip)}`;
+    },
+  });
+  const tokenCall = app.rateLimit({
+    max: opts.tokenPerMinute,
+    keyGenerator: (request) => `${scope}:token-ip:${normalizeIP(request.ip)}`,
+  });
+  app.addHook('preParsing', async (request: FastifyRequest, reply: FastifyReply) => {
+    // The matched route as well as the raw URL: a percent-encoded path (`/api/%762/…`) reaches the
+    // same handler and must not reach it unlimited.
+    const route = request.routeOptions.url;
+    if (!isPartnerApi(request.url) && !route?.startsWith('/api/v2/')) return;
+    const limiter = route === getApiToken.path && request.method === 'POST' ? tokenCall : perKey;
+    await limiter.call(app, request, reply);
+  });
+}
+
+/** The user of a token whose signature and expiry hold, or undefined. */
+async function verifiedUser(request: FastifyRequest): Promise<string | undefined> {
+  // The sandbox app may run without @fastify/jwt; then every call counts per IP.
+  if (!request.headers.authorization || typeof request.jwtVerify !== 'function') return undefined;
+  try {
+    const claims = await request.jwtVerify<TokenClaims>();
+    return typeof claims.sub === 'string' && claims.sub !== '' ? claims.sub : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * One statement counts a request and says where its window stands. A row whose window has ended
+ * starts a new one; otherwise the count goes up under the row's lock, so concurrent requests (from
+ * any process) each see a distinct count. Exported for the bench.
+ */
+export const RATE_LIMIT_TAKE = `insert into partner_rate_limits as r (key, hits, resets_at)
+     values ($1, 1, now() + $2::integer * interval '1 millisecond')
+     on conflict (key) do update set
+       hits = case when r.resets_at > now() then r.hits + 1 else 1 end,
+       resets_at = case when r.resets_at > now() then r.resets_at else excluded.resets_at end
+     returning hits, greatest(1, ceil(extract(epoch from resets_at - now()) * 1000))::integer as ttl`;
+
+/** Rows of ended windows are worth nothing; each process clears them about once a window. */
+const PRUNE = 'delete from partner_rate_limits where resets_at < now()';
+
+function postgresStore(pool: Pool, app: FastifyInstance) {
+  let lastPrune = performance.now();
+  // @fastify/rate-limit builds the store itself (`new store(options)`), so the pool comes by closure.
+  return class PostgresRateLimitStore implements FastifyRateLimitStore {
+    incr(
+      key: string,
+      callback: (error: Error | null, result?: { current: number; ttl: number }) => void,
+      timeWindow: number,
+    ): void {
+      pool
+        .query<{ hits: number; ttl: number }>({
+          name: 'mrn_rate_limit_take',
+          text: RATE_LIMIT_TAKE,
+          values: [key, timeWindow],
+        })
+        .then(
+          ({ rows }) => callback(null, { current: rows[0]!.hits, ttl: rows[0]!.ttl }),
+          (error: Error) => callback(error),
+        );
+      const now = performance.now();
+      if (now - lastPrune > timeWindow) {
+        lastPrune = now;
+        pool.query(PRUNE).catch((error: unknown) => app.log.warn({ err: error }, 'rate limit prune failed'));
+      }
+    }
+
+    // Every route's limiter shares the one table; the keys keep their buckets apart.
+    child(): FastifyRateLimitStore {
+      return this;
+    }
+  };
+}
