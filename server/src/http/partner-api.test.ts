@@ -216,6 +216,28 @@ describe('refusals', () => {
     });
     expect(again.status).toBe(401);
   });
+
+  it('revoking the account’s API access ends its members’ tokens and refuses new ones', async () => {
+    const token = await tokenFor('priya');
+    expect((await api('GET', search, token)).status).toBe(200);
+    const revoked = await server.call({
+      method: 'PUT',
+      url: buildPath(routes.revokeAccountApiAccess.path, { id: accountOf.priya! }),
+      token: dashboard.admin,
+    });
+    expect(revoked.status).toBe(200);
+    expect(await server.projections.waitFor(revoked.body.position, undefined, 10_000)).toBe(true);
+    const after = await api('GET', search, token);
+    expect(after.status).toBe(401);
+    expect(firstError(after.body)?.message).toBe(API_TEXTS.accessRevoked);
+    const again = await server.call({
+      method: 'POST',
+      url: routes.getApiToken.path,
+      payload: { auth: credentials.priya },
+    });
+    expect([401, 403]).toContain(again.status);
+    expect(again.body.data).toBeNull();
+  });
 });
 
 describe('calls', () => {
