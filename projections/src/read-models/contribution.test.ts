@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { DomainEvent } from '@mrn/contracts';
-import { encodePosition, platformMigrations, type RecordedEvent } from '@mrn/platform';
+import { platformMigrations, type RecordedEvent } from '@mrn/platform';
 import { createTestDatabase, type TestDatabase } from '@mrn/platform/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { projectionMigrations } from '../migrations.ts';
 import { applyBatch } from '../runner.ts';
+import { merchantAddedAt, noteAddedAt, recorded } from '../testing/recorded-events.ts';
 import { snapshotTables } from '../testing/replay-equality.ts';
 import { contributionProjector } from './contribution.ts';
 
@@ -31,61 +31,8 @@ const A = randomUUID();
 const B = randomUUID();
 const user = randomUUID();
 
-let sequence = 0;
-function recorded(event: DomainEvent, at: Date): RecordedEvent {
-  sequence += 1;
-  return {
-    id: randomUUID(),
-    streamId: 'test',
-    revision: BigInt(sequence),
-    position: encodePosition(1n, BigInt(sequence)),
-    type: event.type,
-    data: event.data,
-    metadata: {},
-    recordedAt: at,
-  };
-}
-
-const merchantAdded = (accountId: string, at: Date) =>
-  recorded(
-    {
-      type: 'MerchantAdded',
-      data: {
-        merchantId: randomUUID(),
-        fein: '123456789',
-        legalName: 'Any LLC',
-        dba: null,
-        street1: null,
-        street2: null,
-        city: 'Tampa',
-        state: 'FL',
-        businessPhone: null,
-        businessStartdate: null,
-        industry: null,
-        accountId,
-        userId: user,
-      },
-    },
-    at,
-  );
-const noteAdded = (accountId: string, at: Date) =>
-  recorded(
-    {
-      type: 'NoteAdded',
-      data: {
-        merchantId: randomUUID(),
-        noteId: randomUUID(),
-        category: 'Slow Pay',
-        note: 'late',
-        submissionSource: null,
-        brokerName: null,
-        accountId,
-        userId: user,
-        proxiedCreator: null,
-      },
-    },
-    at,
-  );
+const merchantAdded = (accountId: string, at: Date) => merchantAddedAt(accountId, user, at);
+const noteAdded = (accountId: string, at: Date) => noteAddedAt(accountId, user, at);
 const searched = (accountId: string, at: Date, merchantIds: string[], einSearch = true) =>
   recorded(
     {
