@@ -310,6 +310,45 @@ describe('calls', () => {
     expect(firstError(none.body)?.message).toBe('No Merchants Found');
   });
 
+  it('refuses NUL characters, impossible dates and oversized text naming the field, writing nothing', async () => {
+    const count = async () =>
+      (await server.db.pool.query(`select count(*)::int as n from events`)).rows[0].n as number;
+    const before = await count();
+    const good = {
+      fein: '771234570',
+      legal_name: 'Careful Cakes LLC',
+      city: 'Denver',
+      state: 'CO',
+      note_category: 'Slow Pay',
+      note: 'Paid late.',
+    };
+    for (const [field, bad] of [
+      ['legal_name', { legal_name: 'Bad\u0000Name' }],
+      ['business_startdate', { business_startdate: '2026-02-30' }],
+      ['note', { note: 'x'.repeat(100_000) }],
+      ['dba', { dba: 'y'.repeat(5_000) }],
+    ] as const) {
+      const res = await api('POST', routes.partnerAddMerchantWithAdditionalData.path, token, {
+        ...good,
+        submission_source: 'in-house',
+        ...bad,
+      });
+      expect(res.status, field).toBe(400);
+      expect(
+        res.body.errors.map((e: { field: string }) => e.field),
+        field,
+      ).toContain(field);
+    }
+    const note = await api('POST', routes.partnerAddNote.path, token, {
+      fein: '771234567',
+      note_category: 'Slow Pay',
+      note: 'nul\u0000here',
+    });
+    expect(note.status).toBe(400);
+    expect(firstError(note.body)?.field).toBe('note');
+    expect(await count()).toBe(before);
+  });
+
   it('adds notes by EIN, with and without submission sources', async () => {
     const note = await api('POST', routes.partnerAddNote.path, token, {
       fein: '771234567',
