@@ -93,11 +93,12 @@ export async function startServer(
     // (the dispatcher folds a merchant's first note into its Merchant Added by it), not only a log tag.
     genReqId: () => randomUUID(),
   });
+  const jwtSecret = resolveJwtSecret(config.JWT_SECRET, config.DATA_DIR);
   // The partner API's sandbox: routed first, so nothing of production acts on a request for it.
   const sandbox = new Sandbox({
     productionUrl: db.url,
     production: { pool: db.pool, store },
-    productionJwtSecret: resolveJwtSecret(config.JWT_SECRET, config.DATA_DIR),
+    productionJwtSecret: jwtSecret,
     config,
     logger,
     clock: opts.clock ?? systemClock,
@@ -113,7 +114,7 @@ export async function startServer(
   });
   const billing = await startBilling(config, logger);
   await app.register(fastifyHelmet, securityHeaders(billing.gateway.tokenUrl));
-  await app.register(fastifyJwt, { secret: resolveJwtSecret(config.JWT_SECRET, config.DATA_DIR) });
+  await app.register(fastifyJwt, { secret: jwtSecret });
   const mailbox = config.SMTP_URL ? undefined : await startDevMailbox(db.pool, logger);
   const mailer = createMailer(
     config.SMTP_URL ?? mailbox!.smtpUrl,
