@@ -15,6 +15,7 @@ import { allProjectors, rebuildProjectors } from '@mrn/projections';
 import { SEARCH_STATEMENTS } from '@mrn/query-api/handlers/search';
 import { keywordRange, keywordScan, keywordWords } from '@mrn/query-api/views';
 import { allMigrations, ensurePlatformAdmin } from '@mrn/server';
+import { LIVE_CONSUMERS, waitForConsumers } from './consumers.ts';
 import { CpuMeter, type CpuUse } from './cpu.ts';
 import { type BenchDatabase, type BenchServer, createBenchDatabase } from './database.ts';
 import { type LoadRequest, type LoadResult, percentile, postJson, runLoad } from './http-load.ts';
@@ -45,9 +46,9 @@ export interface SearchBenchOptions {
   reuseDatabase: string | undefined;
 }
 
-const ADMIN_EMAIL = 'bench-admin@merchantrisk.local';
+export const ADMIN_EMAIL = 'bench-admin@merchantrisk.local';
 const FUNDER_EMAIL = 'dana.whitfield@summit-bench.example';
-const PASSWORD = 'bench-password-2026';
+export const PASSWORD = 'bench-password-2026';
 
 const TARGETS = { einP99Ms: 5, keywordP99Ms: 25, searchesPerSecond: 2000, replayEventsPerSecond: 20_000 };
 
@@ -171,6 +172,12 @@ export async function runSearchBench(server: BenchServer, opts: SearchBenchOptio
       },
     });
     const baseUrl = `http://127.0.0.1:${port}`;
+    process.stderr.write(`  waiting for the server's consumers to reach the log's head…\n`);
+    const caughtUp = await waitForConsumers(rebuildPool, 3600);
+    notes.push(
+      `the server's live consumers (${LIVE_CONSUMERS.join(', ')}) read the log to its head in ` +
+        `${caughtUp.toFixed(0)} s after start-up, before any measurement`,
+    );
     const token = await signIn(baseUrl);
     const apiToken = await partnerApiToken(baseUrl, token, owner, rebuildPool);
     const backend = (await rebuildPool.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
@@ -365,7 +372,7 @@ export async function runSearchBench(server: BenchServer, opts: SearchBenchOptio
   }
 }
 
-function reusedDatabase(server: BenchServer, name: string): BenchDatabase {
+export function reusedDatabase(server: BenchServer, name: string): BenchDatabase {
   const url = new URL(server.adminUrl);
   url.pathname = `/${name}`;
   return { url: url.toString(), name, drop: async () => undefined };
@@ -380,7 +387,7 @@ async function existingFunder(pool: Pool): Promise<Owner> {
   return { accountId: rows[0].account_id, userId: rows[0].id };
 }
 
-async function createFunder(store: PostgresEventStore): Promise<Owner> {
+export async function createFunder(store: PostgresEventStore): Promise<Owner> {
   const logger = createLogger('warn', 'bench');
   // The platform administrator the server would otherwise create on its first start.
   await ensurePlatformAdmin(
@@ -425,7 +432,7 @@ async function createFunder(store: PostgresEventStore): Promise<Owner> {
 }
 
 /** `seedWriters` loops, each taking the next `seedBatch` merchants and appending them in one appendMany. */
-async function seedMerchants(
+export async function seedMerchants(
   store: PostgresEventStore,
   owner: Owner,
   opts: SearchBenchOptions,

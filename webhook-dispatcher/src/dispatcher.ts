@@ -559,8 +559,8 @@ export class WebhookDispatcher implements SourceTarget {
     // A batch applied ends a run of failures, so the back-off below starts small again.
     const target: SourceTarget = {
       readCheckpoint: () => this.readCheckpoint(),
-      applyBatch: async (events) => {
-        const n = await this.applyBatch(events);
+      applyBatch: async (events, force) => {
+        const n = await this.applyBatch(events, force);
         failures = 0;
         return n;
       },

@@ -4,8 +4,8 @@ import type { EventBusConsumer } from '@mrn/platform/event-bus/index';
 /** What a source feeds: the dispatcher's two ways of applying events. */
 export interface SourceTarget {
   readCheckpoint(): Promise<Position>;
-  /** Events in the log's order, skipped up to the position checkpoint. */
-  applyBatch(events: RecordedEvent[]): Promise<number>;
+  /** Events in the log's order, skipped up to the position checkpoint; `force` writes the checkpoint. */
+  applyBatch(events: RecordedEvent[], force?: boolean): Promise<number>;
   /** Events at least once and in no global order, skipped when already applied (by id). */
   applyDelivered(events: RecordedEvent[]): Promise<number>;
 }
@@ -20,17 +20,24 @@ export interface DispatcherSource {
   follow(target: SourceTarget, signal: AbortSignal): Promise<void>;
 }
 
+const CATCH_UP_BATCH = 1000;
+
 /** The log itself, from the dispatcher's position checkpoint: catch-up, then live. */
 export function eventStoreSource(store: EventStore): DispatcherSource {
   return {
     name: 'event-store',
     async follow(target, signal) {
+      // The first short batch ends the catch-up: its checkpoint is written at once (not after the
+      // idle interval), so a restart does not read the log again and tools can see it caught up.
+      let caughtUp = false;
       await store.subscribeToAll({
         fromPosition: await target.readCheckpoint(),
         signal,
-        batchSize: 1000,
+        batchSize: CATCH_UP_BATCH,
         onBatch: async (events) => {
-          await target.applyBatch(events);
+          const endOfCatchUp = !caughtUp && events.length < CATCH_UP_BATCH;
+          if (endOfCatchUp) caughtUp = true;
+          await target.applyBatch(events, endOfCatchUp);
         },
       });
     },

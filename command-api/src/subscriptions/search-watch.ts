@@ -192,12 +192,17 @@ export class SearchWatchReactor {
     const signal = this.controller.signal;
     while (!signal.aborted) {
       try {
+        // The first short batch ends the catch-up: its checkpoint is written at once, not after the
+        // idle interval, so a restart does not read the log again and tools can see it caught up.
+        let caughtUp = false;
         await this.deps.store.subscribeToAll({
           fromPosition: await this.readCheckpoint(),
           signal,
           batchSize: 1000,
           onBatch: async (events) => {
-            await this.applyBatch(events);
+            const endOfCatchUp = !caughtUp && events.length < 1000;
+            if (endOfCatchUp) caughtUp = true;
+            await this.applyBatch(events, endOfCatchUp);
           },
         });
       } catch (err) {

@@ -131,6 +131,25 @@ describe('contribution figures', () => {
     expect(await figures(A)).toMatchObject({ week: 100, two_week: 0, computed_at: later });
   });
 
+  it('stays exact when a window moves back or a record older than its start arrives late', async () => {
+    // Each window remembers its start and the records before it (migration 0017); these moves must
+    // give what a full count gives.
+    await applyBatch(db.pool, contributionProjector, [...accountALog(), dayStarted(T)]);
+    // Back one day: the week is [−8d, −1d]: adds −7d−1s and −7d (2) / EIN −7d−1s, EIN −7d, keyword
+    // −2d, EIN −1d (4).
+    await applyBatch(db.pool, contributionProjector, [dayStarted(before(1))]);
+    expect(await figures(A)).toMatchObject({ week: 50, computed_at: before(1) });
+    // Forward again, then a merchant added 10 days ago arrives after the recompute: it is inside the
+    // 14-, 30- and 90-day windows (4/4, 5/5, 6/7), not the week's (1/3); one 95 days old is in none.
+    await applyBatch(db.pool, contributionProjector, [dayStarted(T)]);
+    await applyBatch(db.pool, contributionProjector, [
+      merchantAdded(A, before(10)),
+      merchantAdded(A, before(95)),
+      dayStarted(T),
+    ]);
+    expect(await figures(A)).toMatchObject({ ninety: 85.71, month: 100, two_week: 100, week: 33.33 });
+  });
+
   it('gives the same rows fed in small batches as in one (replay equality)', async () => {
     const log = [
       ...accountALog(),

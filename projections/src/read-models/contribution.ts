@@ -16,12 +16,19 @@ export const searchedMerchant = (e: ProjectedEvent<'MerchantSearched'>): string 
 /**
  * Contribution figures (DESIGN §4): the adds and searches each account made, and its 90/30/14/7-day
  * percentages computed as of its latest event of the batch, or as of a new day's start for every
- * account (read.recompute_contribution in migration 0010). Computed as of event times, a replay gives
- * the figures the live projector gave.
+ * account (read.recompute_contribution in migrations 0010 and 0017). Computed as of event times, a
+ * replay gives the figures the live projector gave; each window remembers where it started, so a
+ * recompute counts only what moved since the last one, not the account's whole history.
  */
 export const contributionProjector = projector({
   name: 'contribution',
-  tables: ['read.contribution_records', 'read.contribution_searches', 'read.account_contribution'],
+  tables: [
+    'read.contribution_records',
+    'read.contribution_totals',
+    'read.contribution_window_starts',
+    'read.contribution_searches',
+    'read.account_contribution',
+  ],
   bulk: {
     order: [
       'MerchantAdded',
@@ -102,10 +109,25 @@ async function insertRecords(
   tx: Parameters<NonNullable<typeof contributionProjector.afterBatch>>[0],
   events: ProjectedEvent<'MerchantAdded' | 'NoteAdded'>[],
 ): Promise<void> {
+  // The running total counts every new record; a record older than a window's stored start (events
+  // out of time order) is counted among the records before it, so the window's figures stay exact.
   await tx.query(
-    `insert into read.contribution_records (event_id, account_id, added_at)
-     select "eventId", "accountId", at from jsonb_to_recordset($1::jsonb) as x("eventId" uuid, "accountId" uuid, at timestamptz)
-     on conflict (event_id) do nothing`,
+    `with added as (
+       insert into read.contribution_records (event_id, account_id, added_at)
+       select "eventId", "accountId", at from jsonb_to_recordset($1::jsonb) as x("eventId" uuid, "accountId" uuid, at timestamptz)
+       on conflict (event_id) do nothing
+       returning account_id, added_at
+     ), totals as (
+       insert into read.contribution_totals as t (account_id, records)
+       select account_id, count(*) from added group by account_id
+       on conflict (account_id) do update set records = t.records + excluded.records
+     )
+     update read.contribution_window_starts w set records_before = w.records_before + late.n
+       from (select s.account_id, s.days, count(*) as n
+               from added join read.contribution_window_starts s
+                 on s.account_id = added.account_id and added.added_at < s.start_at
+              group by s.account_id, s.days) late
+      where w.account_id = late.account_id and w.days = late.days`,
     [JSON.stringify(events.map((e) => ({ eventId: e.id, accountId: e.data.accountId, at: e.recordedAt })))],
   );
 }

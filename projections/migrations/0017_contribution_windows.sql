@@ -1,0 +1,79 @@
+-- Contribution figures in time independent of the account's history (DESIGN §4, performance).
+-- Counting an account's records in each window at every recompute grew with its history: a replay
+-- of a big funder's log recomputed after every batch and so became quadratic (the 1M-merchant replay
+-- fell from 20,000 to 6,400 events/s). Now each window keeps, per account, how many records came
+-- before its start at the last recompute; the next recompute counts only the records between the
+-- old start and the new one, and the records after `as_of` (normally none).
+
+-- Every record an account added, counted as it is inserted.
+create table read.contribution_totals (
+  account_id uuid primary key,
+  records    bigint not null
+);
+insert into read.contribution_totals (account_id, records)
+select account_id, count(*) from read.contribution_records group by account_id;
+
+-- Per account and window length: the window's start at its last recompute and how many of the
+-- account's records were added before it. A record inserted later with an older time is added here.
+create table read.contribution_window_starts (
+  account_id     uuid not null,
+  days           integer not null,
+  start_at       timestamptz not null,
+  records_before bigint not null,
+  primary key (account_id, days)
+);
+
+-- The account's records added before `before_at`: from the window's stored start, counting only the
+-- records between that start and `before_at` (a full count the first time).
+create function read.contribution_records_before(account uuid, before_at timestamptz, window_days integer)
+returns bigint language sql stable as $$
+  select coalesce(
+    (select case
+              when w.start_at <= before_at then w.records_before
+                + (select count(*) from read.contribution_records r
+                    where r.account_id = account and r.added_at >= w.start_at and r.added_at < before_at)
+              else w.records_before
+                - (select count(*) from read.contribution_records r
+                    where r.account_id = account and r.added_at >= before_at and r.added_at < w.start_at)
+            end
+       from read.contribution_window_starts w
+      where w.account_id = account and w.days = window_days),
+    (select count(*) from read.contribution_records r where r.account_id = account and r.added_at < before_at))
+$$;
+
+-- Records added in the window of `days` ending at `as_of`, both ends included (migration 0010).
+create function read.contribution_added(account uuid, as_of timestamptz, days integer)
+returns bigint language sql stable as $$
+  select coalesce((select t.records from read.contribution_totals t where t.account_id = account), 0)
+       - (select count(*) from read.contribution_records r where r.account_id = account and r.added_at > as_of)
+       - read.contribution_records_before(account, as_of - make_interval(days => days), days)
+$$;
+
+create or replace function read.contribution_percent(account uuid, as_of timestamptz, days integer) returns numeric
+language sql stable as $$
+  select case when searched.n = 0 then 100::numeric
+              else round(100.0 * read.contribution_added(account, as_of, days) / searched.n, 2) end
+  from (select count(*) as n from read.contribution_searches
+         where account_id = account and last_searched_at between as_of - make_interval(days => days) and as_of) searched
+$$;
+
+create or replace function read.recompute_contribution(accounts uuid[], as_of timestamptz) returns void
+language plpgsql as $$
+begin
+  -- Move every window's start first, so that the figures below count from there.
+  insert into read.contribution_window_starts as w (account_id, days, start_at, records_before)
+  select id, d, as_of - make_interval(days => d),
+         read.contribution_records_before(id, as_of - make_interval(days => d), d)
+    from unnest(accounts) as id, unnest(array[90, 30, 14, 7]) as d
+  on conflict (account_id, days) do update
+    set start_at = excluded.start_at, records_before = excluded.records_before;
+
+  insert into read.account_contribution as c (account_id, ninety_day, month, two_week, week, computed_at)
+  select id, read.contribution_percent(id, as_of, 90), read.contribution_percent(id, as_of, 30),
+         read.contribution_percent(id, as_of, 14), read.contribution_percent(id, as_of, 7), as_of
+    from unnest(accounts) as id
+  on conflict (account_id) do update
+    set ninety_day = excluded.ninety_day, month = excluded.month, two_week = excluded.two_week,
+        week = excluded.week, computed_at = excluded.computed_at;
+end
+$$;
