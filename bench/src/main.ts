@@ -4,6 +4,7 @@ import { runEventStoreBench } from './event-store-bench.ts';
 import { runSearchBench } from './search-bench.ts';
 import { runWebBench } from './web-bench.ts';
 import { runWebhookBench } from './webhook-bench.ts';
+import { runWidgetBench } from './widget-bench.ts';
 
 // `npm run bench` runs every suite; `npm run bench -- eventstore` only the ones named.
 const SUITES: Record<string, (server: BenchServer) => Promise<void>> = {
@@ -34,6 +35,21 @@ const SUITES: Record<string, (server: BenchServer) => Promise<void>> = {
     runWebBench(server, {
       runs: Math.round(numberFromEnv('BENCH_WEB_RUNS', 7)),
       port: Math.round(numberFromEnv('BENCH_SERVER_PORT', 8097)),
+    }),
+  // The admin dashboard's widgets over HTTP; BENCH_REUSE_DATABASE measures them on a kept search database.
+  widgets: (server) =>
+    runWidgetBench(server, {
+      merchants: Math.round(numberFromEnv('BENCH_MERCHANTS', 1_000_000)),
+      notes: Math.round(numberFromEnv('BENCH_NOTES', 3_000_000)),
+      seedWriters: Math.round(numberFromEnv('BENCH_SEED_WRITERS', 4)),
+      seedBatch: Math.round(numberFromEnv('BENCH_SEED_BATCH', 200)),
+      seconds: numberFromEnv('BENCH_WIDGET_SECONDS', 3),
+      warmupSeconds: numberFromEnv('BENCH_WARMUP_SECONDS', 1.5),
+      concurrency: Math.round(numberFromEnv('BENCH_WIDGET_CONCURRENCY', 4)),
+      funders: Math.round(numberFromEnv('BENCH_WIDGET_FUNDERS', 300)),
+      port: Math.round(numberFromEnv('BENCH_SERVER_PORT', 8097)),
+      keepDatabase: process.env.BENCH_KEEP_DATABASE === '1',
+      reuseDatabase: process.env.BENCH_REUSE_DATABASE || undefined,
     }),
   webhooks: (server) =>
     runWebhookBench(server, {

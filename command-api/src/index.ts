@@ -11,5 +11,6 @@ export * from './services/contribution.ts';
 export * from './services/contribution-clock.ts';
 export * from './services/merchants.ts';
 export * from './services/users.ts';
+export * from './subscriptions/dispute-mail.ts';
 export * from './subscriptions/search-watch.ts';
 export * from './subscriptions/watch-expiry.ts';

@@ -15,6 +15,7 @@ import { sandboxHandlers } from './handlers/sandbox.ts';
 import { userHandlers } from './handlers/users.ts';
 import { webhookLogHandlers } from './handlers/webhook-log.ts';
 import { registerDirectUploads } from './subscriptions/direct-uploads.ts';
+import { startDisputeMail } from './subscriptions/dispute-mail.ts';
 import { startImportResumer } from './subscriptions/resume-imports.ts';
 
 /** The command side's slice of the route table. */
@@ -48,6 +49,8 @@ export function registerCommandApi(deps: CommandDeps): void {
   registerStripeWebhooks(deps);
   registerDirectUploads(deps);
   startImportResumer(deps);
+  // E-mails to business owners about their disputes, from the log (an outbox with its checkpoint).
+  startDisputeMail(deps);
 }
 
 export const commandMigrations = () =>

@@ -1,3 +1,4 @@
+export * from './domain/disputes.ts';
 export * from './domain/ein.ts';
 export * from './domain/messages.ts';
 export * from './domain/notes.ts';
@@ -24,3 +25,4 @@ export * from './routes/merchants.ts';
 export * from './routes/partner-api.ts';
 export * from './routes/partner-api-document.ts';
 export * from './routes/users.ts';
+export * from './routes/widgets.ts';

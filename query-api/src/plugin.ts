@@ -4,11 +4,13 @@ import type { QueryDeps } from './context.ts';
 import { accountQueryHandlers } from './handlers/accounts.ts';
 import { analyticsHandlers } from './handlers/analytics.ts';
 import { appSettingsHandlers } from './handlers/app-settings.ts';
+import { disputeQueryHandlers } from './handlers/disputes.ts';
 import { historyHandlers } from './handlers/history.ts';
 import { merchantSubscriptionQueryHandlers } from './handlers/merchant-subscriptions.ts';
 import { merchantQueryHandlers } from './handlers/merchants.ts';
 import { partnerQueryHandlers } from './handlers/partner-api.ts';
 import { searchHandlers } from './handlers/search.ts';
+import { widgetHandlers } from './handlers/widgets.ts';
 
 export const queryRoutes = Object.fromEntries(
   Object.entries(routes).filter(([, r]) => r.service === 'query'),
@@ -21,9 +23,11 @@ export function queryHandlers(deps: QueryDeps): HandlersFor<RoutesOf<'query'>> {
     ...merchantQueryHandlers(deps),
     ...historyHandlers(deps),
     ...accountQueryHandlers(deps),
+    ...disputeQueryHandlers(deps),
     ...merchantSubscriptionQueryHandlers(deps),
     ...partnerQueryHandlers(deps),
     ...analyticsHandlers(deps),
+    ...widgetHandlers(deps),
   };
 }
 

@@ -1,3 +1,4 @@
+import { DISPUTE_RESOLUTIONS } from '../domain/disputes.ts';
 import { NOTE_CATEGORIES, SUBMISSION_SOURCES } from '../domain/notes.ts';
 import { MEMBERSHIP_STATUSES, PLAN_LEVELS } from '../domain/plans.ts';
 import { MESSAGE_SEVERITIES } from '../routes/app-settings.ts';
@@ -134,6 +135,36 @@ export const eventSchemas = {
     city: z.string(),
     state: z.string(),
     reason: z.string(),
+  }),
+  // Dispute work (issue 13), on `dispute-{id}`: new → in review (assigned or review started) → resolved.
+  /** Also moves a new dispute into review; reassigning records who has it now. */
+  DisputeAssigned: z.object({
+    disputeId: z.string(),
+    assigneeUserId: z.string(),
+    /** As the assignee was named then: the audit trail reads without the user's stream. */
+    assigneeName: z.string(),
+  }),
+  DisputeReviewStarted: z.object({ disputeId: z.string() }),
+  /** An internal comment of platform administrators; never shown or mailed to the business owner. */
+  DisputeCommentAdded: z.object({
+    disputeId: z.string(),
+    commentId: z.string(),
+    authorUserId: z.string(),
+    authorName: z.string(),
+    text: z.string(),
+  }),
+  /**
+   * The outcome. `merchantId`/`noteId` name what the resolution changed (the Merchant Dispute note added,
+   * the note archived, the merchant archived), written in the same atomic append as that change.
+   * `explanation` is the message to the business owner (required for `rejected` and `no_action`).
+   */
+  DisputeResolved: z.object({
+    disputeId: z.string(),
+    resolution: z.enum(DISPUTE_RESOLUTIONS),
+    explanation: z.string().nullable(),
+    merchantId: z.string().nullable(),
+    noteId: z.string().nullable(),
+    resolvedByUserId: z.string(),
   }),
   UserRegistered: z.object({
     userId: z.string(),

@@ -9,6 +9,7 @@ import * as merchants from './merchants.ts';
 import { partnerRoutes } from './partner-api.ts';
 import * as sandbox from './sandbox.ts';
 import * as users from './users.ts';
+import * as widgets from './widgets.ts';
 
 /** Every HTTP route of the product, by name: the single source for both APIs and the web client. */
 export const routes = {
@@ -84,6 +85,11 @@ export const routes = {
   passwordReset: users.passwordReset,
   createDispute: disputes.createDispute,
   listDisputes: disputes.listDisputes,
+  getDispute: disputes.getDispute,
+  assignDispute: disputes.assignDispute,
+  startDisputeReview: disputes.startDisputeReview,
+  addDisputeComment: disputes.addDisputeComment,
+  resolveDispute: disputes.resolveDispute,
   listDevMailbox: disputes.listDevMailbox,
   resetSandbox: sandbox.resetSandbox,
   listMerchantSubscriptions: merchantSubscriptions.listMerchantSubscriptions,
@@ -102,6 +108,14 @@ export const routes = {
   additionsByDay: analytics.additionsByDay,
   searchesBySource: analytics.searchesBySource,
   hitsByCategory: analytics.hitsByCategory,
+  totalNotes: widgets.totalNotes,
+  totalMerchants: widgets.totalMerchants,
+  totalMembers: widgets.totalMembers,
+  totalUsers: widgets.totalUsers,
+  totalMonthlyRevenue: widgets.totalMonthlyRevenue,
+  recentMerchantsByCategory: widgets.recentMerchantsByCategory,
+  topContributors: widgets.topContributors,
+  bottomContributors: widgets.bottomContributors,
   // The partner API v2 (accounts spec §7): the same table, so both services register it and the
   // OpenAPI document is generated from it.
   ...partnerRoutes,

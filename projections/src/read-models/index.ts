@@ -1,5 +1,6 @@
 import type { Projector } from '../projector.ts';
 import { accountsProjector } from './accounts.ts';
+import { adminWidgetsProjector } from './admin-widgets.ts';
 import { analyticsProjector } from './analytics.ts';
 import { appSettingsProjector } from './app-settings.ts';
 import { contributionProjector } from './contribution.ts';
@@ -22,10 +23,12 @@ export const allProjectors: readonly Projector[] = [
   contributionProjector,
   merchantSubscriptionsProjector,
   analyticsProjector,
+  adminWidgetsProjector,
 ];
 
 export {
   accountsProjector,
+  adminWidgetsProjector,
   analyticsProjector,
   appSettingsProjector,
   contributionProjector,

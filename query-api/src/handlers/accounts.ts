@@ -7,7 +7,6 @@ import type {
   listAccounts,
   listAccountUsers,
   listDevMailbox,
-  listDisputes,
   listMemberFunders,
   UserView,
 } from '@mrn/contracts';
@@ -62,8 +61,7 @@ export const recordsNeeded = (added: number, searched: number): number =>
 
 // The account with its contribution figures and, for the 90-day window ending now, what they are made of.
 const ACCOUNT_COLUMNS = `a.*, c.ninety_day, c.month, c.two_week, c.week,
-  (select count(*) from read.contribution_records r
-    where r.account_id = a.id and r.added_at >= now() - interval '90 days')::int as records_added,
+  read.contribution_added(a.id, now(), 90)::int as records_added,
   (select count(*) from read.contribution_searches s
     where s.account_id = a.id and s.last_searched_at >= now() - interval '90 days')::int as merchants_searched`;
 const ACCOUNT_FROM = 'read.accounts a left join read.account_contribution c on c.account_id = a.id';
@@ -304,37 +302,6 @@ export function accountQueryHandlers(deps: QueryDeps) {
     };
   };
 
-  const listDisputesHandler: Handler<typeof listDisputes> = async (req) => {
-    const { page, per_page } = req.query;
-    const [rows, count] = await Promise.all([
-      deps.pool.query(
-        `select d.*, m.id as merchant_id from read.disputes d
-           left join read.merchants m on m.fein = d.fein and m.archived_at is null
-          order by d.created_at desc, d.id limit $1 offset $2`,
-        [per_page, (page - 1) * per_page],
-      ),
-      deps.pool.query<{ n: number }>('select count(*)::int as n from read.disputes'),
-    ]);
-    return {
-      data: rows.rows.map((r) => ({
-        id: r.id,
-        resource_id: r.id,
-        first_name: r.first_name,
-        last_name: r.last_name,
-        email: r.email,
-        fein: r.fein,
-        legal_name: r.legal_name,
-        dba: r.dba,
-        city: r.city,
-        state: r.state,
-        reason: r.reason,
-        created_at: iso(r.created_at)!,
-        merchant_id: r.merchant_id,
-      })),
-      pagination: pagination(page, per_page, count.rows[0]?.n ?? 0),
-    };
-  };
-
   const listDevMailboxHandler: Handler<typeof listDevMailbox> = async () => {
     const { rows } = await deps.pool.query<{
       id: string;
@@ -364,7 +331,6 @@ export function accountQueryHandlers(deps: QueryDeps) {
     listAccountUsers: listAccountUsersHandler,
     getUser: getUserHandler,
     getApiCredentials: getApiCredentialsHandler,
-    listDisputes: listDisputesHandler,
     listDevMailbox: listDevMailboxHandler,
   };
 }

@@ -103,6 +103,8 @@ const harborAccount = (c: Ctx) => id(c.harbor);
 const victim = (c: Ctx) => id(c.victim);
 const self = (c: Ctx, role: Role) => id(c.self[role]);
 const none = () => ({});
+/** A dispute id no one submitted: the matrix asks only whether the route refuses the caller. */
+const NO_DISPUTE = '00000000-0000-4000-8000-0000000000dd';
 
 /** Path values per route; a route missing here fails the matrix, so new routes cannot be forgotten. */
 const FIXTURES: Record<RouteName, (c: Ctx, role: Role) => Fixture> = {
@@ -207,6 +209,11 @@ const FIXTURES: Record<RouteName, (c: Ctx, role: Role) => Fixture> = {
   passwordReset: () => ({ body: {} }),
   createDispute: () => ({ body: {} }),
   listDisputes: none,
+  getDispute: () => id(NO_DISPUTE),
+  assignDispute: () => ({ ...id(NO_DISPUTE), body: {} }),
+  startDisputeReview: () => id(NO_DISPUTE),
+  addDisputeComment: () => ({ ...id(NO_DISPUTE), body: {} }),
+  resolveDispute: () => ({ ...id(NO_DISPUTE), body: {} }),
   listDevMailbox: none,
   resetSandbox: none,
   listMerchantSubscriptions: harborAccount,
@@ -240,6 +247,14 @@ const FIXTURES: Record<RouteName, (c: Ctx, role: Role) => Fixture> = {
   additionsByDay: none,
   searchesBySource: none,
   hitsByCategory: none,
+  totalNotes: none,
+  totalMerchants: none,
+  totalMembers: none,
+  totalUsers: none,
+  totalMonthlyRevenue: none,
+  recentMerchantsByCategory: none,
+  topContributors: none,
+  bottomContributors: none,
   getApiToken: () => ({ body: {} }),
   partnerSearchMerchants: () => ({ params: { key: '010000001' } }),
   partnerAddMerchant: () => ({ body: {} }),
@@ -413,6 +428,12 @@ const SPEC_ACCESS: Record<RouteName, string> = {
   passwordReset: 'anonymous',
   createDispute: 'anonymous',
   listDisputes: 'platform_admin',
+  // Issue 13: the dispute queue and its work are platform administrators' alone.
+  getDispute: 'platform_admin',
+  assignDispute: 'platform_admin',
+  startDisputeReview: 'platform_admin',
+  addDisputeComment: 'platform_admin',
+  resolveDispute: 'platform_admin',
   listDevMailbox: 'platform_admin',
   resetSandbox: 'platform_admin',
   // Accounts spec §2, §6: merchant subscriptions are for the admins of a PRO account with them enabled
@@ -436,6 +457,15 @@ const SPEC_ACCESS: Record<RouteName, string> = {
   additionsByDay: 'member',
   searchesBySource: 'member',
   hitsByCategory: 'member',
+  // Accounts spec §2, §9: the dashboard widgets are the platform admins'.
+  totalNotes: 'platform_admin',
+  totalMerchants: 'platform_admin',
+  totalMembers: 'platform_admin',
+  totalUsers: 'platform_admin',
+  totalMonthlyRevenue: 'platform_admin',
+  recentMerchantsByCategory: 'platform_admin',
+  topContributors: 'platform_admin',
+  bottomContributors: 'platform_admin',
   getApiToken: 'anonymous',
   partnerSearchMerchants: 'api',
   partnerAddMerchant: 'api',

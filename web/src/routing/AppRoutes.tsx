@@ -71,6 +71,7 @@ const NewFunderPage = page(() => import('../pages/funders/NewFunderPage.tsx'), '
 const FunderPage = page(() => import('../pages/funders/FunderPage.tsx'), 'FunderPage');
 const SettingsPage = page(() => import('../pages/admin/SettingsPage.tsx'), 'SettingsPage');
 const DisputesPage = page(() => import('../pages/admin/DisputesPage.tsx'), 'DisputesPage');
+const DisputeDetailPage = page(() => import('../pages/admin/DisputeDetailPage.tsx'), 'DisputeDetailPage');
 const MailboxPage = page(() => import('../pages/admin/MailboxPage.tsx'), 'MailboxPage');
 
 const TermsOfUsePage = page(() => import('../pages/public/InfoPages.tsx'), 'TermsOfUsePage');
@@ -166,6 +167,7 @@ export function AppRoutes() {
             <Route path={PATHS.funderMember} element={<MemberPage scope="funder" mode="edit" />} />
             <Route path={PATHS.settings} element={<SettingsPage />} />
             <Route path={PATHS.disputes} element={<DisputesPage />} />
+            <Route path={PATHS.disputeDetail} element={<DisputeDetailPage />} />
             <Route path={PATHS.mailbox} element={<MailboxPage />} />
           </Route>
         </Route>

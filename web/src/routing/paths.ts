@@ -46,6 +46,7 @@ export const PATHS = {
   deletedMerchant: '/deleted-merchants/:id',
   settings: '/settings',
   disputes: '/disputes',
+  disputeDetail: '/disputes/:id',
   mailbox: '/mailbox',
 } as const;
 
@@ -65,6 +66,9 @@ export const memberPath = (member: { id: string | null; funderId: string | null 
     ? `/funders/${encodeURIComponent(member.funderId)}/members/${tail}`
     : `/account/members/${tail}`;
 };
+
+/** A dispute of the platform administrators' queue. */
+export const disputePath = (id: string): string => `/disputes/${encodeURIComponent(id)}`;
 
 export const deletedMerchantPath = (id: string): string => `/deleted-merchants/${encodeURIComponent(id)}`;
 

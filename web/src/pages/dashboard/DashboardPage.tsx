@@ -6,6 +6,7 @@ import { PATHS } from '../../routing/paths.ts';
 import { useDocumentTitle } from '../../ui/use-document-title.ts';
 import { AdminRecentNotesCard } from './AdminRecentNotesCard.tsx';
 import { AppMessageBar } from './AppMessageBar.tsx';
+import { AdminWidgets } from './admin-widgets/AdminWidgets.tsx';
 import { ProIntroBanner } from './ProIntroBanner.tsx';
 import { RecentSuspiciousActivityCard } from './RecentSuspiciousActivityCard.tsx';
 
@@ -41,6 +42,7 @@ export function DashboardPage({ withProIntroduction }: { withProIntroduction: bo
         </div>
       </Card>
       <RecentSuspiciousActivityCard />
+      {user.is_dm_admin && <AdminWidgets />}
       {user.is_dm_admin && <AdminRecentNotesCard />}
     </div>
   );

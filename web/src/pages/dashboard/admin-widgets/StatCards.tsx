@@ -1,0 +1,83 @@
+import { Card, Classes, Spinner } from '@blueprintjs/core';
+import { routes } from '@mrn/contracts/routes/index';
+import type { ReactNode } from 'react';
+import { useApiQuery } from '../../../api/hooks.ts';
+import { formatCount, formatUsdCents } from './format.ts';
+
+/**
+ * One figure. While it loads, a spinner; if the call fails, a dash: widget failures are silent (accounts
+ * spec §8), no toast and no error text, only the spinner stops.
+ */
+function StatCard({
+  label,
+  query,
+  children,
+}: {
+  label: string;
+  query: { isPending: boolean; isError: boolean };
+  children: () => ReactNode;
+}) {
+  return (
+    <Card elevation={1} className="mrn-stat-card" role="group" aria-label={label}>
+      <div className={`${Classes.TEXT_MUTED} mrn-stat-label`}>{label}</div>
+      <div className="mrn-stat-value" aria-busy={query.isPending}>
+        {query.isPending ? (
+          <Spinner size={20} aria-label={`Loading ${label.toLowerCase()}`} />
+        ) : query.isError ? (
+          <>
+            <span aria-hidden="true">—</span>
+            <span className="mrn-visually-hidden">not available</span>
+          </>
+        ) : (
+          children()
+        )}
+      </div>
+    </Card>
+  );
+}
+
+const select = <T,>(answer: { data: T }) => answer.data;
+
+/** Network totals for platform administrators (accounts spec §2 "Widgets"). */
+export function StatCards() {
+  const merchants = useApiQuery(routes.totalMerchants, { query: {} }, { select });
+  const notes = useApiQuery(routes.totalNotes, { query: {} }, { select });
+  const members = useApiQuery(routes.totalMembers, undefined, { select });
+  const users = useApiQuery(routes.totalUsers, undefined, { select });
+  const revenue = useApiQuery(routes.totalMonthlyRevenue, undefined, { select });
+
+  return (
+    <div className="mrn-stat-grid">
+      <StatCard label="Total Merchants" query={merchants}>
+        {() => formatCount(merchants.data!.total_merchants)}
+      </StatCard>
+      <StatCard label="Total Notes" query={notes}>
+        {() => formatCount(notes.data!.total_notes)}
+      </StatCard>
+      <StatCard label="Members" query={members}>
+        {() => (
+          <>
+            {formatCount(members.data!.count)}
+            <span className={`${Classes.TEXT_MUTED} mrn-stat-detail`}>
+              Basic {formatCount(members.data!.basic)} · Pro {formatCount(members.data!.pro)}
+            </span>
+          </>
+        )}
+      </StatCard>
+      <StatCard label="Users" query={users}>
+        {() => formatCount(users.data!.total_users)}
+      </StatCard>
+      <StatCard label="Monthly Revenue" query={revenue}>
+        {() => (
+          <>
+            {formatUsdCents(revenue.data!.total_monthly_revenue)}
+            <span className={`${Classes.TEXT_MUTED} mrn-stat-detail`}>
+              {formatCount(revenue.data!.paying_members)} paid{' '}
+              {revenue.data!.paying_members === 1 ? 'membership' : 'memberships'}
+            </span>
+          </>
+        )}
+      </StatCard>
+    </div>
+  );
+}
