@@ -101,7 +101,10 @@ env: DATABASE_URL (server to create a scratch database on; default: embedded Pos
        BENCH_WEBHOOK_POOL (dispatcher's pool connections, default 20 as the server's),
        BENCH_WEBHOOK_MAX_SECONDS (throughput phase gives up after, default 60),
        BENCH_WEBHOOK_RATE (notes/s in the latency phase, default 100), BENCH_WEBHOOK_LATENCY_SECONDS (default 10),
-       BENCH_WEBHOOK_LATENCY_WATCHERS (funders watching each latency note, default 2)`);
+       BENCH_WEBHOOK_LATENCY_WATCHERS (funders watching each latency note, default 2)
+     widgets: the search suite's sizes and BENCH_REUSE_DATABASE, BENCH_WIDGET_SECONDS (per case, default 3),
+       BENCH_WIDGET_CONCURRENCY (the second pass's connections, default 4),
+       BENCH_WIDGET_FUNDERS (empty funders added for the contributor tables, default 300)`);
     return;
   }
   const unknown = args.filter((a) => !(a in SUITES));
