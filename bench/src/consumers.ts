@@ -1,4 +1,4 @@
-import { SEARCH_WATCH_CHECKPOINT } from '@mrn/command-api';
+import { DISPUTE_MAIL_CHECKPOINT, SEARCH_WATCH_CHECKPOINT } from '@mrn/command-api';
 import { PostgresEventStore } from '@mrn/platform';
 import { CHECKPOINT_NAME as DISPATCHER_CHECKPOINT } from '@mrn/webhook-dispatcher';
 import type { Pool } from 'pg';
@@ -7,7 +7,11 @@ import type { Pool } from 'pg';
  * The consumers a server process starts besides the projections (whose checkpoints the rebuild sets).
  * On a freshly seeded log they begin at its start; a live system has long been following it.
  */
-export const LIVE_CONSUMERS = [DISPATCHER_CHECKPOINT, SEARCH_WATCH_CHECKPOINT] as const;
+export const LIVE_CONSUMERS = [
+  DISPATCHER_CHECKPOINT,
+  SEARCH_WATCH_CHECKPOINT,
+  DISPUTE_MAIL_CHECKPOINT,
+] as const;
 
 /**
  * Waits until every live consumer's checkpoint has reached the log's head, so that a measurement

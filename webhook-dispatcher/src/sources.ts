@@ -1,4 +1,4 @@
-import type { EventStore, Position, RecordedEvent } from '@mrn/platform';
+import { type EventStore, followLog, type Position, type RecordedEvent } from '@mrn/platform';
 import type { EventBusConsumer } from '@mrn/platform/event-bus/index';
 
 /** What a source feeds: the dispatcher's two ways of applying events. */
@@ -20,23 +20,16 @@ export interface DispatcherSource {
   follow(target: SourceTarget, signal: AbortSignal): Promise<void>;
 }
 
-const CATCH_UP_BATCH = 1000;
-
 /** The log itself, from the dispatcher's position checkpoint: catch-up, then live. */
 export function eventStoreSource(store: EventStore): DispatcherSource {
   return {
     name: 'event-store',
     async follow(target, signal) {
-      // The first short batch ends the catch-up: its checkpoint is written at once (not after the
-      // idle interval), so a restart does not read the log again and tools can see it caught up.
-      let caughtUp = false;
-      await store.subscribeToAll({
-        fromPosition: await target.readCheckpoint(),
+      await followLog({
+        store,
         signal,
-        batchSize: CATCH_UP_BATCH,
-        onBatch: async (events) => {
-          const endOfCatchUp = !caughtUp && events.length < CATCH_UP_BATCH;
-          if (endOfCatchUp) caughtUp = true;
+        readCheckpoint: () => target.readCheckpoint(),
+        onBatch: async (events, endOfCatchUp) => {
           await target.applyBatch(events, endOfCatchUp);
         },
       });

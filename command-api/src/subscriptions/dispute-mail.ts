@@ -1,6 +1,7 @@
 import { type EventData, EventParseError, parseEvent } from '@mrn/contracts';
 import {
   type EventStore,
+  followLog,
   type Logger,
   type Mail,
   type Mailer,
@@ -226,12 +227,12 @@ export class DisputeMailReactor {
     const signal = this.controller.signal;
     while (!signal.aborted) {
       try {
-        await this.deps.store.subscribeToAll({
-          fromPosition: await this.readCheckpoint(),
+        await followLog({
+          store: this.deps.store,
           signal,
-          batchSize: 1000,
-          onBatch: async (events) => {
-            if ((await this.enqueue(events)) > 0) await this.deliverDue();
+          readCheckpoint: () => this.readCheckpoint(),
+          onBatch: async (events, endOfCatchUp) => {
+            if ((await this.enqueue(events, endOfCatchUp)) > 0) await this.deliverDue();
           },
         });
       } catch (err) {

@@ -10,6 +10,7 @@ import {
 import {
   type Clock,
   type EventStore,
+  followLog,
   type Logger,
   type Pool,
   type Position,
@@ -192,16 +193,11 @@ export class SearchWatchReactor {
     const signal = this.controller.signal;
     while (!signal.aborted) {
       try {
-        // The first short batch ends the catch-up: its checkpoint is written at once, not after the
-        // idle interval, so a restart does not read the log again and tools can see it caught up.
-        let caughtUp = false;
-        await this.deps.store.subscribeToAll({
-          fromPosition: await this.readCheckpoint(),
+        await followLog({
+          store: this.deps.store,
           signal,
-          batchSize: 1000,
-          onBatch: async (events) => {
-            const endOfCatchUp = !caughtUp && events.length < 1000;
-            if (endOfCatchUp) caughtUp = true;
+          readCheckpoint: () => this.readCheckpoint(),
+          onBatch: async (events, endOfCatchUp) => {
             await this.applyBatch(events, endOfCatchUp);
           },
         });
