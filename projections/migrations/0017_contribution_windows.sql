@@ -1,9 +1,21 @@
 -- Contribution figures in time independent of the account's history (DESIGN §4, performance).
 -- Counting an account's records in each window at every recompute grew with its history: a replay
 -- of a big funder's log recomputed after every batch and so became quadratic (the 1M-merchant replay
--- fell from 20,000 to 6,400 events/s). Now each window keeps, per account, how many records came
--- before its start at the last recompute; the next recompute counts only the records between the
--- old start and the new one, and the records after `as_of` (normally none).
+-- fell from 20,000 to 6,400 events/s). Now:
+-- * records are counted per account and exact time (a row per record, with its event id as the key,
+--   cost a random B-tree insert per merchant and note; the figures only ever needed the counts), and
+-- * each window keeps, per account, how many records came before its start at the last recompute;
+--   the next recompute counts only the records between the old start and the new one, and the
+--   records after `as_of` (normally none).
+
+create table read.contribution_additions (
+  account_id uuid not null,
+  added_at   timestamptz not null,
+  records    integer not null,
+  primary key (account_id, added_at)
+);
+insert into read.contribution_additions (account_id, added_at, records)
+select account_id, added_at, count(*) from read.contribution_records group by account_id, added_at;
 
 -- Every record an account added, counted as it is inserted.
 create table read.contribution_totals (
@@ -12,6 +24,8 @@ create table read.contribution_totals (
 );
 insert into read.contribution_totals (account_id, records)
 select account_id, count(*) from read.contribution_records group by account_id;
+
+drop table read.contribution_records;
 
 -- Per account and window length: the window's start at its last recompute and how many of the
 -- account's records were added before it. A record inserted later with an older time is added here.
@@ -23,29 +37,34 @@ create table read.contribution_window_starts (
   primary key (account_id, days)
 );
 
+-- Records of the account added at or after `from_at` and before `to_at`.
+create function read.contribution_added_between(account uuid, from_at timestamptz, to_at timestamptz)
+returns bigint language sql stable as $$
+  select coalesce(sum(a.records), 0) from read.contribution_additions a
+   where a.account_id = account and a.added_at >= from_at and a.added_at < to_at
+$$;
+
 -- The account's records added before `before_at`: from the window's stored start, counting only the
 -- records between that start and `before_at` (a full count the first time).
 create function read.contribution_records_before(account uuid, before_at timestamptz, window_days integer)
 returns bigint language sql stable as $$
   select coalesce(
     (select case
-              when w.start_at <= before_at then w.records_before
-                + (select count(*) from read.contribution_records r
-                    where r.account_id = account and r.added_at >= w.start_at and r.added_at < before_at)
-              else w.records_before
-                - (select count(*) from read.contribution_records r
-                    where r.account_id = account and r.added_at >= before_at and r.added_at < w.start_at)
+              when w.start_at <= before_at
+                then w.records_before + read.contribution_added_between(account, w.start_at, before_at)
+              else w.records_before - read.contribution_added_between(account, before_at, w.start_at)
             end
        from read.contribution_window_starts w
       where w.account_id = account and w.days = window_days),
-    (select count(*) from read.contribution_records r where r.account_id = account and r.added_at < before_at))
+    read.contribution_added_between(account, '-infinity', before_at))
 $$;
 
 -- Records added in the window of `days` ending at `as_of`, both ends included (migration 0010).
 create function read.contribution_added(account uuid, as_of timestamptz, days integer)
 returns bigint language sql stable as $$
   select coalesce((select t.records from read.contribution_totals t where t.account_id = account), 0)
-       - (select count(*) from read.contribution_records r where r.account_id = account and r.added_at > as_of)
+       - (select coalesce(sum(a.records), 0) from read.contribution_additions a
+           where a.account_id = account and a.added_at > as_of)
        - read.contribution_records_before(account, as_of - make_interval(days => days), days)
 $$;
 

@@ -15,6 +15,7 @@ import { Agent, request } from 'undici';
 import { applyEvent, HANDLED_TYPES } from './enqueue.ts';
 import { claimUnseen } from './kafka-dedupe.ts';
 import { isUnreadable, quarantineEvent } from './quarantine.ts';
+import { setQuietMerchantsApart, storeQuietCopies } from './quiet-merchants.ts';
 import { signatureHeader, signingSecretsOfMany } from './signing.ts';
 import { type DispatcherSource, eventStoreSource, type SourceTarget } from './sources.ts';
 import { type AddressPolicy, checkWebhookUrlSyntax, guardedLookup } from './ssrf.ts';
@@ -203,11 +204,8 @@ export class WebhookDispatcher implements SourceTarget {
       );
       const done = rows[0]?.position ?? START;
       if (done >= last.position) return 0;
-      let count = 0;
-      for (const e of events) {
-        if (e.position <= done) continue;
-        count += await this.applyOne(tx, e, { publicUrl, now });
-      }
+      const fresh = events.filter((e) => e.position > done && HANDLED_TYPES.has(e.type));
+      const count = await this.applyInOrder(tx, fresh, { publicUrl, now });
       await tx.query(
         `insert into subscription_checkpoints (name, position, updated_at) values ($1, $2, now())
          on conflict (name) do update set position = excluded.position, updated_at = now()`,
@@ -241,12 +239,26 @@ export class WebhookDispatcher implements SourceTarget {
         tx,
         handled.filter((e) => e.position > done),
       );
-      let count = 0;
-      for (const e of fresh) count += await this.applyOne(tx, e, { publicUrl, now });
-      return count;
+      return this.applyInOrder(tx, fresh, { publicUrl, now });
     });
     if (enqueued > 0) this.wakeUp?.();
     return enqueued;
+  }
+
+  /**
+   * A batch's events inside its transaction: the changes of merchants nobody watches as one upsert of
+   * the dispatcher's copies (quiet-merchants.ts), every other event one by one in order.
+   */
+  private async applyInOrder(
+    tx: PoolClient,
+    events: RecordedEvent[],
+    ctx: { publicUrl: string; now: Date },
+  ): Promise<number> {
+    const { eventByEvent, quietCopies } = await setQuietMerchantsApart(tx, events);
+    await storeQuietCopies(tx, quietCopies);
+    let count = 0;
+    for (const e of eventByEvent) count += await this.applyOne(tx, e, ctx);
+    return count;
   }
 
   /**

@@ -217,3 +217,84 @@ describe('one notification per report', () => {
     }
   });
 });
+
+describe('merchants nobody watches (one upsert per batch, quiet-merchants.ts)', () => {
+  const rename = (accountId: string, merchantId: string, fein: string, legalName: string) =>
+    store.appendToStream(
+      `merchant-${merchantId}`,
+      [
+        {
+          id: randomUUID(),
+          type: 'MerchantUpdated',
+          data: {
+            merchantId,
+            fein,
+            legalName,
+            dba: null,
+            street1: null,
+            street2: null,
+            city: 'Austin',
+            state: 'TX',
+            businessPhone: null,
+            businessStartdate: null,
+            industry: null,
+          },
+          metadata: { actorAccountId: accountId },
+        },
+      ],
+      { expectedRevision: 'any' },
+    );
+
+  it('tells of a change made after the EIN is watched in the same batch, with the name as of then', async () => {
+    const receiver = await startReceiver();
+    const d = dispatcher();
+    try {
+      const fein = randomEin();
+      const watcher = await openAccount(store, 'Late Watcher', { webhook: receiver.url });
+      const actor = await openAccount(store, 'Busy Funder');
+      const merchantId = await addMerchant(store, actor, fein, 'Old Name LLC');
+      await addNote(store, actor, merchantId, 'Slow Pay', 'before anyone watched');
+      await rename(actor, merchantId, fein, 'New Name LLC');
+      await watch(store, watcher, fein);
+      await addNote(store, actor, merchantId, 'Slow Pay', 'after the watch');
+      await d.runOnce(); // one batch: every event above
+
+      expect(
+        payloads(receiver.received).map((p) => [p.data.action, p.data.note, p.data.merchant_name]),
+      ).toEqual([['Note Added', 'after the watch', 'New Name LLC']]);
+    } finally {
+      await d.stop();
+      await receiver.close();
+    }
+  });
+
+  it('keeps its copy of a quiet merchant, so a later watcher is told with the right name', async () => {
+    const receiver = await startReceiver();
+    const d = dispatcher();
+    try {
+      const fein = randomEin();
+      const watcher = await openAccount(store, 'Later Watcher', { webhook: receiver.url });
+      const actor = await openAccount(store, 'Quiet Funder');
+      const merchantId = await addMerchant(store, actor, fein, 'First Name LLC');
+      await rename(actor, merchantId, fein, 'Second Name LLC');
+      await addNote(store, actor, merchantId, 'Other', 'nobody is told');
+      await d.runOnce();
+      expect(receiver.received).toHaveLength(0);
+      const { rows } = await db.pool.query(
+        'select fein, name from webhook_merchants where merchant_id = $1',
+        [merchantId],
+      );
+      expect(rows).toEqual([{ fein, name: 'Second Name LLC' }]);
+
+      await watch(store, watcher, fein);
+      await addNote(store, actor, merchantId, 'Default Account', 'now watched');
+      await d.runOnce();
+      expect(
+        payloads(receiver.received).map((p) => [p.data.note, p.data.merchant_name, p.data.merchant_ein]),
+      ).toEqual([['now watched', 'Second Name LLC', fein]]);
+    } finally {
+      await d.stop();
+      await receiver.close();
+    }
+  });
+});

@@ -23,7 +23,7 @@ export const searchedMerchant = (e: ProjectedEvent<'MerchantSearched'>): string 
 export const contributionProjector = projector({
   name: 'contribution',
   tables: [
-    'read.contribution_records',
+    'read.contribution_additions',
     'read.contribution_totals',
     'read.contribution_window_starts',
     'read.contribution_searches',
@@ -109,25 +109,29 @@ async function insertRecords(
   tx: Parameters<NonNullable<typeof contributionProjector.afterBatch>>[0],
   events: ProjectedEvent<'MerchantAdded' | 'NoteAdded'>[],
 ): Promise<void> {
-  // The running total counts every new record; a record older than a window's stored start (events
-  // out of time order) is counted among the records before it, so the window's figures stay exact.
+  // Counted per account and exact time (a command's records share its time). The running total counts
+  // every new record; a record older than a window's stored start (events out of time order) is
+  // counted among the records before it, so the window's figures stay exact.
   await tx.query(
     `with added as (
-       insert into read.contribution_records (event_id, account_id, added_at)
-       select "eventId", "accountId", at from jsonb_to_recordset($1::jsonb) as x("eventId" uuid, "accountId" uuid, at timestamptz)
-       on conflict (event_id) do nothing
-       returning account_id, added_at
+       select "accountId" as account_id, at as added_at, count(*)::int as n
+         from jsonb_to_recordset($1::jsonb) as x("accountId" uuid, at timestamptz)
+        group by 1, 2
+     ), stored as (
+       insert into read.contribution_additions as a (account_id, added_at, records)
+       select account_id, added_at, n from added
+       on conflict (account_id, added_at) do update set records = a.records + excluded.records
      ), totals as (
        insert into read.contribution_totals as t (account_id, records)
-       select account_id, count(*) from added group by account_id
+       select account_id, sum(n) from added group by account_id
        on conflict (account_id) do update set records = t.records + excluded.records
      )
      update read.contribution_window_starts w set records_before = w.records_before + late.n
-       from (select s.account_id, s.days, count(*) as n
+       from (select s.account_id, s.days, sum(added.n) as n
                from added join read.contribution_window_starts s
                  on s.account_id = added.account_id and added.added_at < s.start_at
               group by s.account_id, s.days) late
       where w.account_id = late.account_id and w.days = late.days`,
-    [JSON.stringify(events.map((e) => ({ eventId: e.id, accountId: e.data.accountId, at: e.recordedAt })))],
+    [JSON.stringify(events.map((e) => ({ accountId: e.data.accountId, at: e.recordedAt })))],
   );
 }
