@@ -4,9 +4,10 @@
 -- fell from 20,000 to 6,400 events/s). Now:
 -- * records are counted per account and exact time (a row per record, with its event id as the key,
 --   cost a random B-tree insert per merchant and note; the figures only ever needed the counts), and
--- * each window keeps, per account, how many records came before its start at the last recompute;
---   the next recompute counts only the records between the old start and the new one, and the
---   records after `as_of` (normally none).
+-- * each window keeps, per account, how many records came before its start at the last recompute,
+--   and how many searched merchants were last searched before it; the next recompute counts only
+--   what lies between the old start and the new one, and what is after `as_of` (normally nothing).
+--   Searching is as frequent as adding: every batch of searches recomputes its accounts.
 
 create table read.contribution_additions (
   account_id uuid not null,
@@ -27,13 +28,24 @@ select account_id, count(*) from read.contribution_records group by account_id;
 
 drop table read.contribution_records;
 
--- Per account and window length: the window's start at its last recompute and how many of the
--- account's records were added before it. A record inserted later with an older time is added here.
+-- Every merchant an account searched, counted as it is first searched.
+create table read.contribution_search_totals (
+  account_id uuid primary key,
+  merchants  bigint not null
+);
+insert into read.contribution_search_totals (account_id, merchants)
+select account_id, count(*) from read.contribution_searches group by account_id;
+
+-- Per account and window length: the window's start at its last recompute, how many of the
+-- account's records were added before it and how many of its searched merchants were last searched
+-- before it. A record with an older time inserted later, or a merchant searched again (its last search
+-- moving past the start), changes these as it is written.
 create table read.contribution_window_starts (
-  account_id     uuid not null,
-  days           integer not null,
-  start_at       timestamptz not null,
-  records_before bigint not null,
+  account_id      uuid not null,
+  days            integer not null,
+  start_at        timestamptz not null,
+  records_before  bigint not null,
+  searched_before bigint not null,
   primary key (account_id, days)
 );
 
@@ -68,24 +80,55 @@ returns bigint language sql stable as $$
        - read.contribution_records_before(account, as_of - make_interval(days => days), days)
 $$;
 
+-- Merchants the account last searched at or after `from_at` and before `to_at`.
+create function read.contribution_searched_between(account uuid, from_at timestamptz, to_at timestamptz)
+returns bigint language sql stable as $$
+  select count(*) from read.contribution_searches s
+   where s.account_id = account and s.last_searched_at >= from_at and s.last_searched_at < to_at
+$$;
+
+-- Merchants the account last searched before `before_at`, from the window's stored start.
+create function read.contribution_searched_before(account uuid, before_at timestamptz, window_days integer)
+returns bigint language sql stable as $$
+  select coalesce(
+    (select case
+              when w.start_at <= before_at
+                then w.searched_before + read.contribution_searched_between(account, w.start_at, before_at)
+              else w.searched_before - read.contribution_searched_between(account, before_at, w.start_at)
+            end
+       from read.contribution_window_starts w
+      where w.account_id = account and w.days = window_days),
+    read.contribution_searched_between(account, '-infinity', before_at))
+$$;
+
+-- Distinct merchants searched in the window of `days` ending at `as_of`, both ends included.
+create function read.contribution_searched(account uuid, as_of timestamptz, days integer)
+returns bigint language sql stable as $$
+  select coalesce((select t.merchants from read.contribution_search_totals t where t.account_id = account), 0)
+       - (select count(*) from read.contribution_searches s
+           where s.account_id = account and s.last_searched_at > as_of)
+       - read.contribution_searched_before(account, as_of - make_interval(days => days), days)
+$$;
+
 create or replace function read.contribution_percent(account uuid, as_of timestamptz, days integer) returns numeric
 language sql stable as $$
   select case when searched.n = 0 then 100::numeric
               else round(100.0 * read.contribution_added(account, as_of, days) / searched.n, 2) end
-  from (select count(*) as n from read.contribution_searches
-         where account_id = account and last_searched_at between as_of - make_interval(days => days) and as_of) searched
+  from (select read.contribution_searched(account, as_of, days) as n) searched
 $$;
 
 create or replace function read.recompute_contribution(accounts uuid[], as_of timestamptz) returns void
 language plpgsql as $$
 begin
   -- Move every window's start first, so that the figures below count from there.
-  insert into read.contribution_window_starts as w (account_id, days, start_at, records_before)
+  insert into read.contribution_window_starts as w (account_id, days, start_at, records_before, searched_before)
   select id, d, as_of - make_interval(days => d),
-         read.contribution_records_before(id, as_of - make_interval(days => d), d)
+         read.contribution_records_before(id, as_of - make_interval(days => d), d),
+         read.contribution_searched_before(id, as_of - make_interval(days => d), d)
     from unnest(accounts) as id, unnest(array[90, 30, 14, 7]) as d
   on conflict (account_id, days) do update
-    set start_at = excluded.start_at, records_before = excluded.records_before;
+    set start_at = excluded.start_at, records_before = excluded.records_before,
+        searched_before = excluded.searched_before;
 
   insert into read.account_contribution as c (account_id, ninety_day, month, two_week, week, computed_at)
   select id, read.contribution_percent(id, as_of, 90), read.contribution_percent(id, as_of, 30),

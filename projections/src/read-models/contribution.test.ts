@@ -150,6 +150,27 @@ describe('contribution figures', () => {
     expect(await figures(A)).toMatchObject({ ninety: 85.71, month: 100, two_week: 100, week: 33.33 });
   });
 
+  it('stays exact when a merchant searched before a window is searched again inside it', async () => {
+    const [m1, m2, m3] = [randomUUID(), randomUUID(), randomUUID()];
+    await applyBatch(db.pool, contributionProjector, [
+      merchantAdded(A, before(20)),
+      searched(A, before(10), [m1]),
+      searched(A, before(3), [m2]),
+      merchantAdded(A, before(2)),
+      dayStarted(T),
+    ]);
+    // week 1 add / m2; fortnight 1 / m1, m2; month and 90 days 2 / m1, m2.
+    expect(await figures(A)).toMatchObject({ week: 100, two_week: 50, month: 100, ninety: 100 });
+    // m1's last search moves from −10d into the week; m3 is first searched at −12d, before the
+    // week's start: week 1 / m1, m2; fortnight 1 / m1, m2, m3; month and 90 days 2 / three.
+    await applyBatch(db.pool, contributionProjector, [
+      searched(A, before(1), [m1]),
+      searched(A, before(12), [m3]),
+      dayStarted(T),
+    ]);
+    expect(await figures(A)).toMatchObject({ week: 50, two_week: 33.33, month: 66.67, ninety: 66.67 });
+  });
+
   it('gives the same rows fed in small batches as in one (replay equality)', async () => {
     const log = [
       ...accountALog(),

@@ -27,6 +27,7 @@ export const contributionProjector = projector({
     'read.contribution_totals',
     'read.contribution_window_starts',
     'read.contribution_searches',
+    'read.contribution_search_totals',
     'read.account_contribution',
   ],
   bulk: {
@@ -46,13 +47,39 @@ export const contributionProjector = projector({
           return merchantId ? [{ accountId: e.data.accountId, merchantId, at: e.recordedAt }] : [];
         });
         if (searched.length === 0) return;
+        // The upsert's rows before and after: a merchant searched for the first time adds to the
+        // account's total (and, if older than a window's start, to what that window has before it);
+        // one searched again whose last search moves past a window's start leaves that "before".
         await tx.query(
-          `insert into read.contribution_searches (account_id, merchant_id, last_searched_at)
-           select "accountId", "merchantId", max(at)
-             from jsonb_to_recordset($1::jsonb) as x("accountId" uuid, "merchantId" uuid, at timestamptz)
-            group by 1, 2
-           on conflict (account_id, merchant_id) do update
-             set last_searched_at = greatest(read.contribution_searches.last_searched_at, excluded.last_searched_at)`,
+          `with s as (
+             select "accountId" as account_id, "merchantId" as merchant_id, max(at) as at
+               from jsonb_to_recordset($1::jsonb) as x("accountId" uuid, "merchantId" uuid, at timestamptz)
+              group by 1, 2
+           ), old as (
+             select c.account_id, c.merchant_id, c.last_searched_at
+               from read.contribution_searches c join s using (account_id, merchant_id)
+           ), up as (
+             insert into read.contribution_searches as c (account_id, merchant_id, last_searched_at)
+             select account_id, merchant_id, at from s
+             on conflict (account_id, merchant_id) do update
+               set last_searched_at = greatest(c.last_searched_at, excluded.last_searched_at)
+             returning account_id, merchant_id, last_searched_at
+           ), moves as (
+             select up.account_id, old.last_searched_at as old_at, up.last_searched_at as new_at
+               from up left join old using (account_id, merchant_id)
+           ), totals as (
+             insert into read.contribution_search_totals as t (account_id, merchants)
+             select account_id, count(*) from moves where old_at is null group by account_id
+             on conflict (account_id) do update set merchants = t.merchants + excluded.merchants
+           )
+           update read.contribution_window_starts w set searched_before = w.searched_before + d.delta
+             from (select ws.account_id, ws.days,
+                          sum(case when m.old_at is null and m.new_at < ws.start_at then 1
+                                   when m.old_at < ws.start_at and m.new_at >= ws.start_at then -1
+                                   else 0 end) as delta
+                     from moves m join read.contribution_window_starts ws on ws.account_id = m.account_id
+                    group by ws.account_id, ws.days) d
+            where w.account_id = d.account_id and w.days = d.days and d.delta <> 0`,
           [JSON.stringify(searched)],
         );
       },

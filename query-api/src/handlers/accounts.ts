@@ -62,8 +62,7 @@ export const recordsNeeded = (added: number, searched: number): number =>
 // The account with its contribution figures and, for the 90-day window ending now, what they are made of.
 const ACCOUNT_COLUMNS = `a.*, c.ninety_day, c.month, c.two_week, c.week,
   read.contribution_added(a.id, now(), 90)::int as records_added,
-  (select count(*) from read.contribution_searches s
-    where s.account_id = a.id and s.last_searched_at >= now() - interval '90 days')::int as merchants_searched`;
+  read.contribution_searched(a.id, now(), 90)::int as merchants_searched`;
 const ACCOUNT_FROM = 'read.accounts a left join read.account_contribution c on c.account_id = a.id';
 
 const toAccountView = (r: AccountRow): AccountView => ({
