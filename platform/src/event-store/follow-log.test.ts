@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../testing.ts';
 import { followLog } from './follow-log.ts';
-import { PostgresEventStore } from './postgres-event-store.ts';
 import { START } from './position.ts';
+import { PostgresEventStore } from './postgres-event-store.ts';
 
 let db: TestDatabase;
 let store: PostgresEventStore;
