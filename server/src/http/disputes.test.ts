@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { registerUser } from '@mrn/command-api';
-import { buildPath, IDEMPOTENCY_KEY_HEADER, MESSAGES, routes, streams } from '@mrn/contracts';
+import {
+  buildPath,
+  DISPUTE_COMMENT_MAX,
+  IDEMPOTENCY_KEY_HEADER,
+  MESSAGES,
+  routes,
+  streams,
+} from '@mrn/contracts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD } from '../demo.ts';
 import { startTestServer, TEST_ADMIN, type TestServer } from '../testing.ts';
@@ -356,6 +363,24 @@ describe('dispute refusals', () => {
     };
     await bad(routes.addDisputeComment.path, { comment: { text: '   ' } }, 'comment.text');
     await bad(routes.addDisputeComment.path, {}, 'comment');
+    await bad(routes.addDisputeComment.path, { comment: { text: 'called\u0000them' } }, 'comment.text');
+    await bad(
+      routes.addDisputeComment.path,
+      { comment: { text: 'x'.repeat(DISPUTE_COMMENT_MAX + 1) } },
+      'comment.text',
+    );
+    await bad(
+      routes.resolveDispute.path,
+      { resolution: { kind: 'rejected', explanation: 'a'.repeat(200_000) } },
+      'resolution.explanation',
+    );
+    await bad(
+      routes.resolveDispute.path,
+      {
+        resolution: { kind: 'dispute_note_added', merchant_id: d.merchantId, note_text: 'lone \uD800 half' },
+      },
+      'resolution.note_text',
+    );
     await bad(routes.assignDispute.path, { assignee_id: 'nope' }, 'assignee_id');
     await bad(routes.assignDispute.path, { assignee_id: tomId }, 'assignee_id'); // not a platform admin
     await bad(routes.resolveDispute.path, { resolution: { kind: 'forgiven' } }, 'resolution.kind');
