@@ -1,5 +1,6 @@
 import { DISPUTE_MAIL_CHECKPOINT, SEARCH_WATCH_CHECKPOINT } from '@mrn/command-api';
 import { PostgresEventStore } from '@mrn/platform';
+import { allProjectors } from '@mrn/projections';
 import { CHECKPOINT_NAME as DISPATCHER_CHECKPOINT } from '@mrn/webhook-dispatcher';
 import type { Pool } from 'pg';
 
@@ -13,29 +14,34 @@ export const LIVE_CONSUMERS = [
   DISPUTE_MAIL_CHECKPOINT,
 ] as const;
 
+/** Every follower of the log a server process runs: its projections and its live consumers. */
+export const ALL_FOLLOWERS = [...allProjectors.map((p) => p.name), ...LIVE_CONSUMERS];
+
 /**
- * Waits until every live consumer's checkpoint has reached the log's head, so that a measurement
- * sees the steady state and not a catch-up over millions of events running beside it.
- * Returns the seconds waited. Idle consumers write their checkpoint every few seconds at most.
+ * Waits until each named checkpoint has reached the log's head (as it was when the wait began), so
+ * that a measurement sees the steady state and not a catch-up over millions of events running beside
+ * it. Returns the seconds waited. Consumers write their checkpoint as soon as they have caught up.
  */
-export async function waitForConsumers(pool: Pool, timeoutSeconds: number): Promise<number> {
+export async function waitForCheckpoints(
+  pool: Pool,
+  names: readonly string[],
+  timeoutSeconds: number,
+): Promise<number> {
   const started = performance.now();
   const head = await new PostgresEventStore(pool).headPosition();
   for (;;) {
     const { rows } = await pool.query<{ name: string; position: string }>(
       'select name, position from subscription_checkpoints where name = any($1)',
-      [LIVE_CONSUMERS],
+      [names],
     );
-    const behind = LIVE_CONSUMERS.filter((name) => {
+    const behind = names.filter((name) => {
       const at = rows.find((r) => r.name === name)?.position;
       return at === undefined || at < head;
     });
     const waited = (performance.now() - started) / 1000;
     if (behind.length === 0) return waited;
     if (waited > timeoutSeconds)
-      throw new Error(
-        `consumers still behind the log's head after ${timeoutSeconds} s: ${behind.join(', ')}`,
-      );
+      throw new Error(`still behind the log's head after ${timeoutSeconds} s: ${behind.join(', ')}`);
     await new Promise((resolve) => setTimeout(resolve, 1000));
   }
 }

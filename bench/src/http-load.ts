@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { routes } from '@mrn/contracts';
 import { CpuMeter, type CpuSample, type CpuUse } from './cpu.ts';
 
 export interface LoadRequest {
@@ -182,3 +183,16 @@ export async function postJson(
 
 export const percentile = (sorted: number[], p: number): number =>
   sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? Number.NaN;
+
+/** Signs in over HTTP as the dashboard does; the session token and the user it is for. */
+export async function signIn(
+  baseUrl: string,
+  email: string,
+  password: string,
+): Promise<{ jwt: string; user: { plan_level?: string } }> {
+  const { status, json } = await postJson(baseUrl, routes.login.path, { auth: { email, password } });
+  const data = (json as { data?: { jwt?: string; user?: { plan_level?: string } } } | null)?.data;
+  if (status !== 200 || !data?.jwt)
+    throw new Error(`Sign-in of ${email} failed: ${status} ${JSON.stringify(json)}`);
+  return { jwt: data.jwt, user: data.user ?? {} };
+}

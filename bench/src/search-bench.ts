@@ -15,13 +15,13 @@ import { allProjectors, rebuildProjectors } from '@mrn/projections';
 import { SEARCH_STATEMENTS } from '@mrn/query-api/handlers/search';
 import { keywordRange, keywordScan, keywordWords } from '@mrn/query-api/views';
 import { allMigrations, ensurePlatformAdmin } from '@mrn/server';
-import { LIVE_CONSUMERS, waitForConsumers } from './consumers.ts';
+import { LIVE_CONSUMERS, waitForCheckpoints } from './consumers.ts';
 import { CpuMeter, type CpuUse } from './cpu.ts';
 import { type BenchDatabase, type BenchServer, createBenchDatabase } from './database.ts';
-import { type LoadRequest, type LoadResult, percentile, postJson, runLoad } from './http-load.ts';
+import { type LoadRequest, type LoadResult, percentile, postJson, runLoad, signIn } from './http-load.ts';
 import { einOf, keywordTerm, merchantAppends, noteCounts, type Owner, Rng } from './search-data.ts';
 import { freePort, type ServerProcess, startServerProcess } from './server-process.ts';
-import { formatCount, formatMs, type Row, renderTable } from './table.ts';
+import { formatCount, formatMs, printLatencyReport, type Row } from './table.ts';
 
 export interface SearchBenchOptions {
   merchants: number;
@@ -173,12 +173,12 @@ export async function runSearchBench(server: BenchServer, opts: SearchBenchOptio
     });
     const baseUrl = `http://127.0.0.1:${port}`;
     process.stderr.write(`  waiting for the server's consumers to reach the log's head…\n`);
-    const caughtUp = await waitForConsumers(rebuildPool, 3600);
+    const caughtUp = await waitForCheckpoints(rebuildPool, LIVE_CONSUMERS, 3600);
     notes.push(
       `the server's live consumers (${LIVE_CONSUMERS.join(', ')}) read the log to its head in ` +
         `${caughtUp.toFixed(0)} s after start-up, before any measurement`,
     );
-    const token = await signIn(baseUrl);
+    const token = await signInAsFunder(baseUrl);
     const apiToken = await partnerApiToken(baseUrl, token, owner, rebuildPool);
     const backend = (await rebuildPool.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
     const meter = new CpuMeter(child.process.pid ?? -1, backend);
@@ -345,21 +345,7 @@ export async function runSearchBench(server: BenchServer, opts: SearchBenchOptio
     process.stderr.write('  EXPLAIN ANALYZE of the search queries…\n');
     const explained = await explainQueries(rebuildPool, opts, owner);
 
-    console.log(
-      renderTable(
-        [
-          { header: 'case' },
-          { header: 'per s', align: 'right' },
-          { header: 'p50 ms', align: 'right' },
-          { header: 'p99 ms', align: 'right' },
-          { header: 'errors', align: 'right' },
-          { header: 'target' },
-        ],
-        rows,
-      ),
-    );
-    console.log(`\nchecks: ${checks.join('; ')}`);
-    console.log(`notes:  ${notes.join('\n        ')}`);
+    printLatencyReport(rows, checks, notes);
     console.log(`\n${explained}`);
   } finally {
     if (child) {
@@ -512,14 +498,11 @@ async function countSearchEvents(pool: Pool, accountId: string): Promise<number>
   return rows[0]!.n;
 }
 
-async function signIn(baseUrl: string): Promise<string> {
-  const { status, json } = await postJson(baseUrl, '/api/auth/login', {
-    auth: { email: FUNDER_EMAIL, password: PASSWORD },
-  });
-  const jwt = (json as { data?: { jwt?: string; user?: { plan_level?: string } } } | null)?.data;
-  if (status !== 200 || !jwt?.jwt) throw new Error(`Sign-in failed: ${status} ${JSON.stringify(json)}`);
-  if (jwt.user?.plan_level !== 'PRO') throw new Error(`The funder should be PRO, is ${jwt.user?.plan_level}`);
-  return jwt.jwt;
+/** The seeded funder's session; the keyword cap measured is PRO's. */
+async function signInAsFunder(baseUrl: string): Promise<string> {
+  const { jwt, user } = await signIn(baseUrl, FUNDER_EMAIL, PASSWORD);
+  if (user.plan_level !== 'PRO') throw new Error(`The funder should be PRO, is ${user.plan_level}`);
+  return jwt;
 }
 
 /**
@@ -540,11 +523,7 @@ async function partnerApiToken(
     });
     return { status: res.status, json: (await res.json().catch(() => null)) as { data?: unknown } | null };
   };
-  const admin = await postJson(baseUrl, '/api/auth/login', {
-    auth: { email: ADMIN_EMAIL, password: PASSWORD },
-  });
-  const adminToken = (admin.json as { data?: { jwt?: string } } | null)?.data?.jwt;
-  if (admin.status !== 200 || !adminToken) throw new Error(`Admin sign-in failed: ${admin.status}`);
+  const { jwt: adminToken } = await signIn(baseUrl, ADMIN_EMAIL, PASSWORD);
   const account = await put(
     buildPath(routes.grantAccountApiAccess.path, { id: owner.accountId }),
     adminToken,

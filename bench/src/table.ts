@@ -30,3 +30,22 @@ export const formatMs = (ms: number): string => (ms < 10 ? ms.toFixed(2) : ms.to
 
 // Truncated, not rounded, so a ratio printed as 0.80× has really reached 0.80.
 export const formatRatio = (r: number): string => `${(Math.floor(r * 100) / 100).toFixed(2)}×`;
+
+/** The latency suites' report: their table (rate, p50, p99, errors, target), then checks and notes. */
+export function printLatencyReport(rows: Row[], checks: string[], notes: string[]): void {
+  console.log(
+    renderTable(
+      [
+        { header: 'case' },
+        { header: 'per s', align: 'right' },
+        { header: 'p50 ms', align: 'right' },
+        { header: 'p99 ms', align: 'right' },
+        { header: 'errors', align: 'right' },
+        { header: 'target' },
+      ],
+      rows,
+    ),
+  );
+  console.log(`\nchecks: ${checks.join('; ')}`);
+  console.log(`notes:  ${notes.join('\n        ')}`);
+}

@@ -4,8 +4,9 @@ import { type RouteSpec, routes } from '@mrn/contracts';
 import { createPool, type Pool, PostgresEventStore, runMigrations } from '@mrn/platform';
 import { allProjectors, rebuildProjectors } from '@mrn/projections';
 import { allMigrations } from '@mrn/server';
+import { ALL_FOLLOWERS, waitForCheckpoints } from './consumers.ts';
 import { type BenchServer, createBenchDatabase } from './database.ts';
-import { type LoadResult, percentile, postJson, runLoad } from './http-load.ts';
+import { type LoadResult, percentile, runLoad, signIn } from './http-load.ts';
 import {
   ADMIN_EMAIL,
   createFunder,
@@ -16,7 +17,7 @@ import {
 } from './search-bench.ts';
 import type { Owner } from './search-data.ts';
 import { freePort, type ServerProcess, startServerProcess } from './server-process.ts';
-import { formatCount, formatMs, type Row, renderTable } from './table.ts';
+import { formatCount, formatMs, printLatencyReport, type Row } from './table.ts';
 
 // The platform admins' dashboard widgets (issue 13: every widget ≤ 50 ms p99 at 1M merchants / 3M
 // notes), each measured over HTTP against the real server in its own process, on the search bench's
@@ -107,10 +108,12 @@ export async function runWidgetBench(server: BenchServer, opts: WidgetBenchOptio
     });
     const baseUrl = `http://127.0.0.1:${port}`;
     // A kept database from before the widgets existed: the server projects them from the log's start.
-    const waited = await waitForProjections(pool, 3600);
-    notes.push(`the server's projections reached the log's head ${waited.toFixed(0)} s after start-up`);
+    const waited = await waitForCheckpoints(pool, ALL_FOLLOWERS, 3600);
+    notes.push(
+      `the server's projections and consumers reached the log's head ${waited.toFixed(0)} s after start-up`,
+    );
     notes.push(await describeWidgetTables(pool));
-    const token = await signIn(baseUrl);
+    const { jwt: token } = await signIn(baseUrl, ADMIN_EMAIL, PASSWORD);
 
     const cases: { label: string; route: RouteSpec; query?: string }[] = [
       { label: 'total_merchants', route: routes.totalMerchants },
@@ -190,21 +193,7 @@ export async function runWidgetBench(server: BenchServer, opts: WidgetBenchOptio
       }
     }
 
-    console.log(
-      renderTable(
-        [
-          { header: 'case' },
-          { header: 'per s', align: 'right' },
-          { header: 'p50 ms', align: 'right' },
-          { header: 'p99 ms', align: 'right' },
-          { header: 'errors', align: 'right' },
-          { header: 'target' },
-        ],
-        rows,
-      ),
-    );
-    console.log(`\nchecks: ${checks.join('; ')}`);
-    console.log(`notes:  ${notes.join('\n        ')}`);
+    printLatencyReport(rows, checks, notes);
   } finally {
     if (child) {
       const output = await child.stop();
@@ -283,28 +272,6 @@ async function openFunders(store: PostgresEventStore, count: number): Promise<vo
   }
 }
 
-/** Until every projection's checkpoint has reached the log's head; the seconds waited. */
-async function waitForProjections(pool: Pool, timeoutSeconds: number): Promise<number> {
-  const started = performance.now();
-  const head = await new PostgresEventStore(pool).headPosition();
-  const names = allProjectors.map((p) => p.name);
-  for (;;) {
-    const { rows } = await pool.query<{ name: string; position: string }>(
-      'select name, position from subscription_checkpoints where name = any($1)',
-      [names],
-    );
-    const behind = names.filter((n) => {
-      const at = rows.find((r) => r.name === n)?.position;
-      return at === undefined || at < head;
-    });
-    const waited = (performance.now() - started) / 1000;
-    if (behind.length === 0) return waited;
-    if (waited > timeoutSeconds)
-      throw new Error(`projections behind after ${timeoutSeconds} s: ${behind.join(', ')}`);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-  }
-}
-
 async function describeWidgetTables(pool: Pool): Promise<string> {
   const { rows } = await pool.query<{ name: string; live: number; heap: string; indexes: string }>(
     `select relname as name, n_live_tup as live, pg_size_pretty(pg_table_size(relid)) as heap,
@@ -314,15 +281,6 @@ async function describeWidgetTables(pool: Pool): Promise<string> {
   return `widget read models: ${rows
     .map((r) => `${r.name} ${r.heap} + ${r.indexes} indexes (~${formatCount(r.live)} rows)`)
     .join('; ')}`;
-}
-
-async function signIn(baseUrl: string): Promise<string> {
-  const { status, json } = await postJson(baseUrl, routes.login.path, {
-    auth: { email: ADMIN_EMAIL, password: PASSWORD },
-  });
-  const jwt = (json as { data?: { jwt?: string } } | null)?.data?.jwt;
-  if (status !== 200 || !jwt) throw new Error(`Admin sign-in failed: ${status} ${JSON.stringify(json)}`);
-  return jwt;
 }
 
 async function getJson(baseUrl: string, path: string, token: string): Promise<unknown> {
