@@ -56,30 +56,6 @@ returns bigint language sql stable as $$
    where a.account_id = account and a.added_at >= from_at and a.added_at < to_at
 $$;
 
--- The account's records added before `before_at`: from the window's stored start, counting only the
--- records between that start and `before_at` (a full count the first time).
-create function read.contribution_records_before(account uuid, before_at timestamptz, window_days integer)
-returns bigint language sql stable as $$
-  select coalesce(
-    (select case
-              when w.start_at <= before_at
-                then w.records_before + read.contribution_added_between(account, w.start_at, before_at)
-              else w.records_before - read.contribution_added_between(account, before_at, w.start_at)
-            end
-       from read.contribution_window_starts w
-      where w.account_id = account and w.days = window_days),
-    read.contribution_added_between(account, '-infinity', before_at))
-$$;
-
--- Records added in the window of `days` ending at `as_of`, both ends included (migration 0010).
-create function read.contribution_added(account uuid, as_of timestamptz, days integer)
-returns bigint language sql stable as $$
-  select coalesce((select t.records from read.contribution_totals t where t.account_id = account), 0)
-       - (select coalesce(sum(a.records), 0) from read.contribution_additions a
-           where a.account_id = account and a.added_at > as_of)
-       - read.contribution_records_before(account, as_of - make_interval(days => days), days)
-$$;
-
 -- Merchants the account last searched at or after `from_at` and before `to_at`.
 create function read.contribution_searched_between(account uuid, from_at timestamptz, to_at timestamptz)
 returns bigint language sql stable as $$
@@ -87,34 +63,41 @@ returns bigint language sql stable as $$
    where s.account_id = account and s.last_searched_at >= from_at and s.last_searched_at < to_at
 $$;
 
--- Merchants the account last searched before `before_at`, from the window's stored start.
-create function read.contribution_searched_before(account uuid, before_at timestamptz, window_days integer)
-returns bigint language sql stable as $$
-  select coalesce(
-    (select case
-              when w.start_at <= before_at
-                then w.searched_before + read.contribution_searched_between(account, w.start_at, before_at)
-              else w.searched_before - read.contribution_searched_between(account, before_at, w.start_at)
-            end
-       from read.contribution_window_starts w
-      where w.account_id = account and w.days = window_days),
-    read.contribution_searched_between(account, '-infinity', before_at))
+-- The account's records and searched merchants before `before_at`: the window's stored figures,
+-- moved by what lies between its stored start and `before_at` (added when the start moves forward,
+-- taken off when it moves back); with no stored start yet, everything before `before_at`.
+create function read.contribution_before(
+  account uuid, before_at timestamptz, window_days integer, out records bigint, out searched bigint)
+language sql stable as $$
+  select coalesce(w.records_before, 0) + sign * read.contribution_added_between(account, lo, hi),
+         coalesce(w.searched_before, 0) + sign * read.contribution_searched_between(account, lo, hi)
+    from (select 1) as one
+    left join read.contribution_window_starts w on w.account_id = account and w.days = window_days
+    cross join lateral (select coalesce(w.start_at, '-infinity') as start_at) as s
+    cross join lateral (select case when s.start_at > before_at then -1 else 1 end as sign,
+                               least(s.start_at, before_at) as lo, greatest(s.start_at, before_at) as hi) as m
 $$;
 
--- Distinct merchants searched in the window of `days` ending at `as_of`, both ends included.
-create function read.contribution_searched(account uuid, as_of timestamptz, days integer)
-returns bigint language sql stable as $$
-  select coalesce((select t.merchants from read.contribution_search_totals t where t.account_id = account), 0)
-       - (select count(*) from read.contribution_searches s
-           where s.account_id = account and s.last_searched_at > as_of)
-       - read.contribution_searched_before(account, as_of - make_interval(days => days), days)
+-- Records added and distinct merchants searched in the window of `days` ending at `as_of`, both ends
+-- included (migration 0010): every one so far, less those after `as_of`, less those before the start.
+create function read.contribution_in_window(
+  account uuid, as_of timestamptz, days integer, out added bigint, out searched bigint)
+language sql stable as $$
+  select coalesce((select t.records from read.contribution_totals t where t.account_id = account), 0)
+           - (select coalesce(sum(a.records), 0) from read.contribution_additions a
+               where a.account_id = account and a.added_at > as_of)
+           - b.records,
+         coalesce((select t.merchants from read.contribution_search_totals t where t.account_id = account), 0)
+           - (select count(*) from read.contribution_searches s
+               where s.account_id = account and s.last_searched_at > as_of)
+           - b.searched
+    from read.contribution_before(account, as_of - make_interval(days => days), days) as b
 $$;
 
 create or replace function read.contribution_percent(account uuid, as_of timestamptz, days integer) returns numeric
 language sql stable as $$
-  select case when searched.n = 0 then 100::numeric
-              else round(100.0 * read.contribution_added(account, as_of, days) / searched.n, 2) end
-  from (select read.contribution_searched(account, as_of, days) as n) searched
+  select case when w.searched = 0 then 100::numeric else round(100.0 * w.added / w.searched, 2) end
+    from read.contribution_in_window(account, as_of, days) as w
 $$;
 
 create or replace function read.recompute_contribution(accounts uuid[], as_of timestamptz) returns void
@@ -122,10 +105,9 @@ language plpgsql as $$
 begin
   -- Move every window's start first, so that the figures below count from there.
   insert into read.contribution_window_starts as w (account_id, days, start_at, records_before, searched_before)
-  select id, d, as_of - make_interval(days => d),
-         read.contribution_records_before(id, as_of - make_interval(days => d), d),
-         read.contribution_searched_before(id, as_of - make_interval(days => d), d)
-    from unnest(accounts) as id, unnest(array[90, 30, 14, 7]) as d
+  select id, d, as_of - make_interval(days => d), b.records, b.searched
+    from unnest(accounts) as id, unnest(array[90, 30, 14, 7]) as d,
+         read.contribution_before(id, as_of - make_interval(days => d), d) as b
   on conflict (account_id, days) do update
     set start_at = excluded.start_at, records_before = excluded.records_before,
         searched_before = excluded.searched_before;

@@ -61,9 +61,9 @@ export const recordsNeeded = (added: number, searched: number): number =>
 
 // The account with its contribution figures and, for the 90-day window ending now, what they are made of.
 const ACCOUNT_COLUMNS = `a.*, c.ninety_day, c.month, c.two_week, c.week,
-  read.contribution_added(a.id, now(), 90)::int as records_added,
-  read.contribution_searched(a.id, now(), 90)::int as merchants_searched`;
-const ACCOUNT_FROM = 'read.accounts a left join read.account_contribution c on c.account_id = a.id';
+  w.added::int as records_added, w.searched::int as merchants_searched`;
+const ACCOUNT_FROM = `read.accounts a left join read.account_contribution c on c.account_id = a.id
+  cross join lateral read.contribution_in_window(a.id, now(), 90) w`;
 
 const toAccountView = (r: AccountRow): AccountView => ({
   id: r.id,
