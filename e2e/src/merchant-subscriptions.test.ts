@@ -224,7 +224,7 @@ describe('merchant subscriptions', () => {
             if ((await row.count()) === 0) await page.reload();
             return row.count();
           },
-          { timeout: 15_000, interval: 1000 },
+          { timeout: 30_000, interval: 1000 },
         )
         .toBeGreaterThan(0);
       await row

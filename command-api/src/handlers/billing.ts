@@ -110,7 +110,7 @@ export function billingHandlers(deps: CommandDeps) {
         const result = await accounts.handle(
           deps,
           account.accountId,
-          { type: 'ChangePlan', planLevel },
+          { type: 'RecordPlanChange', planLevel },
           ctxOf(req),
           metadataFor(req),
         );

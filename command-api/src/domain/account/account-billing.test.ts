@@ -78,6 +78,21 @@ describe('account decider: membership and billing', () => {
       .thenRefuses('forbidden');
   });
 
+  it('records a plan change Stripe made once, whether or not its webhook was applied first', () => {
+    as(ownAdmin)
+      .given([opened, started])
+      .when({ type: 'RecordPlanChange', planLevel: 'PRO' })
+      .thenEvents([toPro]);
+    as(ownAdmin)
+      .given([opened, started, toPro])
+      .when({ type: 'RecordPlanChange', planLevel: 'PRO' })
+      .thenEvents([]);
+    as(member)
+      .given([opened, started])
+      .when({ type: 'RecordPlanChange', planLevel: 'PRO' })
+      .thenRefuses('forbidden');
+  });
+
   it('cancels an active membership only', () => {
     as(ownAdmin)
       .given([opened, started])

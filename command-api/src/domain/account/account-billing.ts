@@ -48,6 +48,11 @@ export type BillingCommand =
       currentPeriodEnd: string | null;
     }
   | { type: 'ChangePlan'; planLevel: PlanLevel }
+  /**
+   * Stripe has made the plan change the funder asked for (checked as ChangePlan before charging).
+   * Stripe's webhook for it may have been applied first: then there is nothing left to record.
+   */
+  | { type: 'RecordPlanChange'; planLevel: PlanLevel }
   | { type: 'CancelMembership' }
   | { type: 'ApplyStripeSubscription'; subscription: StripeSubscriptionState }
   | {
@@ -112,6 +117,11 @@ export function decideBilling(
     case 'ChangePlan':
       assertMayChangePlan(account, actor, command.planLevel);
       return [{ type: 'AccountPlanChanged', data: { accountId, planLevel: command.planLevel } }];
+    case 'RecordPlanChange':
+      assertMayChangePlan(account, actor);
+      return account.planLevel === command.planLevel
+        ? []
+        : [{ type: 'AccountPlanChanged', data: { accountId, planLevel: command.planLevel } }];
     case 'CancelMembership':
       assertMayChangePlan(account, actor);
       return [{ type: 'AccountMembershipCanceled', data: { accountId, reason: 'requested' } }];

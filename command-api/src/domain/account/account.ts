@@ -276,6 +276,7 @@ export const accountDecider: Decider<AccountCommand, AccountState, AccountEvent>
       }
       case 'StartMembership':
       case 'ChangePlan':
+      case 'RecordPlanChange':
       case 'CancelMembership':
       case 'ApplyStripeSubscription':
       case 'RecordInvoicePaid':
