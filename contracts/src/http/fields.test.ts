@@ -52,4 +52,11 @@ describe('unsafe text', () => {
       }),
     ).toEqual([['merchant', 'dba'], ['tags', 1], ['k\u0000']]);
   });
+  it('walks 100,000 nested arrays without overflowing the stack', () => {
+    let deep: unknown = ['bad\u0000'];
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    const paths = unsafeTextPaths(deep);
+    expect(paths).toHaveLength(1);
+    expect(paths[0]).toHaveLength(100_001);
+  });
 });
