@@ -24,7 +24,23 @@ describe('isForbiddenAddress', () => {
     '::ffff:127.0.0.1',
     '::ffff:7f00:1',
     '::ffff:a9fe:a9fe',
+    // IPv4-compatible (::/96), SIIT, NAT64, 6to4 and Teredo forms of internal hosts (issue 20, item 12).
+    '::169.254.169.254',
+    '::a9fe:a9fe',
+    '::127.0.0.1',
+    '::7f00:1',
+    '::ffff:0:127.0.0.1',
+    '::ffff:0:7f00:1',
+    '64:ff9b::a9fe:a9fe',
+    '64:ff9b:1::a00:1',
+    '2002:7f00:1::',
+    '2001:0:4136:e378:8000:63bf:3fff:fdd2',
+    '2001:db8::1',
+    '198.18.0.1',
+    '192.0.2.10',
     'not-an-ip',
+    '127.1',
+    '0x7f.0.0.1',
   ])('refuses %s', (ip) => {
     expect(isForbiddenAddress(ip)).toBe(true);
   });
@@ -53,6 +69,13 @@ describe('checkWebhookUrl', () => {
     'http://10.0.0.1/hook',
     'http://169.254.169.254/latest/meta-data',
     'http://[::1]/hook',
+    'http://[::169.254.169.254]/',
+    'http://[::127.0.0.1]/',
+    'http://[::ffff:0:127.0.0.1]/',
+    'http://[::ffff:169.254.169.254]/latest/meta-data',
+    'http://[0:0:0:0:0:ffff:7f00:1]/',
+    'http://0x7f.1/',
+    'http://2130706433/',
     'http://127.0.0.1/hook',
     'http://localhost/hook',
     'ftp://example.com/',
@@ -67,6 +90,9 @@ describe('checkWebhookUrl', () => {
     expect((await checkWebhookUrl('http://localhost:8080/hook', { allowLoopback: true })).ok).toBe(true);
     expect((await checkWebhookUrl('http://127.0.0.1:8080/hook', { allowLoopback: true })).ok).toBe(true);
     expect((await checkWebhookUrl('http://10.0.0.1/hook', { allowLoopback: true })).ok).toBe(false);
+    // Loopback allowed is not every form that reaches it: the translation forms stay refused.
+    expect((await checkWebhookUrl('http://[::127.0.0.1]/', { allowLoopback: true })).ok).toBe(false);
+    expect((await checkWebhookUrl('http://[::ffff:0:127.0.0.1]/', { allowLoopback: true })).ok).toBe(false);
   });
 
   it('allows a public literal address', async () => {

@@ -1,81 +1,47 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 /**
  * Server-side request forgery guard (DESIGN §5): a webhook URL may only reach the public internet.
  * The check runs when a URL is saved (`checkWebhookUrl`) and again at connect time on every address
  * the host name resolves to (`guardedLookup`, handed to undici's `connect.lookup`), so a name that
  * resolves to an internal address later (DNS rebinding) is refused too.
+ *
+ * What counts as public is ipaddr.js's table of special-purpose ranges (the IANA registries): an address
+ * must be plain `unicast` there. IPv6 forms that carry an IPv4 address are judged by that address when
+ * the embedding is unambiguous (IPv4-mapped) and refused outright when it is a transition or
+ * translation form (IPv4-compatible `::a.b.c.d`, SIIT `::ffff:0:a.b.c.d`, NAT64, 6to4, Teredo), which
+ * a receiver has no reason to use and which name internal hosts as easily as public ones
+ * (`http://[::169.254.169.254]/` is the cloud metadata service).
  */
-const forbidden = new BlockList();
-// IPv4: "this" network, private, carrier-grade NAT, loopback, link-local, IETF protocol assignments,
-// documentation, benchmarking, multicast, reserved and broadcast.
-for (const [net, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.0.2.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['198.51.100.0', 24],
-  ['203.0.113.0', 24],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const) {
-  forbidden.addSubnet(net, prefix, 'ipv4');
-}
-// IPv6: unspecified, loopback, NAT64, discard, documentation, unique local, link-local, site-local, multicast.
-for (const [net, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['64:ff9b::', 96],
-  ['100::', 64],
-  ['2001:db8::', 32],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['fec0::', 10],
-  ['ff00::', 8],
-] as const) {
-  forbidden.addSubnet(net, prefix, 'ipv6');
-}
-
-const loopback = new BlockList();
-loopback.addSubnet('127.0.0.0', 8, 'ipv4');
-loopback.addAddress('::1', 'ipv6');
-
 export interface AddressPolicy {
   /** `WEBHOOK_ALLOW_LOOPBACK=true`: 127.0.0.0/8 and ::1 allowed (development and tests); nothing else. */
   allowLoopback?: boolean;
 }
 
-/** The IPv4 address inside an IPv4-mapped (`::ffff:a.b.c.d`) or IPv4-compatible IPv6 address. */
-function embeddedIpv4(ip: string): string | undefined {
-  const m = /^(?:0{0,4}:){0,5}(?:0{0,4}:)?(?:ffff:)?((?:\d{1,3}\.){3}\d{1,3})$/i.exec(ip);
-  if (m) return m[1];
-  // ::ffff:7f00:1 written in hex
-  const hex = /^(?:0{0,4}:){0,5}:?ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(ip);
-  if (!hex) return undefined;
-  const hi = Number.parseInt(hex[1]!, 16);
-  const lo = Number.parseInt(hex[2]!, 16);
-  return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
-}
+// ipaddr.js counts ::/96 (IPv4-compatible, deprecated by RFC 4291) as ordinary unicast.
+const IPV4_COMPATIBLE = ipaddr.IPv6.parse('::');
 
 /** True when a webhook may not connect to this IP address (a literal; anything unparseable is refused). */
 export function isForbiddenAddress(ip: string, policy: AddressPolicy = {}): boolean {
   const bare = ip.startsWith('[') && ip.endsWith(']') ? ip.slice(1, -1) : ip;
+  // Node's own parser decides what is an address: ipaddr.js alone also reads `0x7f.1` and `127.1`.
   const family = isIP(bare);
   if (family === 0) return true;
-  if (family === 6) {
-    const v4 = embeddedIpv4(bare);
-    if (v4 !== undefined) return isForbiddenAddress(v4, policy);
-  }
-  const type = family === 4 ? 'ipv4' : 'ipv6';
-  if (policy.allowLoopback && loopback.check(bare, type)) return false;
-  return forbidden.check(bare, type);
+  if (family === 4) return !isPublicIpv4(ipaddr.IPv4.parse(bare), policy);
+  const v6 = ipaddr.IPv6.parse(bare);
+  const range = v6.range();
+  if (range === 'ipv4Mapped') return !isPublicIpv4(v6.toIPv4Address(), policy);
+  if (range === 'loopback') return !policy.allowLoopback;
+  if (range !== 'unicast') return true;
+  return v6.match(IPV4_COMPATIBLE, 96);
+}
+
+function isPublicIpv4(v4: ipaddr.IPv4, policy: AddressPolicy): boolean {
+  const range = v4.range();
+  if (range === 'loopback') return policy.allowLoopback === true;
+  return range === 'unicast';
 }
 
 export class ForbiddenAddressError extends Error {

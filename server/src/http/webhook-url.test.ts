@@ -48,6 +48,10 @@ describe('the notification webhook address', () => {
     'http://[::1]/hook',
     'http://localhost:9/hook',
     'http://[::ffff:127.0.0.1]/hook',
+    // IPv6 literal forms of internal hosts that the save-time check let through (issue 20, item 12).
+    'http://[::169.254.169.254]/',
+    'http://[::127.0.0.1]/',
+    'http://[::ffff:0:127.0.0.1]/',
   ])('refuses %s with a 400 naming the field, and writes nothing', async (url) => {
     const before = await server.db.pool.query('select count(*) as n from events where stream_id = $1', [
       `account-${funder}`,
