@@ -15,6 +15,7 @@ export * from './http/error-handler.ts';
 export * from './http/json-body.ts';
 export * from './http/partner-rate-limits.ts';
 export * from './http/register-routes.ts';
+export * from './http/response-headers.ts';
 export * from './ids.ts';
 export * from './logger.ts';
 export * from './mailer.ts';

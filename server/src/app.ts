@@ -19,6 +19,7 @@ import {
   installBareTokenSupport,
   installErrorHandler,
   installPartnerRateLimits,
+  installResponseHeaders,
   installStrictJsonBody,
   isPartnerApi,
   type Logger,
@@ -106,6 +107,7 @@ export async function startServer(
   installSandboxRouting(app, sandbox);
   installErrorHandler(app);
   installStrictJsonBody(app);
+  installResponseHeaders(app);
   installBareTokenSupport(app);
   await installPartnerRateLimits(app, {
     pool: db.pool,

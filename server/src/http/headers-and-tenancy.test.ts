@@ -53,6 +53,7 @@ describe('security headers', () => {
     expect(headers['x-content-type-options']).toBe('nosniff');
     expect(headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
     expect(headers['x-frame-options']).toBe('DENY');
+    expect(headers['permissions-policy']).toMatch(/camera=\(\), microphone=\(\), geolocation=\(\)/);
   };
 
   it('are on API answers, refusals and 404s', async () => {
@@ -60,6 +61,32 @@ describe('security headers', () => {
     expectSecurityHeaders((await get(routes.getAppSettings.path)).headers);
     expectSecurityHeaders((await get('/api/nothing-here')).headers);
     expectSecurityHeaders((await get('/health')).headers);
+  });
+
+  it('no answer of the API may be stored by a browser or a proxy (credentials, secrets, risk data)', async () => {
+    const funder = accountOf.dana!;
+    const answers = {
+      'account view with the signing secret': await get(
+        buildPath(routes.getAccount.path, { id: funder }),
+        tokens.dana,
+      ),
+      'app settings': await get(routes.getAppSettings.path, tokens.marco),
+      'a refusal': await get(buildPath(routes.getAccount.path, { id: funder }), tokens.priya),
+      'an unknown route': await get('/api/nothing-here'),
+      health: await get('/health'),
+      'sign-in': await server.app.inject({
+        method: 'POST',
+        url: routes.login.path,
+        payload: { auth: { email: 'dana.whitfield@summitcapital.example', password: DEMO_PASSWORD } },
+      }),
+    };
+    for (const [what, res] of Object.entries(answers)) {
+      expect(res.headers['cache-control'], what).toBe('no-store');
+      expectSecurityHeaders(res.headers);
+    }
+    // The public document says how long it may be kept, and keeps saying so.
+    const document = await get('/api/v2/openapi.json');
+    expect(document.headers['cache-control']).toBe('public, max-age=300');
   });
 
   describe('on the web app', () => {

@@ -12,6 +12,7 @@ import {
   installBareTokenSupport,
   installErrorHandler,
   installPartnerRateLimits,
+  installResponseHeaders,
   installStrictJsonBody,
   invalid,
   isPosition,
@@ -120,6 +121,7 @@ export async function startSandboxRuntime(opts: {
   });
   installErrorHandler(app);
   installStrictJsonBody(app);
+  installResponseHeaders(app);
   installBareTokenSupport(app);
   await installPartnerRateLimits(app, {
     pool,
