@@ -4,6 +4,7 @@ import {
   type NoteCategory,
   type NoteView,
   PLATFORM_ONLY_CATEGORY,
+  seesProData,
 } from '@mrn/contracts';
 import type { Actor, Pool } from '@mrn/platform';
 
@@ -113,14 +114,19 @@ export const visibleNotes = (actor: Actor) =>
 
 export function toNoteView(r: NoteRow, actor: Actor, merchantLive = true): NoteView {
   const locked = LOCKED_CATEGORIES.includes(r.category as NoteCategory);
+  // Submission source data of the network is PRO's. A funder's own notes keep theirs: its members typed
+  // it, and editing a note sends the whole note back (a hidden source would be saved as none).
+  const proData =
+    r.account_id === actor.accountId ||
+    seesProData({ planLevel: actor.planLevel, isPlatformAdmin: actor.isDmAdmin });
   return {
     id: r.id,
     resource_id: r.id,
     merchant_id: r.merchant_id,
     category: r.category,
     note: r.note,
-    submission_source: r.submission_source,
-    broker_name: r.broker_name,
+    submission_source: proData ? r.submission_source : null,
+    broker_name: proData ? r.broker_name : null,
     proxied_creator: r.proxied_creator,
     created_at: iso(r.created_at)!,
     updated_at: iso(r.updated_at),

@@ -10,6 +10,14 @@ export const PLANS = {
   { priceCents: number; dailySearchLimit: number | null; keywordMatchLimit: number }
 >;
 
+/**
+ * PRO data (search history, a note's submission source and broker name): PRO accounts and platform
+ * administrators (core spec §6, accounts spec §1). Decided here once: the web page, the dashboard API
+ * and the partner API must never disagree about who sees it.
+ */
+export const seesProData = (viewer: { planLevel: PlanLevel; isPlatformAdmin: boolean }): boolean =>
+  viewer.planLevel === 'PRO' || viewer.isPlatformAdmin;
+
 export const MEMBERSHIP_STATUSES = ['none', 'trialing', 'active', 'inactive', 'canceled'] as const;
 export type MembershipStatus = (typeof MEMBERSHIP_STATUSES)[number];
 export const hasActiveMembership = (status: MembershipStatus) => status === 'active' || status === 'trialing';

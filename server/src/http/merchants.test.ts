@@ -61,6 +61,41 @@ const get = (who: Who, url: string) => server.call({ method: 'GET', url, token: 
 const count = async (sql: string, params: unknown[] = []) =>
   Number((await server.db.pool.query(sql, params)).rows[0].n);
 
+describe('submission source data (PRO only, issue 20 item 7)', () => {
+  it("is hidden from a BASIC funder on another funder's notes, in every answer that lists notes", async () => {
+    const created = await add('marco', merchantBody({ legal_name: 'Source Check Diner LLC' }));
+    const id = created.body.data.resource_id;
+    const noteOf = async (who: Who) =>
+      (await get(who, buildPath(routes.listMerchantNotes.path, { id }))).body.data[0];
+    const recentOf = async (who: Who) =>
+      (await get(who, `${routes.recentNotes.path}?per_page=200`)).body.data.find(
+        (n: { merchant_id: string }) => n.merchant_id === id,
+      );
+    for (const who of ['priya', 'tom'] as const) {
+      for (const note of [await noteOf(who), await recentOf(who)]) {
+        expect(note, who).toMatchObject({ category: 'Slow Pay', submission_source: null, broker_name: null });
+      }
+    }
+    // PRO members and platform admins see it.
+    for (const who of ['marco', 'dana', 'admin'] as const) {
+      for (const note of [await noteOf(who), await recentOf(who)]) {
+        expect(note, who).toMatchObject({ submission_source: 'broker', broker_name: 'Acme ISO' });
+      }
+    }
+  });
+
+  it('a BASIC funder still reads the source of its own notes (editing sends the whole note back)', async () => {
+    const created = await add('tom', merchantBody({ legal_name: 'Own Source Grill LLC' }));
+    const id = created.body.data.resource_id;
+    for (const who of ['tom', 'priya'] as const) {
+      const notes = await get(who, buildPath(routes.listMerchantNotes.path, { id }));
+      expect(notes.body.data[0], who).toMatchObject({ submission_source: 'broker', broker_name: 'Acme ISO' });
+    }
+    const other = await get('marco', buildPath(routes.listMerchantNotes.path, { id }));
+    expect(other.body.data[0]).toMatchObject({ submission_source: 'broker', broker_name: 'Acme ISO' });
+  });
+});
+
 describe('adding a merchant with its first note', () => {
   it('stores the EIN as 9 digits, attributes it to the caller, and shows it with its note', async () => {
     const body = merchantBody({ fein: '12 345-6789', legal_name: 'Sunrise Diner Inc' });

@@ -1,3 +1,4 @@
+import { seesProData } from '@mrn/contracts/domain/plans';
 import type { SessionUser } from '@mrn/contracts/routes/auth';
 
 /** Merchant subscriptions: an account admin whose account has them enabled and is on PRO (accounts §2). */
@@ -7,7 +8,7 @@ export const canUseMerchantSubscriptions = (
 
 /** PRO features (search history, submission source): PRO accounts and platform administrators (core §6). */
 export const hasProFeatures = (user: Pick<SessionUser, 'plan_level' | 'is_dm_admin'>): boolean =>
-  user.plan_level === 'PRO' || user.is_dm_admin;
+  seesProData({ planLevel: user.plan_level, isPlatformAdmin: user.is_dm_admin });
 
 /** Editing a merchant: platform administrators and members of the funder that added it. */
 export const mayEditMerchant = (
