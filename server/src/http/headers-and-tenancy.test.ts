@@ -235,6 +235,59 @@ describe('another funder', () => {
     expect(real).toEqual(await put(missingId));
   });
 
+  it('an archived funder answers another funder exactly as an id that does not exist (issue 20, item 11)', async () => {
+    const created = await server.call({
+      method: 'POST',
+      url: routes.createAccount.path,
+      token: tokens.admin,
+      payload: {
+        account: {
+          name: 'Closed Funding Co',
+          website: 'closed.example',
+          primary_contact_email: 'ops@closed.example',
+        },
+      },
+    });
+    const archivedId = created.body.data.resource_id as string;
+    const archived = await server.call({
+      method: 'PUT',
+      url: buildPath(routes.archiveAccount.path, { id: archivedId }),
+      token: tokens.admin,
+    });
+    expect(archived.status).toBe(200);
+    const send = async (method: 'GET' | 'PUT' | 'POST', url: string, payload?: object) => {
+      const res = await server.app.inject({
+        method,
+        url,
+        headers: { authorization: `Bearer ${tokens.dana}` },
+        ...(payload ? { payload } : {}),
+      });
+      const { request_id: _id, ...body } = res.json();
+      return { status: res.statusCode, body };
+    };
+    const details = {
+      account: { name: 'Renamed', website: 'renamed.example', primary_contact_email: 'ops@renamed.example' },
+    };
+    for (const [method, path, payload] of [
+      ['PUT', routes.updateAccount.path, details],
+      ['PUT', routes.recalculateContribution.path, undefined],
+      ['GET', routes.getAccount.path, undefined],
+      ['POST', routes.cancelSubscription.path, undefined],
+    ] as const) {
+      const real = await send(method, buildPath(path, { id: archivedId }), payload);
+      expect(real.status, path).toBe(404);
+      expect(real, path).toEqual(await send(method, buildPath(path, { id: missingId }), payload));
+    }
+    // Its own staff still learn that it is archived.
+    const own = await server.call({
+      method: 'PUT',
+      url: buildPath(routes.updateAccount.path, { id: archivedId }),
+      token: tokens.admin,
+      payload: details,
+    });
+    expect(own.status).toBe(410);
+  });
+
   it('still lets the owner and platform admins read them', async () => {
     expect((await get(buildPath(routes.getUser.path, { id: userOf.priya! }), tokens.priya)).statusCode).toBe(
       200,

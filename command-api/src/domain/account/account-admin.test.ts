@@ -98,5 +98,20 @@ describe('account decider: funder administration', () => {
     const archived: AccountEvent = { type: 'AccountArchived', data: { accountId: 'a1' } };
     as(staff).given([opened()]).when({ type: 'ArchiveAccount' }).thenEvents([archived]);
     as(staff).given([opened(), archived]).when({ type: 'UpdateAccount', details }).thenRefuses('gone');
+    as(ownAdmin).given([opened(), archived]).when({ type: 'UpdateAccount', details }).thenRefuses('gone');
+  });
+
+  it("answers another funder's archived account exactly as an unknown one (issue 20, item 11)", () => {
+    const archived: AccountEvent = { type: 'AccountArchived', data: { accountId: 'a1' } };
+    as(otherAdmin).given([]).when({ type: 'UpdateAccount', details }).thenRefuses('not_found');
+    as(otherAdmin).given([opened()]).when({ type: 'UpdateAccount', details }).thenRefuses('not_found');
+    as(otherAdmin)
+      .given([opened(), archived])
+      .when({ type: 'UpdateAccount', details })
+      .thenRefuses('not_found');
+    as(otherAdmin)
+      .given([opened(), archived])
+      .when({ type: 'AssessContribution', percent: 1, requested: true })
+      .thenRefuses('not_found');
   });
 });

@@ -169,6 +169,11 @@ export const accountDecider: Decider<AccountCommand, AccountState, AccountEvent>
   },
   decide(command, state, ctx) {
     const actor = ctx.actor;
+    // Another funder's account is, to this funder, one that does not exist, archived or not: a 410
+    // would tell an archived funder apart from an unknown id.
+    if (state.status !== 'none' && actor && !actor.isDmAdmin && actor.accountId !== state.accountId) {
+      throw notFound(ACCOUNT_TEXTS.notFound);
+    }
     switch (command.type) {
       case 'OpenAccount': {
         if (state.status !== 'none') throw conflict('This account already exists.');
@@ -275,7 +280,6 @@ export const accountDecider: Decider<AccountCommand, AccountState, AccountEvent>
         ];
       }
       case 'StartMembership':
-      case 'ChangePlan':
       case 'RecordPlanChange':
       case 'CancelMembership':
       case 'ApplyStripeSubscription':
