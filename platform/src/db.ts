@@ -32,6 +32,13 @@ export function createPool(
   pool.on('error', () => {
     // A dropped idle client is replaced on next checkout; the error is not actionable here.
   });
+  // pg-pool listens for errors only on idle clients: a connection lost while a client is checked out (a
+  // transaction, a lock held across a call) emitted 'error' with no listener, and that ended the process
+  // on every database restart. The query in flight still fails with the error, and the pool drops the
+  // broken client when it is released.
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+  });
   return pool;
 }
 

@@ -12,6 +12,7 @@ export * from './http/actor.ts';
 export * from './http/authenticate.ts';
 export * from './http/bare-token.ts';
 export * from './http/error-handler.ts';
+export * from './http/health.ts';
 export * from './http/json-body.ts';
 export * from './http/partner-rate-limits.ts';
 export * from './http/register-routes.ts';

@@ -169,6 +169,11 @@ export class ProjectionRunner {
     return min ?? START;
   }
 
+  /** Where each projector has applied the log through (its cursor in this process). */
+  get positions(): ReadonlyMap<string, Position> {
+    return this.progress;
+  }
+
   /** Projectors halted at a quarantined event, and where each stopped. */
   get quarantined(): (Quarantined & { appliedThrough: Position })[] {
     return [...this.halted.values()].map((q) => ({

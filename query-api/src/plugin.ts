@@ -1,5 +1,6 @@
-import { CONSISTENT_AFTER_HEADER, type RoutesOf, routes } from '@mrn/contracts';
-import { type HandlersFor, invalid, isPosition, loadMigrations, registerRoutes } from '@mrn/platform';
+import { type RoutesOf, routes } from '@mrn/contracts';
+import { type HandlersFor, loadMigrations, registerRoutes } from '@mrn/platform';
+import { consistencyWait } from './consistency.ts';
 import type { QueryDeps } from './context.ts';
 import { accountQueryHandlers } from './handlers/accounts.ts';
 import { analyticsHandlers } from './handlers/analytics.ts';
@@ -36,16 +37,7 @@ export function registerQueryApi(deps: QueryDeps): void {
   registerRoutes(deps.app, queryRoutes, queryHandlers(deps), {
     pool: deps.pool,
     validateResponses: deps.config.NODE_ENV !== 'production',
-    beforeHandler: async (route, request, reply) => {
-      const token = request.headers[CONSISTENT_AFTER_HEADER];
-      if (typeof token !== 'string' || token === '') return;
-      if (!isPosition(token)) throw invalid(`${CONSISTENT_AFTER_HEADER}: is not a position`);
-      // The session check reads users and accounts: they too must be as of the position.
-      const readModels = route.readModels && [...route.readModels, 'users', 'accounts'];
-      const caughtUp = await deps.consistency.waitFor(token, readModels, deps.config.CONSISTENCY_TIMEOUT_MS);
-      // Answering late data is better than no answer; the header tells the client it may be behind.
-      if (!caughtUp) reply.header('x-consistency', 'timeout');
-    },
+    beforeHandler: consistencyWait(deps.consistency, deps.config.CONSISTENCY_TIMEOUT_MS),
   });
 }
 

@@ -34,9 +34,10 @@ import { startDispatcher } from '@mrn/webhook-dispatcher';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { startBilling } from './billing.ts';
 import { ensurePlatformAdmin } from './bootstrap.ts';
-import { openDatabase } from './database.ts';
+import { allMigrations, openDatabase } from './database.ts';
 import { loadDemoNetwork } from './demo.ts';
 import { startDevMailbox } from './dev-mailbox.ts';
+import { registerHealthRoutes } from './health.ts';
 import { resolveJwtSecret } from './jwt-secret.ts';
 import { startKafka } from './kafka.ts';
 import { registerOpenApiDocument } from './openapi.ts';
@@ -166,28 +167,7 @@ export async function startServer(
       tokenPerMinute: config.RATE_LIMIT_TOKEN_PER_MINUTE,
     },
   });
-  app.get('/health', async (_request, reply) => {
-    if (!projections.isRunning) return reply.code(503).send({ status: 'starting' });
-    const halted = projections.quarantined;
-    if (halted.length === 0) return reply.send({ status: 'ok' });
-    // A halted projector means one read model is behind: say which, at which event, and by how much.
-    const head = await store.headPosition();
-    return reply.code(503).send({
-      status: 'degraded',
-      projectors: halted.map((q) => ({
-        name: q.projector,
-        state: 'halted',
-        event: { id: q.eventId, type: q.type, stream_id: q.streamId, position: q.position },
-        error: q.error,
-        since: q.since.toISOString(),
-        lag: {
-          applied_through: q.appliedThrough,
-          head,
-          seconds: Math.max(0, Math.round((Date.now() - q.recordedAt.getTime()) / 1000)),
-        },
-      })),
-    });
-  });
+  registerHealthRoutes(app, { pool: db.pool, store, projections, migrations: allMigrations() });
   await serveWeb(app, opts.webDist ?? DEFAULT_WEB_DIST, logger);
   const contributionClock = runContributionClock({
     store,

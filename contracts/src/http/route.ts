@@ -7,6 +7,22 @@ import type { z } from '../zod.ts';
  */
 export type Access = 'anonymous' | 'session' | 'member' | 'account_admin' | 'platform_admin' | 'api';
 export type Service = 'command' | 'query';
+
+/** The read models a query can wait for: one per projector (projections/src/read-models). */
+export const READ_MODELS = [
+  'accounts',
+  'users',
+  'app_settings',
+  'merchants',
+  'notes',
+  'merchant_searches',
+  'disputes',
+  'contribution',
+  'merchant_subscriptions',
+  'analytics',
+  'admin_widgets',
+] as const;
+export type ReadModel = (typeof READ_MODELS)[number];
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 export interface RouteSpec {
@@ -21,8 +37,13 @@ export interface RouteSpec {
   response: z.ZodType;
   /** Plan needed on top of `access`. */
   plan?: 'PRO';
-  /** Read models a query waits for when the client sends X-Consistent-After (default: all). */
-  readModels?: readonly string[];
+  /**
+   * Every query route names the read models its answer comes from: X-Consistent-After waits for these
+   * (and users and accounts, which the session check reads) and for nothing else, so a projector that is
+   * behind or halted slows only the answers made from it. `[]`: nothing a projector writes (the event log
+   * itself, the dispatcher's delivery log, the mailbox).
+   */
+  readModels?: readonly ReadModel[];
   /** What the client says when the call fails without a server text (specs' error catalogue). */
   action?: string;
   /** For the published API: what the OpenAPI document and the developer guide say about the call. */

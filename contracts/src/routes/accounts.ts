@@ -101,6 +101,7 @@ export const listAccounts = route({
   method: 'GET',
   path: '/api/accounts',
   service: 'query',
+  readModels: ['accounts', 'contribution'],
   access: 'platform_admin',
   query: z.object({
     page: z.coerce.number({ error: 'must be a whole number' }).int().min(1, 'must be 1 or more').default(1),
@@ -133,6 +134,7 @@ export const getAccount = route({
   method: 'GET',
   path: '/api/accounts/:id',
   service: 'query',
+  readModels: ['accounts', 'contribution'],
   access: 'account_admin',
   params: idParam,
   response: dataEnvelope(AccountView),
@@ -187,6 +189,7 @@ export const exportContacts = route({
   method: 'GET',
   path: '/api/export_contacts',
   service: 'query',
+  readModels: ['users', 'accounts'],
   access: 'platform_admin',
   response: z.string(),
   action: 'export contacts',
@@ -203,6 +206,7 @@ export const listMemberFunders = route({
   method: 'GET',
   path: '/api/members',
   service: 'query',
+  readModels: ['accounts'],
   access: 'member',
   query: z.object({
     page: z.coerce.number({ error: 'must be a whole number' }).int().min(1).default(1),

@@ -222,6 +222,7 @@ export const listDevMailbox = route({
   method: 'GET',
   path: '/api/dev_mailbox',
   service: 'query',
+  readModels: [],
   access: 'platform_admin',
   response: dataEnvelope(z.array(MailView)),
   action: 'retrieve mail',

@@ -62,6 +62,7 @@ export const listAccountUsers = route({
   method: 'GET',
   path: '/api/accounts/:id/users',
   service: 'query',
+  readModels: ['users', 'accounts'],
   access: 'account_admin',
   params: idParam,
   response: dataEnvelope(z.object({ members: z.array(UserView), archived: z.array(UserView) })),
@@ -83,6 +84,7 @@ export const getUser = route({
   method: 'GET',
   path: '/api/users/:id',
   service: 'query',
+  readModels: ['users', 'accounts'],
   access: 'member',
   params: idParam,
   response: dataEnvelope(UserView),
@@ -147,6 +149,7 @@ export const getApiCredentials = route({
   method: 'GET',
   path: '/api/users/:id/api_credentials',
   service: 'query',
+  readModels: ['users'],
   access: 'account_admin',
   params: idParam,
   response: dataEnvelope(

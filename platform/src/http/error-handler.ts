@@ -83,6 +83,14 @@ export function installErrorHandler(app: FastifyInstance): void {
         errors: 'This record was changed by someone else at the same time. Please try again.',
       });
     }
+    if (isDatabaseUnreachable(error)) {
+      // The database is down or restarting: not the caller's fault and not a bug, so no 500; ask again soon.
+      request.log.warn({ err: error }, 'database unreachable');
+      reply.header('retry-after', '5');
+      return send(503, {
+        errors: 'The service is temporarily unavailable. Please try again in a moment.',
+      });
+    }
     const fastifyError = error as FastifyError;
     if (
       fastifyError.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ||
@@ -99,4 +107,29 @@ export function installErrorHandler(app: FastifyInstance): void {
     request.log.error({ err: error }, 'unhandled error');
     return send(500, { errors: `Something went wrong on our side (request ${request.id}).` });
   });
+}
+
+// Connection-level failures of node-postgres and the server's own "cannot serve you now" classes
+// (SQLSTATE 08: connection exception; 57P01-57P03: shutting down, crashed, starting up).
+const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+]);
+const UNREACHABLE_MESSAGES = [
+  'Connection terminated',
+  'timeout exceeded when trying to connect',
+  'Client has encountered a connection error',
+];
+
+export function isDatabaseUnreachable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string') {
+    if (UNREACHABLE_CODES.has(code) || code.startsWith('08') || /^57P0[1-3]$/.test(code)) return true;
+  }
+  return UNREACHABLE_MESSAGES.some((m) => error.message.includes(m));
 }

@@ -3,7 +3,7 @@ import fastifyHelmet from '@fastify/helmet';
 import fastifyJwt from '@fastify/jwt';
 import type { BillingGateway, CommandDeps } from '@mrn/command-api';
 import { partnerCommandHandlers } from '@mrn/command-api/handlers/partner-api';
-import { CONSISTENT_AFTER_HEADER, partnerRoutes, type RouteSpec } from '@mrn/contracts';
+import { partnerRoutes, type RouteSpec } from '@mrn/contracts';
 import {
   type Clock,
   type Config,
@@ -14,8 +14,6 @@ import {
   installPartnerRateLimits,
   installResponseHeaders,
   installStrictJsonBody,
-  invalid,
-  isPosition,
   type Logger,
   type Mailer,
   type Pool,
@@ -25,7 +23,7 @@ import {
   sessionCache,
 } from '@mrn/platform';
 import { allProjectors, ProjectionRunner } from '@mrn/projections';
-import { type QueryDeps, SearchRecorder } from '@mrn/query-api';
+import { consistencyWait, type QueryDeps, SearchRecorder } from '@mrn/query-api';
 import { partnerQueryHandlers } from '@mrn/query-api/handlers/partner-api';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { sandboxTokenHandler } from './token.ts';
@@ -184,14 +182,7 @@ export async function startSandboxRuntime(opts: {
     pool,
     validateResponses,
     // As the production query API: X-Consistent-After waits for the route's read models.
-    beforeHandler: async (route, request, reply) => {
-      const token = request.headers[CONSISTENT_AFTER_HEADER];
-      if (typeof token !== 'string' || token === '') return;
-      if (!isPosition(token)) throw invalid(`${CONSISTENT_AFTER_HEADER}: is not a position`);
-      const readModels = route.readModels && [...route.readModels, 'users', 'accounts'];
-      if (!(await projections.waitFor(token, readModels, config.CONSISTENCY_TIMEOUT_MS)))
-        reply.header('x-consistency', 'timeout');
-    },
+    beforeHandler: consistencyWait(projections, config.CONSISTENCY_TIMEOUT_MS),
   });
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';

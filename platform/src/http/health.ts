@@ -1,0 +1,68 @@
+import type { Pool } from '../db.ts';
+import type { Migration } from '../migrations.ts';
+
+/** One thing a process needs to do its work, checked on demand by /health and /ready. */
+export interface Probe {
+  name: string;
+  check(): Promise<ProbeResult>;
+}
+export type ProbeResult = { ok: boolean } & Record<string, unknown>;
+
+/** How long a probe may take before it counts as failed: a hung database must not hang /health too. */
+export const PROBE_TIMEOUT_MS = 2000;
+
+async function bounded(probe: Probe, timeoutMs: number): Promise<ProbeResult> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<ProbeResult>((resolve) => {
+    timer = setTimeout(() => resolve({ ok: false, error: `no answer within ${timeoutMs} ms` }), timeoutMs);
+  });
+  try {
+    return await Promise.race([
+      probe.check().catch((err: unknown) => ({ ok: false, error: describe(err) })),
+      timeout,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Runs every probe side by side, each bounded in time; `ok` only when all are. */
+export async function runProbes(
+  probes: readonly Probe[],
+  timeoutMs = PROBE_TIMEOUT_MS,
+): Promise<{ ok: boolean; checks: Record<string, ProbeResult> }> {
+  const results = await Promise.all(probes.map((p) => bounded(p, timeoutMs)));
+  return {
+    ok: results.every((r) => r.ok),
+    checks: Object.fromEntries(probes.map((p, i) => [p.name, results[i]!])),
+  };
+}
+
+/** The database answers a statement (a pool whose server is down fails at once or times out). */
+export const databaseProbe = (pool: Pool): Probe => ({
+  name: 'database',
+  async check() {
+    const started = performance.now();
+    await pool.query('select 1');
+    return { ok: true, latency_ms: Math.round(performance.now() - started) };
+  },
+});
+
+/** Every migration this build ships has been applied (a process on an older schema must not take traffic). */
+export const migrationsProbe = (pool: Pool, expected: readonly Migration[]): Probe => ({
+  name: 'migrations',
+  async check() {
+    const { rows } = await pool.query<{ id: string }>('select id from schema_migrations');
+    const applied = new Set(rows.map((r) => r.id));
+    const missing = expected.map((m) => m.id).filter((id) => !applied.has(id));
+    return missing.length === 0 ? { ok: true, applied: expected.length } : { ok: false, missing };
+  },
+});
+
+function describe(err: unknown): string {
+  if (err instanceof Error) {
+    const code = (err as { code?: string }).code;
+    return `${code ? `${code}: ` : ''}${err.message || err.name}`.slice(0, 300);
+  }
+  return String(err).slice(0, 300);
+}
