@@ -8,6 +8,7 @@ import { einDecider } from './domain/merchant/ein-reservation.ts';
 import { merchantDecider } from './domain/merchant/merchant.ts';
 import { noteRegistryDecider } from './domain/merchant/note-registry.ts';
 import { subscriptionsDecider } from './domain/subscriptions/subscriptions.ts';
+import { apiTokenDecider } from './domain/user/api-token-reservation.ts';
 import { emailReservationDecider } from './domain/user/email-reservation.ts';
 import { userDecider } from './domain/user/user.ts';
 
@@ -18,6 +19,7 @@ export const emailReservations = defineAggregate({
   decider: emailReservationDecider,
   streamId: streams.userEmail,
 });
+export const apiTokens = defineAggregate({ decider: apiTokenDecider, streamId: streams.apiToken });
 export const merchants = defineAggregate({ decider: merchantDecider, streamId: streams.merchant });
 export const einReservations = defineAggregate({ decider: einDecider, streamId: streams.ein });
 export const noteRegistry = defineAggregate({ decider: noteRegistryDecider, streamId: streams.note });

@@ -35,3 +35,36 @@ export async function closeUserSessions(pool: Pool, userId: string, except?: str
   );
   sessionCache.clear();
 }
+
+/**
+ * Ends API tokens at once, without waiting for any read model: a user's (their API access revoked or
+ * their key regenerated) or every member's of an account (its API access revoked).
+ */
+export async function closeApiSessions(
+  pool: Pool,
+  of: { userId: string } | { accountId: string },
+): Promise<void> {
+  if ('userId' in of) {
+    await pool.query(
+      `update auth_sessions set revoked_at = now(), revoked_reason = 'api_access_revoked'
+        where user_id = $1 and kind = 'api' and revoked_at is null`,
+      [of.userId],
+    );
+  } else {
+    await pool.query(
+      `update auth_sessions set revoked_at = now(), revoked_reason = 'api_access_revoked'
+        where account_id = $1 and kind = 'api' and revoked_at is null`,
+      [of.accountId],
+    );
+  }
+  sessionCache.clear();
+}
+
+/** Ends every session of an account's members (the funder is archived). */
+export async function closeAccountSessions(pool: Pool, accountId: string): Promise<void> {
+  await pool.query(
+    'update auth_sessions set revoked_at = now() where account_id = $1 and revoked_at is null',
+    [accountId],
+  );
+  sessionCache.clear();
+}

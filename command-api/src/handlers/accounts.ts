@@ -13,6 +13,7 @@ import type {
 } from '@mrn/contracts';
 import { type Actor, type Handler, newId } from '@mrn/platform';
 import { accounts } from '../aggregates.ts';
+import { closeAccountSessions, closeApiSessions } from '../auth/sessions.ts';
 import { transact } from '../command-handler.ts';
 import { type CommandDeps, metadataFor } from '../context.ts';
 import type { AccountCommand, AccountDetailsInput } from '../domain/account/account.ts';
@@ -42,9 +43,11 @@ type Simple =
 export function accountHandlers(deps: CommandDeps) {
   const ctxOf = (req: { actor: Actor }) => ({ now: deps.clock.now(), actor: req.actor });
   const simple =
-    (command: AccountCommand): Handler<Simple> =>
+    (command: AccountCommand, after?: (accountId: string) => Promise<void>): Handler<Simple> =>
     async (req) => {
       const result = await accounts.handle(deps, req.params.id, command, ctxOf(req), metadataFor(req));
+      // Sessions end with the command, on every process, not when a read model catches up.
+      if (after && result.events.length > 0) await after(req.params.id);
       return { data: { resource_id: req.params.id }, position: result.position };
     };
 
@@ -111,9 +114,13 @@ export function accountHandlers(deps: CommandDeps) {
     recalculateContribution: recalculateContributionHandler,
     toggleContributionOverride: simple({ type: 'ToggleContributionOverride' }),
     updateAccount: updateAccountHandler,
-    archiveAccount: simple({ type: 'ArchiveAccount' }),
+    archiveAccount: simple({ type: 'ArchiveAccount' }, (accountId) =>
+      closeAccountSessions(deps.pool, accountId),
+    ),
     grantAccountApiAccess: simple({ type: 'GrantApiAccess' }),
-    revokeAccountApiAccess: simple({ type: 'RevokeApiAccess' }),
+    revokeAccountApiAccess: simple({ type: 'RevokeApiAccess' }, (accountId) =>
+      closeApiSessions(deps.pool, { accountId }),
+    ),
     startTrial: simple({ type: 'StartTrial' }),
     cancelTrial: simple({ type: 'CancelTrial' }),
     toggleAccountMfaRequired: simple({ type: 'ToggleMfaRequired' }),

@@ -21,7 +21,7 @@ import {
 } from '@mrn/platform';
 import { einReservations, merchants, subscriptions } from '../aggregates.ts';
 import { verifyApiCredentials } from '../auth/api-credentials.ts';
-import { openSession } from '../auth/sessions.ts';
+import { closeSession, openSession } from '../auth/sessions.ts';
 import { type CommandDeps, metadataFor } from '../context.ts';
 import { loadAccount } from '../services/accounts.ts';
 import { merchantHandlers } from './merchants.ts';
@@ -88,6 +88,14 @@ export function partnerCommandHandlers(deps: CommandDeps) {
       mfa: 'ok',
       knd: 'api',
     };
+    // A revocation or regeneration that landed between the check and the session's insert closed the API
+    // sessions before this one existed: checked again now that it does, so no token outlives its grant.
+    try {
+      await verifyApiCredentials(deps, authentication_token, authentication_key);
+    } catch (error) {
+      await closeSession(deps.pool, sessionId);
+      throw error;
+    }
     const token = deps.app.jwt.sign(claims, { expiresIn: API_TOKEN_TTL_MS / 1000 });
     return {
       errors: [],

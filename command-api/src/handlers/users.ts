@@ -13,8 +13,8 @@ import type {
   updateUser,
 } from '@mrn/contracts';
 import { type Actor, type Handler, newId, notFound } from '@mrn/platform';
-import { users } from '../aggregates.ts';
-import { closeUserSessions } from '../auth/sessions.ts';
+import { apiTokens, users } from '../aggregates.ts';
+import { closeApiSessions, closeUserSessions } from '../auth/sessions.ts';
 import { hashSecret, newSecret } from '../auth/tokens.ts';
 import { transact } from '../command-handler.ts';
 import { type CommandDeps, metadataFor } from '../context.ts';
@@ -109,11 +109,18 @@ export function userHandlers(deps: CommandDeps) {
     return { data: { resource_id: userId }, position };
   };
 
+  /**
+   * New API credentials, shown once. A grant reserves its token (`api-token-{sha256}`) in the same append
+   * as the user's grant, so POST /api/v2/token accepts them the moment they are shown, on any process,
+   * without waiting for a read model. A regeneration replaces the key the caller saw (of regenerations
+   * sent at once one wins) and ends the API tokens issued under the old key.
+   */
   const issueCredentials =
     (kind: 'grant' | 'regenerate'): Handler<typeof grantUserApiAccess | typeof regenerateApiKey> =>
     async (req) => {
+      const userId = req.params.id;
       const key = newSecret(24);
-      const { state } = await loadUser(deps.store, req.params.id);
+      const { state } = await loadUser(deps.store, userId);
       const token = state.status !== 'none' && state.api ? state.api.token : `mrn_${newSecret(12)}`;
       let accountHasApiAccess = false;
       if (state.status !== 'none') {
@@ -128,10 +135,23 @@ export function userHandlers(deps: CommandDeps) {
               authenticationToken: token,
               keyHash: hashSecret(key),
             }
-          : { type: 'RegenerateApiKey', keyHash: hashSecret(key) };
-      const result = await runOn(req, command);
+          : {
+              type: 'RegenerateApiKey',
+              keyHash: hashSecret(key),
+              replacingKeyHash: state.status !== 'none' && state.api ? state.api.keyHash : '',
+            };
+      const { position } = await transact(
+        deps,
+        { ctx: ctxOf(req.actor), metadata: metadataFor(req) },
+        async (unit) => {
+          await unit.decide(users, userId, command);
+          // Also on a regeneration: a token granted before reservations existed gets one here.
+          await unit.decide(apiTokens, hashSecret(token), { type: 'AssignApiToken', userId });
+        },
+      );
+      if (kind === 'regenerate') await closeApiSessions(deps.pool, { userId });
       // The key is shown in full here only; the log keeps its hash.
-      return { data: { authentication_token: token, authentication_key: key }, position: result.position };
+      return { data: { authentication_token: token, authentication_key: key }, position };
     };
 
   const toggleMfaRequiredHandler: Handler<typeof toggleUserMfaRequired> = async (req) => {
@@ -155,7 +175,9 @@ export function userHandlers(deps: CommandDeps) {
     toggleUserMfaRequired: toggleMfaRequiredHandler,
     grantUserApiAccess: issueCredentials('grant'),
     regenerateApiKey: issueCredentials('regenerate'),
-    revokeUserApiAccess: simple({ type: 'RevokeApiAccess' }),
+    revokeUserApiAccess: simple({ type: 'RevokeApiAccess' }, (userId) =>
+      closeApiSessions(deps.pool, { userId }),
+    ),
     forgetDevice: simple({ type: 'ForgetDevice' }),
     resetMfa: simple({ type: 'ResetMfa' }, endSessions),
     agreeToTerms: simple({ type: 'AgreeToTerms' }),

@@ -183,6 +183,12 @@ export const eventSchemas = {
   /** `user-email-{email}` reservation: one user per e-mail address. */
   EmailReserved: z.object({ email: z.string(), userId: z.string() }),
   EmailReleased: z.object({ email: z.string(), userId: z.string() }),
+  /**
+   * `api-token-{sha256 of the token}`: which user an API authentication token belongs to, written in the
+   * same append as the grant, so the credentials work the moment they are shown (the token stays out of
+   * the stream name and the log).
+   */
+  ApiTokenAssigned: z.object({ userId: z.string() }),
   /** `ein-{digits}` reservation: one live merchant per EIN. */
   EinReserved: z.object({ fein: z.string(), merchantId: z.string() }),
   EinReleased: z.object({ fein: z.string(), merchantId: z.string() }),
@@ -324,6 +330,8 @@ export const streams = {
   account: (id: string) => `account-${id}`,
   user: (id: string) => `user-${id}`,
   userEmail: (email: string) => `user-email-${email.trim().toLowerCase()}`,
+  /** Keyed by the SHA-256 (hex) of an API authentication token, never the token itself. */
+  apiToken: (tokenSha256: string) => `api-token-${tokenSha256}`,
   merchant: (id: string) => `merchant-${id}`,
   note: (id: string) => `note-${id}`,
   ein: (digits: string) => `ein-${digits}`,

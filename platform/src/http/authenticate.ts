@@ -8,6 +8,7 @@ import type { Actor, TokenClaims } from './actor.ts';
 
 interface SessionRow {
   revoked_at: Date | null;
+  revoked_reason: string | null;
   expires_at: Date;
   session_version: number | null;
   archived_at: Date | null;
@@ -16,13 +17,11 @@ interface SessionRow {
   plan_level: PlanLevel | null;
   account_archived_at: Date | null;
   kind: 'web' | 'api';
-  api_granted: boolean | null;
-  can_access_api: boolean | null;
 }
 
 /** The session check of every authenticated request (exported for the bench). */
-export const SESSION_QUERY = `select s.revoked_at, s.expires_at, u.session_version, u.archived_at, u.is_admin, u.is_dm_admin,
-            a.plan_level, a.archived_at as account_archived_at, s.kind, u.api_granted, a.can_access_api
+export const SESSION_QUERY = `select s.revoked_at, s.revoked_reason, s.expires_at, u.session_version, u.archived_at, u.is_admin, u.is_dm_admin,
+            a.plan_level, a.archived_at as account_archived_at, s.kind
        from auth_sessions s
        left join read.users u on u.id = s.user_id
        left join read.accounts a on a.id = s.account_id
@@ -90,13 +89,15 @@ export async function actorFor(pool: Pool, claims: TokenClaims): Promise<Actor> 
     (row.session_version ?? 0) <= claims.sv &&
     row.archived_at === null &&
     row.account_archived_at === null;
-  if (!live) throw unauthorized(claims.knd === 'api' ? API_TEXTS.tokenExpired : MESSAGES.sessionEnded);
   const viaApi = claims.knd === 'api';
-  // An API token is as good as the grant behind it: revoking the user's or the account's API access
-  // ends it at once, as a sign-out ends a dashboard session.
-  if (viaApi && (row.kind !== 'api' || !row.api_granted || !row.can_access_api)) {
-    throw unauthorized(API_TEXTS.accessRevoked);
+  if (!live) {
+    if (viaApi && row?.revoked_reason === 'api_access_revoked') throw unauthorized(API_TEXTS.accessRevoked);
+    throw unauthorized(viaApi ? API_TEXTS.tokenExpired : MESSAGES.sessionEnded);
   }
+  // An API token is as good as the grant behind it: revoking the user's or the account's API access, or
+  // regenerating the key, revokes its session in the same request (command-api), so the session row says
+  // it all; the read models' copy of the grant lags the grant itself and would refuse a fresh token.
+  if (viaApi && row.kind !== 'api') throw unauthorized(API_TEXTS.accessRevoked);
   return {
     userId: claims.sub,
     accountId: claims.acc,

@@ -107,8 +107,41 @@ describe('user decider: member administration', () => {
       ]);
     as(ownAdmin)
       .given([registered])
-      .when({ type: 'RegenerateApiKey', keyHash: 'k2' })
+      .when({ type: 'RegenerateApiKey', keyHash: 'k2', replacingKeyHash: '' })
       .thenRefuses('conflict');
+  });
+
+  it('grants once: a second grant would replace the key the first one just showed (issue 20, item 5)', () => {
+    const granted: UserEvent = {
+      type: 'UserApiAccessGranted',
+      data: { userId: 'u1', authenticationToken: 't', keyHash: 'k' },
+    };
+    as(ownAdmin)
+      .given([registered, granted])
+      .when({ type: 'GrantApiAccess', accountHasApiAccess: true, authenticationToken: 't2', keyHash: 'k2' })
+      .thenRefuses('conflict', USER_TEXTS.apiAlreadyGranted);
+    // Revoked, it may be granted again.
+    as(ownAdmin)
+      .given([registered, granted, { type: 'UserApiAccessRevoked', data: { userId: 'u1' } }])
+      .when({ type: 'GrantApiAccess', accountHasApiAccess: true, authenticationToken: 't2', keyHash: 'k2' })
+      .thenEvents([
+        { type: 'UserApiAccessGranted', data: { userId: 'u1', authenticationToken: 't2', keyHash: 'k2' } },
+      ]);
+  });
+
+  it('regenerates the key the caller saw, not one issued meanwhile', () => {
+    const granted: UserEvent = {
+      type: 'UserApiAccessGranted',
+      data: { userId: 'u1', authenticationToken: 't', keyHash: 'k' },
+    };
+    as(ownAdmin)
+      .given([registered, granted])
+      .when({ type: 'RegenerateApiKey', keyHash: 'k2', replacingKeyHash: 'k' })
+      .thenEvents([{ type: 'UserApiKeyRegenerated', data: { userId: 'u1', keyHash: 'k2' } }]);
+    as(ownAdmin)
+      .given([registered, granted, { type: 'UserApiKeyRegenerated', data: { userId: 'u1', keyHash: 'k2' } }])
+      .when({ type: 'RegenerateApiKey', keyHash: 'k3', replacingKeyHash: 'k' })
+      .thenRefuses('conflict', USER_TEXTS.apiKeyChanged);
   });
 });
 

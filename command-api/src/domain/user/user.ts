@@ -86,7 +86,7 @@ export type UserCommand =
   | { type: 'ToggleAdmin' }
   | { type: 'ToggleMfaRequired'; accountRequiresMfa: boolean }
   | { type: 'GrantApiAccess'; accountHasApiAccess: boolean; authenticationToken: string; keyHash: string }
-  | { type: 'RegenerateApiKey'; keyHash: string }
+  | { type: 'RegenerateApiKey'; keyHash: string; replacingKeyHash: string }
   | { type: 'RevokeApiAccess' }
   | { type: 'EnableMfa'; secret: string }
   | { type: 'ResetMfa' }
@@ -120,6 +120,8 @@ export const USER_TEXTS = {
   notArchived: 'This member is not archived.',
   accountHasNoApi: 'API access must first be granted to the account by a platform administrator.',
   noApiAccess: 'This member has no API access.',
+  apiAlreadyGranted: 'This member already has API access. Regenerate the key to issue a new one.',
+  apiKeyChanged: 'The API key was just changed by someone else. Open the credentials again to see them.',
   selfArchive: 'You cannot archive yourself.',
   selfAdmin: 'You cannot change your own admin status.',
   accountRequiresMfa: 'MFA is required for every member of this account.',
@@ -340,6 +342,8 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
         const user = active(state);
         manager(ctx, user);
         if (!command.accountHasApiAccess) throw conflict(USER_TEXTS.accountHasNoApi);
+        // A second grant would replace the key the first one just showed: of grants sent at once, one wins.
+        if (user.api) throw conflict(USER_TEXTS.apiAlreadyGranted);
         return [
           {
             type: 'UserApiAccessGranted',
@@ -355,6 +359,8 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
         const user = active(state);
         manager(ctx, user);
         if (!user.api) throw conflict(USER_TEXTS.noApiAccess);
+        // Replaces the key the caller saw, not one issued meanwhile (which someone was just shown).
+        if (user.api.keyHash !== command.replacingKeyHash) throw conflict(USER_TEXTS.apiKeyChanged);
         return [{ type: 'UserApiKeyRegenerated', data: { userId: user.userId, keyHash: command.keyHash } }];
       }
       case 'RevokeApiAccess': {
