@@ -67,7 +67,21 @@ export async function runSubscriptionImport(
   importId: string,
   metadata: EventMetadata,
 ): Promise<void> {
-  if (!(await claimImport(deps, importId))) return;
+  const release = await claimImport(deps, importId);
+  if (!release) return;
+  try {
+    await importClaimed(deps, accountId, importId, metadata);
+  } finally {
+    await release();
+  }
+}
+
+async function importClaimed(
+  deps: CommandDeps,
+  accountId: string,
+  importId: string,
+  metadata: EventMetadata,
+): Promise<void> {
   const ctx = { now: deps.clock.now() };
   await subscriptions.handle(deps, accountId, { type: 'StartImport', importId }, ctx, metadata);
   try {
@@ -136,19 +150,47 @@ export async function runSubscriptionImport(
   }
 }
 
-/** How long a run holds its import; longer than the largest file (10 MB) takes to import. */
-export const IMPORT_LEASE_MS = 5 * 60_000;
+/** The advisory-lock space of import runs (any constant; hashed with the import's id). */
+const IMPORT_LOCK_SPACE = 727_020;
 
 /**
- * Takes the import for this run: false when another run holds it or it has finished (its file is
- * dropped once done). One statement, so two processes resuming at once start it once.
+ * Takes the import for this run, or null when another run holds it or it has finished (its file is
+ * dropped once done). The hold is a session advisory lock on a connection kept for the run: a run that
+ * dies (a crash, kill -9, a lost connection) lets go of it the moment PostgreSQL sees its connection
+ * close, so the import is taken up again at the next look, not after a lease of minutes; a run that
+ * lives holds it however long the file takes. Two processes resuming at once start it once.
  */
-async function claimImport(deps: CommandDeps, importId: string): Promise<boolean> {
-  const now = deps.clock.now();
-  const { rowCount } = await deps.pool.query(
-    `update direct_uploads set import_claimed_until = $2
-      where id = $1 and data is not null and (import_claimed_until is null or import_claimed_until <= $3)`,
-    [importId, new Date(now.getTime() + IMPORT_LEASE_MS), now],
-  );
-  return rowCount === 1;
+async function claimImport(deps: CommandDeps, importId: string): Promise<(() => Promise<void>) | null> {
+  const client = await deps.pool.connect();
+  let held = false;
+  try {
+    const { rows } = await client.query<{ locked: boolean }>(
+      'select pg_try_advisory_lock(hashtextextended($1, $2)) as locked',
+      [importId, IMPORT_LOCK_SPACE],
+    );
+    held = rows[0]?.locked === true;
+    if (held) {
+      const pending = await client.query('select 1 from direct_uploads where id = $1 and data is not null', [
+        importId,
+      ]);
+      if (pending.rowCount === 1) {
+        return async () => {
+          await client
+            .query('select pg_advisory_unlock(hashtextextended($1, $2))', [importId, IMPORT_LOCK_SPACE])
+            .catch(() => undefined);
+          client.release();
+        };
+      }
+      await client.query('select pg_advisory_unlock(hashtextextended($1, $2))', [
+        importId,
+        IMPORT_LOCK_SPACE,
+      ]);
+    }
+    client.release();
+    return null;
+  } catch (err) {
+    // A broken connection is dropped by the pool, and with it any lock it held.
+    client.release(err as Error);
+    throw err;
+  }
 }

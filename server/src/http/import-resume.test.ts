@@ -1,13 +1,15 @@
 import { createHash } from 'node:crypto';
 import { buildPath, routes, streams } from '@mrn/contracts';
 import { createLogger } from '@mrn/platform';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../app.ts';
 import { DEMO_PASSWORD } from '../demo.ts';
 import { startTestServer, TEST_ADMIN, type TestServer, testConfig } from '../testing.ts';
 
-// An import cut off by a crash is taken up again when a process starts (and every minute after), by
-// exactly one process however many start at once; nothing the funder uploaded is lost.
+// An import cut off by a crash is taken up again when a process starts and within seconds by a running
+// one (a run holds its import with an advisory lock that dies with its connection; a 5-minute lease made
+// it wait), by exactly one process however many look at once; nothing the funder uploaded is lost.
 
 let server: TestServer;
 let dana = '';
@@ -27,8 +29,11 @@ afterAll(async () => {
   await server?.close();
 });
 
-/** An upload queued for import whose run died after claiming it (its lease since expired). */
-async function interruptedImport(csv: Buffer): Promise<string> {
+/** An upload queued for import whose run died after starting it. */
+async function interruptedImport(
+  csv: Buffer,
+  beforeQueued: (uploadId: string) => Promise<void> = async () => undefined,
+): Promise<string> {
   const presigned = await server.call({
     method: 'POST',
     url: routes.createPresignedUrl.path,
@@ -50,10 +55,11 @@ async function interruptedImport(csv: Buffer): Promise<string> {
   });
   expect(put.status).toBe(204);
   const { rows } = await server.db.pool.query<{ id: string }>(
-    `update direct_uploads set attached_at = now(), import_claimed_until = now() - interval '1 second'
-      where filename = 'cut-off.csv' and attached_at is null returning id`,
+    `select id from direct_uploads where filename = 'cut-off.csv' and attached_at is null`,
   );
   const importId = rows[0]!.id;
+  await beforeQueued(importId);
+  await server.db.pool.query('update direct_uploads set attached_at = now() where id = $1', [importId]);
   await server.store.appendToStream(
     streams.subscriptions(summit),
     [
@@ -132,19 +138,31 @@ describe('interrupted imports', () => {
     }
   }, 90_000);
 
-  it('leaves an import whose run still holds it alone', async () => {
+  it('leaves an import whose run still holds it alone, and takes it up within seconds once that run dies', async () => {
     const csv = Buffer.from('ein\n16-1803398\n');
-    const importId = await interruptedImport(csv);
-    await server.db.pool.query(
-      `update direct_uploads set import_claimed_until = now() + interval '5 minutes' where id = $1`,
-      [importId],
-    );
+    // A run in another process: the session that holds its import's lock.
+    const run = new pg.Client({ connectionString: server.databaseUrl });
+    await run.connect();
+    run.on('error', () => undefined);
+    const importId = await interruptedImport(csv, async (id) => {
+      await run.query('select pg_advisory_lock(hashtextextended($1, 727020))', [id]);
+    });
     const other = await startServer(testConfig(server.databaseUrl), { logger: createLogger('silent') });
     try {
       await new Promise((resolve) => setTimeout(resolve, 1500));
       expect(await importEvents(importId)).toEqual(['SubscriptionImportQueued', 'SubscriptionImportStarted']);
+      // The run's process dies (kill -9): PostgreSQL sees its connection close and the lock goes with it.
+      const { rows } = await run.query<{ pid: number }>('select pg_backend_pid() as pid');
+      await server.db.pool.query('select pg_terminate_backend($1)', [rows[0]!.pid]);
+      const died = performance.now();
+      await expect
+        .poll(() => importEvents(importId), { timeout: 15_000, interval: 100 })
+        .toContain('SubscriptionImportFinished');
+      // Taken up at the next look of a running process (every 5 s), not after a lease of minutes.
+      expect(performance.now() - died).toBeLessThan(8000);
     } finally {
       await other.close();
+      await run.end().catch(() => undefined);
     }
   }, 60_000);
 });
