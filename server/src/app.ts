@@ -161,7 +161,8 @@ export async function startServer(
   });
   registerOpenApiDocument(app, {
     productName: config.PRODUCT_NAME,
-    publicUrl: () => commandDeps.publicUrl,
+    // PUBLIC_URL only: without it the document's addresses are relative, never this machine's.
+    publicUrl: config.PUBLIC_URL,
     rateLimits: {
       perApiKeyPerMinute: config.RATE_LIMIT_API_PER_MINUTE,
       tokenPerMinute: config.RATE_LIMIT_TOKEN_PER_MINUTE,

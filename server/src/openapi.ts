@@ -4,8 +4,12 @@ import type { FastifyInstance } from 'fastify';
 
 export interface OpenApiServing {
   productName: string;
-  /** The production address: PUBLIC_URL, else the origin the server listens on (known once listening). */
-  publicUrl: () => string;
+  /**
+   * The production address to publish: PUBLIC_URL. Unset, the document names no host (its servers are
+   * `/` and `/sandbox`, relative to where it was fetched): the address the server happens to listen on
+   * is right only on the machine it runs on, not behind a proxy or for a partner elsewhere.
+   */
+  publicUrl?: string;
   rateLimits?: RateLimits;
 }
 
@@ -15,28 +19,20 @@ export interface OpenApiServing {
  * A plain route, not one of the route table: the document describes the table's partner routes, so as
  * a route of its own it would either list itself or need excluding from the table it is made of; and
  * it has no caller, command or read model for the table's machinery (sessions, plans, response checks)
- * to act on. It is built once; only the addresses depend on where the server ends up listening (tests
- * take port 0), so the text is rebuilt only if that address changes.
+ * to act on. It depends only on the configuration, so it is built once.
  */
 export function registerOpenApiDocument(app: FastifyInstance, options: OpenApiServing): void {
-  let built: { base: string; body: string; etag: string } | undefined;
-  const current = () => {
-    const base = options.publicUrl();
-    if (built?.base !== base) {
-      const body = JSON.stringify(
-        partnerOpenApiDocument({
-          baseUrl: base,
-          productName: options.productName,
-          rateLimits: options.rateLimits,
-        }),
-      );
-      built = { base, body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
-    }
-    return built;
-  };
-  current();
+  const body = JSON.stringify(
+    partnerOpenApiDocument({
+      baseUrl: options.publicUrl,
+      productName: options.productName,
+      rateLimits: options.rateLimits,
+      // What the 413 answer says: the limit this server reads bodies up to.
+      bodyLimitBytes: app.initialConfig.bodyLimit,
+    }),
+  );
+  const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
   app.get(PARTNER_OPENAPI_PATH, async (request, reply) => {
-    const { body, etag } = current();
     // Public and the same for everyone: tools in other origins (API editors, generators) may read it.
     reply
       .header('access-control-allow-origin', '*')

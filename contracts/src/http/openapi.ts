@@ -4,14 +4,24 @@ import type { RouteSpec } from './route.ts';
 /** An OpenAPI 3.1 document, as plain JSON (its JSON Schemas are 2020-12, as zod writes them). */
 export type OpenApiDocument = Record<string, unknown> & {
   openapi: '3.1.0';
-  info: { title: string; version: string; description: string };
+  info: OpenApiInfo;
   servers: OpenApiServer[];
   tags: { name: string; description: string }[];
   paths: Record<string, Record<string, OpenApiOperation>>;
   /** The limits the server enforces, for the developer guide (not part of OpenAPI proper). */
   'x-rate-limits'?: RateLimits;
 };
+export interface OpenApiInfo {
+  title: string;
+  version: string;
+  description: string;
+  /** Where API users get help (OpenAPI's Contact Object: name, url, email). */
+  contact?: { name?: string; url?: string; email?: string };
+  /** The terms the API is offered under (OpenAPI's License Object: a name, and a url or an SPDX identifier). */
+  license?: { name: string; url?: string; identifier?: string };
+}
 export interface OpenApiServer {
+  /** Absolute, or relative to where the document was fetched (OpenAPI 3.1 allows both). */
   url: string;
   description: string;
 }
@@ -29,9 +39,15 @@ export type OpenApiOperation = Record<string, unknown> & {
   security: Record<string, string[]>[];
   'x-required-plan'?: 'PRO';
 };
+export interface OpenApiHeader {
+  description?: string;
+  /** Sent with every answer of its status. */
+  required?: boolean;
+  schema: unknown;
+}
 export interface OpenApiResponse {
   description: string;
-  headers?: Record<string, { description?: string; schema: unknown }>;
+  headers?: Record<string, OpenApiHeader>;
   content?: Record<string, { schema?: unknown; example?: unknown }>;
 }
 export interface OpenApiParameter {
@@ -53,6 +69,8 @@ export interface OpenApiOptions {
   title: string;
   version: string;
   description: string;
+  contact?: OpenApiInfo['contact'];
+  license?: OpenApiInfo['license'];
   servers: OpenApiServer[];
   /** The schema of every refusal (the routes' error envelope). */
   errorBody: z.ZodType;
@@ -61,6 +79,14 @@ export interface OpenApiOptions {
   /** A successful answer of each route, by route name: shown beside the request example. */
   answerExamples?: Record<string, unknown>;
   rateLimits?: RateLimits;
+  /**
+   * Routes (by name) whose call answers 200 instead of 201 when it changed nothing because it was
+   * already so (subscribing to an EIN already watched). A 201 route that takes an `Idempotency-Key`
+   * always may: a retry with the same key answers 200 and records nothing new.
+   */
+  repeatable?: readonly string[];
+  /** The largest body the server reads (Fastify's `bodyLimit`); a larger one answers 413. */
+  bodyLimitBytes?: number;
 }
 
 /** Tags in the order the guide shows them; a route's tag follows from its access and docs. */
@@ -144,22 +170,68 @@ function parameters(spec: RouteSpec): OpenApiParameter[] {
   return out;
 }
 
-/** IETF draft `RateLimit` headers (draft-ietf-httpapi-ratelimit-headers), on every partner API answer. */
-const RATE_LIMIT_HEADERS = {
-  'RateLimit-Limit': { description: 'Requests allowed in the window.', schema: { type: 'integer' } },
-  'RateLimit-Remaining': { description: 'Requests left in the window.', schema: { type: 'integer' } },
-  'RateLimit-Reset': { description: 'Seconds until the window resets.', schema: { type: 'integer' } },
+/**
+ * IETF draft `RateLimit` headers (draft-ietf-httpapi-ratelimit-headers): on every partner API answer,
+ * refusals included (they are set before the request is read).
+ */
+const RATE_LIMIT_HEADERS: Record<string, OpenApiHeader> = {
+  'RateLimit-Limit': {
+    description: 'Requests allowed in the window.',
+    required: true,
+    schema: { type: 'integer' },
+  },
+  'RateLimit-Remaining': {
+    description: 'Requests left in the window.',
+    required: true,
+    schema: { type: 'integer' },
+  },
+  'RateLimit-Reset': {
+    description: 'Seconds until the window resets.',
+    required: true,
+    schema: { type: 'integer' },
+  },
 };
 
-const STATUS_TEXT: Record<number, string> = {
-  400: 'A field is missing or invalid: each error names it.',
-  401: 'No API token, an expired or revoked one, or a dashboard token.',
-  403: 'The account or user has no API access, or the call needs a PRO plan or merchant subscriptions.',
-  404: 'Not found.',
-  409: 'Conflicts with what exists (the merchant is already reported).',
-  422: 'Breaks a rule (the contribution lock, the daily search limit).',
-  429: 'Over the rate limit: wait for Retry-After seconds.',
-};
+const retryAfter = (required: boolean): Record<string, OpenApiHeader> => ({
+  'Retry-After': {
+    description: 'Seconds to wait before calling again.',
+    required,
+    schema: { type: 'integer' },
+  },
+});
+
+/** The headers of an answer with this status. */
+const headersOf = (status: number): Record<string, OpenApiHeader> =>
+  status === 429
+    ? { ...RATE_LIMIT_HEADERS, ...retryAfter(true) }
+    : status === 503
+      ? { ...RATE_LIMIT_HEADERS, ...retryAfter(false) }
+      : RATE_LIMIT_HEADERS;
+
+/** `1048576` → `1 MiB`, `1500` → `1500 bytes`. */
+const bytesText = (bytes: number) =>
+  bytes % 1_048_576 === 0
+    ? `${bytes / 1_048_576} MiB`
+    : bytes % 1024 === 0
+      ? `${bytes / 1024} KiB`
+      : `${bytes} bytes`;
+
+const statusText = (status: number, options: OpenApiOptions): string =>
+  ({
+    400: 'A field is missing or invalid: each error names it.',
+    401: 'No API token, an expired or revoked one, a dashboard token, or (for the token call) wrong credentials.',
+    403: 'The account or user has no API access, or the call needs a PRO plan or merchant subscriptions.',
+    404: 'Not found.',
+    409: 'Conflicts with what exists (the merchant is already reported).',
+    413: options.bodyLimitBytes
+      ? `The body is larger than ${bytesText(options.bodyLimitBytes)}: nothing was read.`
+      : 'The body is too large: nothing was read.',
+    415: 'The body is of a type the API does not read: send JSON, with `Content-Type: application/json`.',
+    422: 'Breaks a rule (the contribution lock, too many keyword matches, an Idempotency-Key reused with another body).',
+    429: 'Over the rate limit or the daily search limit: wait for Retry-After seconds.',
+    500: 'Something went wrong on our side. Quote the request_id when asking support.',
+    503: 'Unavailable for a moment (the database, or the sandbox starting or being reset): try again shortly, after Retry-After seconds when it is given.',
+  })[status] ?? 'Refused.';
 
 const tagOf = (spec: RouteSpec) =>
   spec.docs?.subscriptions
@@ -185,17 +257,35 @@ export function openApiDocument(table: Record<string, RouteSpec>, options: OpenA
     if (seen.has(shape)) throw new Error(`${spec.method} ${path} is declared twice (${name})`);
     seen.add(shape);
     const secured = spec.access !== 'anonymous';
-    const success = String(
-      spec.docs?.status ?? (spec.method === 'POST' && spec.service === 'command' ? 201 : 200),
-    );
+    const success = spec.docs?.status ?? (spec.method === 'POST' && spec.service === 'command' ? 201 : 200);
+    // A create that records nothing new (already so, or a retry with the same Idempotency-Key) answers 200.
+    const repeat =
+      success === 201 && (spec.docs?.idempotencyKey || options.repeatable?.includes(name))
+        ? spec.docs?.idempotencyKey
+          ? 'Nothing new was recorded: a retry with the same Idempotency-Key and body.'
+          : 'Nothing new was recorded: it was already so (the same call again).'
+        : undefined;
+    // What every call may answer besides its success: its input refused, the caller refused, a rule,
+    // the body (only calls that take one read it), the rate limit, our failure, the sandbox unavailable.
     const refusals = [
       400,
-      ...(secured ? [401, 403] : [401]),
+      401,
+      403,
       404,
-      ...(spec.service === 'command' ? [409, 422] : [422]),
+      ...(spec.service === 'command' ? [409] : []),
+      ...(spec.body ? [413, 415] : []),
+      422,
       429,
+      500,
+      503,
     ];
     const answerExample = options.answerExamples?.[name];
+    const answerContent = {
+      'application/json': {
+        schema: jsonSchema(spec.response, 'output'),
+        ...(answerExample !== undefined ? { example: answerExample } : {}),
+      },
+    };
     const operation: OpenApiOperation = {
       operationId: name,
       summary: spec.docs?.summary ?? spec.action ?? name,
@@ -218,32 +308,16 @@ export function openApiDocument(table: Record<string, RouteSpec>, options: OpenA
           }
         : {}),
       responses: {
-        [success]: {
-          description: 'Done.',
-          headers: RATE_LIMIT_HEADERS,
-          content: {
-            'application/json': {
-              schema: jsonSchema(spec.response, 'output'),
-              ...(answerExample !== undefined ? { example: answerExample } : {}),
-            },
-          },
-        },
+        [String(success)]: { description: 'Done.', headers: RATE_LIMIT_HEADERS, content: answerContent },
+        ...(repeat
+          ? { '200': { description: repeat, headers: RATE_LIMIT_HEADERS, content: answerContent } }
+          : {}),
         ...Object.fromEntries(
           refusals.map((status) => [
             String(status),
             {
-              description: STATUS_TEXT[status]!,
-              ...(status === 429
-                ? {
-                    headers: {
-                      ...RATE_LIMIT_HEADERS,
-                      'Retry-After': {
-                        description: 'Seconds to wait before calling again.',
-                        schema: { type: 'integer' },
-                      },
-                    },
-                  }
-                : {}),
+              description: statusText(status, options),
+              headers: headersOf(status),
               content: { 'application/json': { schema: errorRef } },
             },
           ]),
@@ -255,7 +329,13 @@ export function openApiDocument(table: Record<string, RouteSpec>, options: OpenA
   const errorSchema = jsonSchema(options.errorBody, 'output');
   return {
     openapi: '3.1.0',
-    info: { title: options.title, version: options.version, description: options.description },
+    info: {
+      title: options.title,
+      version: options.version,
+      description: options.description,
+      ...(options.contact ? { contact: options.contact } : {}),
+      ...(options.license ? { license: options.license } : {}),
+    },
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     servers: options.servers,
     tags: Object.values(OPENAPI_TAGS).map((t) => ({ ...t })),

@@ -155,15 +155,27 @@ export const PartnerErrorAnswer = PartnerErrorBody.extend({
 });
 
 export interface PartnerDocumentOptions {
-  /** The production base address (`PUBLIC_URL`, else the server's own origin), without a trailing slash. */
-  baseUrl: string;
+  /**
+   * The production base address (`PUBLIC_URL`), without a trailing slash. Without one the document
+   * names no host: its servers are `/` and `/sandbox`, which OpenAPI 3.1 resolves against the address
+   * the document was fetched from, so it never publishes an address that only worked where it was built.
+   */
+  baseUrl?: string;
   productName: string;
   rateLimits?: RateLimits;
+  /** The largest body the server reads (a larger one answers 413). */
+  bodyLimitBytes?: number;
 }
+
+/** The terms of use as an SPDX license expression: they are our own, not a listed license. */
+const TERMS_LICENSE_REF = 'LicenseRef-Terms-of-Use';
+
+/** Calls that answer 200, recording nothing, when what they ask is already so (an EIN already watched). */
+const REPEATABLE: readonly (keyof PartnerRoutes)[] = ['partnerSubscribe'];
 
 /** The partner API v2 as an OpenAPI 3.1 document, production and sandbox addresses both listed. */
 export function partnerOpenApiDocument(options: PartnerDocumentOptions): OpenApiDocument {
-  const base = options.baseUrl.replace(/\/+$/, '');
+  const base = (options.baseUrl ?? '').replace(/\/+$/, '');
   const limits = options.rateLimits ?? PARTNER_RATE_LIMIT_DEFAULTS;
   return openApiDocument(partnerRoutes, {
     title: `${options.productName} partner API`,
@@ -174,13 +186,32 @@ export function partnerOpenApiDocument(options: PartnerDocumentOptions): OpenApi
       `Get a token from \`POST /api/v2/token\` and send it as \`Authorization: Bearer <token>\`; tokens last 24 hours. The sandbox (\`${SANDBOX_PATH_PREFIX}\` after the production address) takes your credentials prefixed \`test_\`; it is reset weekly and its only merchant has EIN ${SANDBOX_MERCHANT_EIN}.`,
       `Rate limits: ${limits.perApiKeyPerMinute} calls a minute per API user (by IP address without a valid token), ${limits.tokenPerMinute} a minute per IP address on the token call; every answer carries \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\`, and a call over the limit answers 429 with \`Retry-After\`.`,
     ].join('\n\n'),
-    servers: [
-      { url: base, description: 'Production' },
-      { url: `${base}${SANDBOX_PATH_PREFIX}`, description: 'Sandbox' },
-    ],
+    // The developer guide and the terms of use are pages of the site that serves the API. Their
+    // addresses are given only when the site's is known: OpenAPI's schema (and so Spectral and other
+    // linters) wants them absolute, and without a host the terms are named by an SPDX LicenseRef.
+    contact: base
+      ? { name: `${options.productName} developer guide`, url: `${base}/developers` }
+      : { name: `${options.productName} developer guide (/developers on this site)` },
+    license: base
+      ? { name: `${options.productName} Terms of Use`, url: `${base}/terms_of_use` }
+      : {
+          name: `${options.productName} Terms of Use (/terms_of_use on this site)`,
+          identifier: TERMS_LICENSE_REF,
+        },
+    servers: base
+      ? [
+          { url: base, description: 'Production' },
+          { url: `${base}${SANDBOX_PATH_PREFIX}`, description: 'Sandbox' },
+        ]
+      : [
+          { url: '/', description: 'Production (the site this document was fetched from)' },
+          { url: SANDBOX_PATH_PREFIX, description: 'Sandbox' },
+        ],
     errorBody: PartnerErrorAnswer,
     errorExample: PARTNER_ERROR_EXAMPLE,
     answerExamples: PARTNER_ANSWER_EXAMPLES,
     rateLimits: limits,
+    repeatable: REPEATABLE,
+    ...(options.bodyLimitBytes ? { bodyLimitBytes: options.bodyLimitBytes } : {}),
   });
 }

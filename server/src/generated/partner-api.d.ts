@@ -288,11 +288,11 @@ export interface operations {
             200: {
                 headers: {
                     /** @description Requests allowed in the window. */
-                    "RateLimit-Limit"?: number;
+                    "RateLimit-Limit": number;
                     /** @description Requests left in the window. */
-                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Remaining": number;
                     /** @description Seconds until the window resets. */
-                    "RateLimit-Reset"?: number;
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -320,15 +320,42 @@ export interface operations {
             /** @description A field is missing or invalid: each error names it. */
             400: {
                 headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No API token, an expired or revoked one, or a dashboard token. */
+            /** @description No API token, an expired or revoked one, a dashboard token, or (for the token call) wrong credentials. */
             401: {
                 headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The account or user has no API access, or the call needs a PRO plan or merchant subscriptions. */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -338,6 +365,12 @@ export interface operations {
             /** @description Not found. */
             404: {
                 headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -347,30 +380,104 @@ export interface operations {
             /** @description Conflicts with what exists (the merchant is already reported). */
             409: {
                 headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Breaks a rule (the contribution lock, the daily search limit). */
+            /** @description The body is too large: nothing was read. */
+            413: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is of a type the API does not read: send JSON, with `Content-Type: application/json`. */
+            415: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Breaks a rule (the contribution lock, too many keyword matches, an Idempotency-Key reused with another body). */
             422: {
                 headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Over the rate limit: wait for Retry-After seconds. */
+            /** @description Over the rate limit or the daily search limit: wait for Retry-After seconds. */
             429: {
                 headers: {
                     /** @description Requests allowed in the window. */
-                    "RateLimit-Limit"?: number;
+                    "RateLimit-Limit": number;
                     /** @description Requests left in the window. */
-                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Remaining": number;
                     /** @description Seconds until the window resets. */
-                    "RateLimit-Reset"?: number;
+                    "RateLimit-Reset": number;
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side. Quote the request_id when asking support. */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for a moment (the database, or the sandbox starting or being reset): try again shortly, after Retry-After seconds when it is given. */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
                     /** @description Seconds to wait before calling again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -397,11 +504,11 @@ export interface operations {
             200: {
                 headers: {
                     /** @description Requests allowed in the window. */
-                    "RateLimit-Limit"?: number;
+                    "RateLimit-Limit": number;
                     /** @description Requests left in the window. */
-                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Remaining": number;
                     /** @description Seconds until the window resets. */
-                    "RateLimit-Reset"?: number;
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -465,15 +572,27 @@ export interface operations {
             /** @description A field is missing or invalid: each error names it. */
             400: {
                 headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No API token, an expired or revoked one, or a dashboard token. */
+            /** @description No API token, an expired or revoked one, a dashboard token, or (for the token call) wrong credentials. */
             401: {
                 headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -483,6 +602,12 @@ export interface operations {
             /** @description The account or user has no API access, or the call needs a PRO plan or merchant subscriptions. */
             403: {
                 headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -492,30 +617,74 @@ export interface operations {
             /** @description Not found. */
             404: {
                 headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Breaks a rule (the contribution lock, the daily search limit). */
+            /** @description Breaks a rule (the contribution lock, too many keyword matches, an Idempotency-Key reused with another body). */
             422: {
                 headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Over the rate limit: wait for Retry-After seconds. */
+            /** @description Over the rate limit or the daily search limit: wait for Retry-After seconds. */
             429: {
                 headers: {
                     /** @description Requests allowed in the window. */
-                    "RateLimit-Limit"?: number;
+                    "RateLimit-Limit": number;
                     /** @description Requests left in the window. */
-                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Remaining": number;
                     /** @description Seconds until the window resets. */
-                    "RateLimit-Reset"?: number;
+                    "RateLimit-Reset": number;
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side. Quote the request_id when asking support. */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for a moment (the database, or the sandbox starting or being reset): try again shortly, after Retry-After seconds when it is given. */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
                     /** @description Seconds to wait before calling again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -570,15 +739,82 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Nothing new was recorded: a retry with the same Idempotency-Key and body. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "errors": [],
+                     *       "data": {
+                     *         "fein": "123456789",
+                     *         "legal_name": "Acme Coffee LLC",
+                     *         "dba": null,
+                     *         "street1": null,
+                     *         "street2": null,
+                     *         "city": "Austin",
+                     *         "state": "TX",
+                     *         "business_phone": null,
+                     *         "business_startdate": null,
+                     *         "industry": null,
+                     *         "created_at": "2026-03-14T15:09:26.000Z",
+                     *         "added_by": "Summit Capital Funding",
+                     *         "notes": [
+                     *           {
+                     *             "note_category": "Slow Pay",
+                     *             "note": "Two missed payments in March; caught up in April.",
+                     *             "created_at": "2026-03-14T15:09:26.000Z",
+                     *             "added_by": "Summit Capital Funding"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        errors: {
+                            field: string | null;
+                            message: string;
+                        }[];
+                        data: {
+                            fein: string;
+                            legal_name: string;
+                            dba: string | null;
+                            street1: string | null;
+                            street2: string | null;
+                            city: string;
+                            state: string;
+                            business_phone: string | null;
+                            business_startdate: string | null;
+                            industry: string | null;
+                            created_at: string;
+                            added_by: string | null;
+                            notes: {
+                                note_category: string;
+                                note: string;
+                                created_at: string;
+                                added_by: string | null;
+                            }[];
+                        };
+                    };
+                };
+            };
             /** @description Done. */
             201: {
                 headers: {
                     /** @description Requests allowed in the window. */
-                    "RateLimit-Limit"?: number;
+                    "RateLimit-Limit": number;
                     /** @description Requests left in the window. */
-                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Remaining": number;
                     /** @description Seconds until the window resets. */
-                    "RateLimit-Reset"?: number;
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -640,15 +876,27 @@ export interface operations {
             /** @description A field is missing or invalid: each error names it. */
             400: {
                 headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No API token, an expired or revoked one, or a dashboard token. */
+            /** @description No API token, an expired or revoked one, a dashboard token, or (for the token call) wrong credentials. */
             401: {
                 headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -658,6 +906,12 @@ export interface operations {
             /** @description The account or user has no API access, or the call needs a PRO plan or merchant subscriptions. */
             403: {
                 headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -667,6 +921,12 @@ export interface operations {
             /** @description Not found. */
             404: {
                 headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -676,30 +936,104 @@ export interface operations {
             /** @description Conflicts with what exists (the merchant is already reported). */
             409: {
                 headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Breaks a rule (the contribution lock, the daily search limit). */
+            /** @description The body is too large: nothing was read. */
+            413: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is of a type the API does not read: send JSON, with `Content-Type: application/json`. */
+            415: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Breaks a rule (the contribution lock, too many keyword matches, an Idempotency-Key reused with another body). */
             422: {
                 headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Over the rate limit: wait for Retry-After seconds. */
+            /** @description Over the rate limit or the daily search limit: wait for Retry-After seconds. */
             429: {
                 headers: {
                     /** @description Requests allowed in the window. */
-                    "RateLimit-Limit"?: number;
+                    "RateLimit-Limit": number;
                     /** @description Requests left in the window. */
-                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Remaining": number;
                     /** @description Seconds until the window resets. */
-                    "RateLimit-Reset"?: number;
+                    "RateLimit-Reset": number;
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side. Quote the request_id when asking support. */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for a moment (the database, or the sandbox starting or being reset): try again shortly, after Retry-After seconds when it is given. */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
                     /** @description Seconds to wait before calling again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -741,15 +1075,54 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Nothing new was recorded: a retry with the same Idempotency-Key and body. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "errors": [],
+                     *       "data": {
+                     *         "fein": "123456789",
+                     *         "note_category": "Stacking History",
+                     *         "note": "Took a second advance.",
+                     *         "created_at": "2026-03-14T15:09:26.000Z",
+                     *         "added_by": "Summit Capital Funding"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        errors: {
+                            field: string | null;
+                            message: string;
+                        }[];
+                        data: {
+                            note_category: string;
+                            note: string;
+                            created_at: string;
+                            added_by: string | null;
+                            fein: string;
+                        };
+                    };
+                };
+            };
             /** @description Done. */
             201: {
                 headers: {
                     /** @description Requests allowed in the window. */
-                    "RateLimit-Limit"?: number;
+                    "RateLimit-Limit": number;
                     /** @description Requests left in the window. */
-                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Remaining": number;
                     /** @description Seconds until the window resets. */
-                    "RateLimit-Reset"?: number;
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -783,15 +1156,27 @@ export interface operations {
             /** @description A field is missing or invalid: each error names it. */
             400: {
                 headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No API token, an expired or revoked one, or a dashboard token. */
+            /** @description No API token, an expired or revoked one, a dashboard token, or (for the token call) wrong credentials. */
             401: {
                 headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -801,6 +1186,12 @@ export interface operations {
             /** @description The account or user has no API access, or the call needs a PRO plan or merchant subscriptions. */
             403: {
                 headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -810,6 +1201,12 @@ export interface operations {
             /** @description Not found. */
             404: {
                 headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -819,30 +1216,104 @@ export interface operations {
             /** @description Conflicts with what exists (the merchant is already reported). */
             409: {
                 headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Breaks a rule (the contribution lock, the daily search limit). */
+            /** @description The body is too large: nothing was read. */
+            413: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is of a type the API does not read: send JSON, with `Content-Type: application/json`. */
+            415: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Breaks a rule (the contribution lock, too many keyword matches, an Idempotency-Key reused with another body). */
             422: {
                 headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Over the rate limit: wait for Retry-After seconds. */
+            /** @description Over the rate limit or the daily search limit: wait for Retry-After seconds. */
             429: {
                 headers: {
                     /** @description Requests allowed in the window. */
-                    "RateLimit-Limit"?: number;
+                    "RateLimit-Limit": number;
                     /** @description Requests left in the window. */
-                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Remaining": number;
                     /** @description Seconds until the window resets. */
-                    "RateLimit-Reset"?: number;
+                    "RateLimit-Reset": number;
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side. Quote the request_id when asking support. */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for a moment (the database, or the sandbox starting or being reset): try again shortly, after Retry-After seconds when it is given. */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
                     /** @description Seconds to wait before calling again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -873,15 +1344,50 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Nothing new was recorded: it was already so (the same call again). */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "errors": [],
+                     *       "data": {
+                     *         "fein": "123456789",
+                     *         "subscribed": true,
+                     *         "created_at": "2026-03-14T15:09:26.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        errors: {
+                            field: string | null;
+                            message: string;
+                        }[];
+                        data: {
+                            fein: string;
+                            subscribed: boolean;
+                            created_at: string | null;
+                        };
+                    };
+                };
+            };
             /** @description Done. */
             201: {
                 headers: {
                     /** @description Requests allowed in the window. */
-                    "RateLimit-Limit"?: number;
+                    "RateLimit-Limit": number;
                     /** @description Requests left in the window. */
-                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Remaining": number;
                     /** @description Seconds until the window resets. */
-                    "RateLimit-Reset"?: number;
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -911,15 +1417,27 @@ export interface operations {
             /** @description A field is missing or invalid: each error names it. */
             400: {
                 headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No API token, an expired or revoked one, or a dashboard token. */
+            /** @description No API token, an expired or revoked one, a dashboard token, or (for the token call) wrong credentials. */
             401: {
                 headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -929,6 +1447,12 @@ export interface operations {
             /** @description The account or user has no API access, or the call needs a PRO plan or merchant subscriptions. */
             403: {
                 headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -938,6 +1462,12 @@ export interface operations {
             /** @description Not found. */
             404: {
                 headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -947,30 +1477,104 @@ export interface operations {
             /** @description Conflicts with what exists (the merchant is already reported). */
             409: {
                 headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Breaks a rule (the contribution lock, the daily search limit). */
+            /** @description The body is too large: nothing was read. */
+            413: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is of a type the API does not read: send JSON, with `Content-Type: application/json`. */
+            415: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Breaks a rule (the contribution lock, too many keyword matches, an Idempotency-Key reused with another body). */
             422: {
                 headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Over the rate limit: wait for Retry-After seconds. */
+            /** @description Over the rate limit or the daily search limit: wait for Retry-After seconds. */
             429: {
                 headers: {
                     /** @description Requests allowed in the window. */
-                    "RateLimit-Limit"?: number;
+                    "RateLimit-Limit": number;
                     /** @description Requests left in the window. */
-                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Remaining": number;
                     /** @description Seconds until the window resets. */
-                    "RateLimit-Reset"?: number;
+                    "RateLimit-Reset": number;
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side. Quote the request_id when asking support. */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for a moment (the database, or the sandbox starting or being reset): try again shortly, after Retry-After seconds when it is given. */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
                     /** @description Seconds to wait before calling again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -997,11 +1601,11 @@ export interface operations {
             200: {
                 headers: {
                     /** @description Requests allowed in the window. */
-                    "RateLimit-Limit"?: number;
+                    "RateLimit-Limit": number;
                     /** @description Requests left in the window. */
-                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Remaining": number;
                     /** @description Seconds until the window resets. */
-                    "RateLimit-Reset"?: number;
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1031,15 +1635,27 @@ export interface operations {
             /** @description A field is missing or invalid: each error names it. */
             400: {
                 headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No API token, an expired or revoked one, or a dashboard token. */
+            /** @description No API token, an expired or revoked one, a dashboard token, or (for the token call) wrong credentials. */
             401: {
                 headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1049,6 +1665,12 @@ export interface operations {
             /** @description The account or user has no API access, or the call needs a PRO plan or merchant subscriptions. */
             403: {
                 headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1058,30 +1680,74 @@ export interface operations {
             /** @description Not found. */
             404: {
                 headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Breaks a rule (the contribution lock, the daily search limit). */
+            /** @description Breaks a rule (the contribution lock, too many keyword matches, an Idempotency-Key reused with another body). */
             422: {
                 headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Over the rate limit: wait for Retry-After seconds. */
+            /** @description Over the rate limit or the daily search limit: wait for Retry-After seconds. */
             429: {
                 headers: {
                     /** @description Requests allowed in the window. */
-                    "RateLimit-Limit"?: number;
+                    "RateLimit-Limit": number;
                     /** @description Requests left in the window. */
-                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Remaining": number;
                     /** @description Seconds until the window resets. */
-                    "RateLimit-Reset"?: number;
+                    "RateLimit-Reset": number;
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side. Quote the request_id when asking support. */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for a moment (the database, or the sandbox starting or being reset): try again shortly, after Retry-After seconds when it is given. */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
                     /** @description Seconds to wait before calling again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -1108,11 +1774,11 @@ export interface operations {
             200: {
                 headers: {
                     /** @description Requests allowed in the window. */
-                    "RateLimit-Limit"?: number;
+                    "RateLimit-Limit": number;
                     /** @description Requests left in the window. */
-                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Remaining": number;
                     /** @description Seconds until the window resets. */
-                    "RateLimit-Reset"?: number;
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1142,15 +1808,27 @@ export interface operations {
             /** @description A field is missing or invalid: each error names it. */
             400: {
                 headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No API token, an expired or revoked one, or a dashboard token. */
+            /** @description No API token, an expired or revoked one, a dashboard token, or (for the token call) wrong credentials. */
             401: {
                 headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1160,6 +1838,12 @@ export interface operations {
             /** @description The account or user has no API access, or the call needs a PRO plan or merchant subscriptions. */
             403: {
                 headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1169,6 +1853,12 @@ export interface operations {
             /** @description Not found. */
             404: {
                 headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1178,30 +1868,74 @@ export interface operations {
             /** @description Conflicts with what exists (the merchant is already reported). */
             409: {
                 headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Breaks a rule (the contribution lock, the daily search limit). */
+            /** @description Breaks a rule (the contribution lock, too many keyword matches, an Idempotency-Key reused with another body). */
             422: {
                 headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Over the rate limit: wait for Retry-After seconds. */
+            /** @description Over the rate limit or the daily search limit: wait for Retry-After seconds. */
             429: {
                 headers: {
                     /** @description Requests allowed in the window. */
-                    "RateLimit-Limit"?: number;
+                    "RateLimit-Limit": number;
                     /** @description Requests left in the window. */
-                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Remaining": number;
                     /** @description Seconds until the window resets. */
-                    "RateLimit-Reset"?: number;
+                    "RateLimit-Reset": number;
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side. Quote the request_id when asking support. */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for a moment (the database, or the sandbox starting or being reset): try again shortly, after Retry-After seconds when it is given. */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
                     /** @description Seconds to wait before calling again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -1228,11 +1962,11 @@ export interface operations {
             200: {
                 headers: {
                     /** @description Requests allowed in the window. */
-                    "RateLimit-Limit"?: number;
+                    "RateLimit-Limit": number;
                     /** @description Requests left in the window. */
-                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Remaining": number;
                     /** @description Seconds until the window resets. */
-                    "RateLimit-Reset"?: number;
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1300,15 +2034,27 @@ export interface operations {
             /** @description A field is missing or invalid: each error names it. */
             400: {
                 headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No API token, an expired or revoked one, or a dashboard token. */
+            /** @description No API token, an expired or revoked one, a dashboard token, or (for the token call) wrong credentials. */
             401: {
                 headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1318,6 +2064,12 @@ export interface operations {
             /** @description The account or user has no API access, or the call needs a PRO plan or merchant subscriptions. */
             403: {
                 headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1327,30 +2079,74 @@ export interface operations {
             /** @description Not found. */
             404: {
                 headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Breaks a rule (the contribution lock, the daily search limit). */
+            /** @description Breaks a rule (the contribution lock, too many keyword matches, an Idempotency-Key reused with another body). */
             422: {
                 headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Over the rate limit: wait for Retry-After seconds. */
+            /** @description Over the rate limit or the daily search limit: wait for Retry-After seconds. */
             429: {
                 headers: {
                     /** @description Requests allowed in the window. */
-                    "RateLimit-Limit"?: number;
+                    "RateLimit-Limit": number;
                     /** @description Requests left in the window. */
-                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Remaining": number;
                     /** @description Seconds until the window resets. */
-                    "RateLimit-Reset"?: number;
+                    "RateLimit-Reset": number;
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side. Quote the request_id when asking support. */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for a moment (the database, or the sandbox starting or being reset): try again shortly, after Retry-After seconds when it is given. */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
                     /** @description Seconds to wait before calling again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -1410,15 +2206,86 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Nothing new was recorded: a retry with the same Idempotency-Key and body. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "errors": [],
+                     *       "data": {
+                     *         "fein": "123456789",
+                     *         "legal_name": "Acme Coffee LLC",
+                     *         "dba": null,
+                     *         "street1": null,
+                     *         "street2": null,
+                     *         "city": "Austin",
+                     *         "state": "TX",
+                     *         "business_phone": null,
+                     *         "business_startdate": null,
+                     *         "industry": null,
+                     *         "created_at": "2026-03-14T15:09:26.000Z",
+                     *         "added_by": "Summit Capital Funding",
+                     *         "notes": [
+                     *           {
+                     *             "note_category": "Slow Pay",
+                     *             "note": "Two missed payments in March.",
+                     *             "created_at": "2026-03-14T15:09:26.000Z",
+                     *             "added_by": "Summit Capital Funding",
+                     *             "submission_source": "broker",
+                     *             "broker_name": "Main Street Brokers"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        errors: {
+                            field: string | null;
+                            message: string;
+                        }[];
+                        data: {
+                            fein: string;
+                            legal_name: string;
+                            dba: string | null;
+                            street1: string | null;
+                            street2: string | null;
+                            city: string;
+                            state: string;
+                            business_phone: string | null;
+                            business_startdate: string | null;
+                            industry: string | null;
+                            created_at: string;
+                            added_by: string | null;
+                            notes: {
+                                note_category: string;
+                                note: string;
+                                created_at: string;
+                                added_by: string | null;
+                                submission_source: ("in-house" | "broker") | null;
+                                broker_name: string | null;
+                            }[];
+                        };
+                    };
+                };
+            };
             /** @description Done. */
             201: {
                 headers: {
                     /** @description Requests allowed in the window. */
-                    "RateLimit-Limit"?: number;
+                    "RateLimit-Limit": number;
                     /** @description Requests left in the window. */
-                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Remaining": number;
                     /** @description Seconds until the window resets. */
-                    "RateLimit-Reset"?: number;
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1484,15 +2351,27 @@ export interface operations {
             /** @description A field is missing or invalid: each error names it. */
             400: {
                 headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No API token, an expired or revoked one, or a dashboard token. */
+            /** @description No API token, an expired or revoked one, a dashboard token, or (for the token call) wrong credentials. */
             401: {
                 headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1502,6 +2381,12 @@ export interface operations {
             /** @description The account or user has no API access, or the call needs a PRO plan or merchant subscriptions. */
             403: {
                 headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1511,6 +2396,12 @@ export interface operations {
             /** @description Not found. */
             404: {
                 headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1520,30 +2411,104 @@ export interface operations {
             /** @description Conflicts with what exists (the merchant is already reported). */
             409: {
                 headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Breaks a rule (the contribution lock, the daily search limit). */
+            /** @description The body is too large: nothing was read. */
+            413: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is of a type the API does not read: send JSON, with `Content-Type: application/json`. */
+            415: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Breaks a rule (the contribution lock, too many keyword matches, an Idempotency-Key reused with another body). */
             422: {
                 headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Over the rate limit: wait for Retry-After seconds. */
+            /** @description Over the rate limit or the daily search limit: wait for Retry-After seconds. */
             429: {
                 headers: {
                     /** @description Requests allowed in the window. */
-                    "RateLimit-Limit"?: number;
+                    "RateLimit-Limit": number;
                     /** @description Requests left in the window. */
-                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Remaining": number;
                     /** @description Seconds until the window resets. */
-                    "RateLimit-Reset"?: number;
+                    "RateLimit-Reset": number;
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side. Quote the request_id when asking support. */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for a moment (the database, or the sandbox starting or being reset): try again shortly, after Retry-After seconds when it is given. */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
                     /** @description Seconds to wait before calling again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -1589,15 +2554,58 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Nothing new was recorded: a retry with the same Idempotency-Key and body. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "errors": [],
+                     *       "data": {
+                     *         "fein": "123456789",
+                     *         "note_category": "Default",
+                     *         "note": "Defaulted in May.",
+                     *         "created_at": "2026-03-14T15:09:26.000Z",
+                     *         "added_by": "Summit Capital Funding",
+                     *         "submission_source": "in-house",
+                     *         "broker_name": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        errors: {
+                            field: string | null;
+                            message: string;
+                        }[];
+                        data: {
+                            note_category: string;
+                            note: string;
+                            created_at: string;
+                            added_by: string | null;
+                            submission_source: ("in-house" | "broker") | null;
+                            broker_name: string | null;
+                            fein: string;
+                        };
+                    };
+                };
+            };
             /** @description Done. */
             201: {
                 headers: {
                     /** @description Requests allowed in the window. */
-                    "RateLimit-Limit"?: number;
+                    "RateLimit-Limit": number;
                     /** @description Requests left in the window. */
-                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Remaining": number;
                     /** @description Seconds until the window resets. */
-                    "RateLimit-Reset"?: number;
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1635,15 +2643,27 @@ export interface operations {
             /** @description A field is missing or invalid: each error names it. */
             400: {
                 headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No API token, an expired or revoked one, or a dashboard token. */
+            /** @description No API token, an expired or revoked one, a dashboard token, or (for the token call) wrong credentials. */
             401: {
                 headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1653,6 +2673,12 @@ export interface operations {
             /** @description The account or user has no API access, or the call needs a PRO plan or merchant subscriptions. */
             403: {
                 headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1662,6 +2688,12 @@ export interface operations {
             /** @description Not found. */
             404: {
                 headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1671,30 +2703,104 @@ export interface operations {
             /** @description Conflicts with what exists (the merchant is already reported). */
             409: {
                 headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Breaks a rule (the contribution lock, the daily search limit). */
+            /** @description The body is too large: nothing was read. */
+            413: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is of a type the API does not read: send JSON, with `Content-Type: application/json`. */
+            415: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Breaks a rule (the contribution lock, too many keyword matches, an Idempotency-Key reused with another body). */
             422: {
                 headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Over the rate limit: wait for Retry-After seconds. */
+            /** @description Over the rate limit or the daily search limit: wait for Retry-After seconds. */
             429: {
                 headers: {
                     /** @description Requests allowed in the window. */
-                    "RateLimit-Limit"?: number;
+                    "RateLimit-Limit": number;
                     /** @description Requests left in the window. */
-                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Remaining": number;
                     /** @description Seconds until the window resets. */
-                    "RateLimit-Reset"?: number;
+                    "RateLimit-Reset": number;
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side. Quote the request_id when asking support. */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for a moment (the database, or the sandbox starting or being reset): try again shortly, after Retry-After seconds when it is given. */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
                     /** @description Seconds to wait before calling again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -1721,11 +2827,11 @@ export interface operations {
             200: {
                 headers: {
                     /** @description Requests allowed in the window. */
-                    "RateLimit-Limit"?: number;
+                    "RateLimit-Limit": number;
                     /** @description Requests left in the window. */
-                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Remaining": number;
                     /** @description Seconds until the window resets. */
-                    "RateLimit-Reset"?: number;
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1762,15 +2868,27 @@ export interface operations {
             /** @description A field is missing or invalid: each error names it. */
             400: {
                 headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No API token, an expired or revoked one, or a dashboard token. */
+            /** @description No API token, an expired or revoked one, a dashboard token, or (for the token call) wrong credentials. */
             401: {
                 headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1780,6 +2898,12 @@ export interface operations {
             /** @description The account or user has no API access, or the call needs a PRO plan or merchant subscriptions. */
             403: {
                 headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1789,30 +2913,74 @@ export interface operations {
             /** @description Not found. */
             404: {
                 headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Breaks a rule (the contribution lock, the daily search limit). */
+            /** @description Breaks a rule (the contribution lock, too many keyword matches, an Idempotency-Key reused with another body). */
             422: {
                 headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Over the rate limit: wait for Retry-After seconds. */
+            /** @description Over the rate limit or the daily search limit: wait for Retry-After seconds. */
             429: {
                 headers: {
                     /** @description Requests allowed in the window. */
-                    "RateLimit-Limit"?: number;
+                    "RateLimit-Limit": number;
                     /** @description Requests left in the window. */
-                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Remaining": number;
                     /** @description Seconds until the window resets. */
-                    "RateLimit-Reset"?: number;
+                    "RateLimit-Reset": number;
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side. Quote the request_id when asking support. */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for a moment (the database, or the sandbox starting or being reset): try again shortly, after Retry-After seconds when it is given. */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
                     /** @description Seconds to wait before calling again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;

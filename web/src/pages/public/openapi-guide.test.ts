@@ -109,7 +109,19 @@ describe('the developer guide’s reading of the OpenAPI document', () => {
   });
 
   it('lists the refusals by status, and renders `code` in descriptions', () => {
-    expect(refusalsOf(doc).map((r) => r.status)).toEqual(['400', '401', '403', '404', '409', '422', '429']);
+    expect(refusalsOf(doc).map((r) => r.status)).toEqual([
+      '400',
+      '401',
+      '403',
+      '404',
+      '409',
+      '413',
+      '415',
+      '422',
+      '429',
+      '500',
+      '503',
+    ]);
     expect(codeSpans('Send an `Idempotency-Key` header')).toEqual([
       { code: false, text: 'Send an ' },
       { code: true, text: 'Idempotency-Key' },

@@ -77,7 +77,11 @@ export function endpointsOf(doc: GuideDocument): Endpoint[] {
   return Object.entries(doc.paths).flatMap(([path, byMethod]) =>
     METHODS.filter((m) => byMethod[m]).map((method) => {
       const op = byMethod[method]!;
-      const success = Object.entries(op.responses ?? {}).find(([status]) => status.startsWith('2'));
+      // The call's own success: a create's 201 rather than the 200 it answers when it recorded nothing
+      // new (a repeat). JSON objects list numeric keys in ascending order, so it is the last 2xx.
+      const success = Object.entries(op.responses ?? {})
+        .filter(([status]) => status.startsWith('2'))
+        .at(-1);
       return {
         id: op.operationId,
         method: method.toUpperCase(),
