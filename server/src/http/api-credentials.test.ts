@@ -125,3 +125,29 @@ describe('API credentials', () => {
     expect((await tokenFor(credentials)).statusCode).toBe(401);
   });
 });
+
+describe('an archived funder', () => {
+  it("ends its members' dashboard sessions and API tokens at once, on a data route, with no read model moving", async () => {
+    const granted = (await put(routes.grantUserApiAccess, members[1]!)).statusCode;
+    expect([200, 409]).toContain(granted);
+    const credentials = (await put(routes.regenerateApiKey, members[1]!)).json().data as Credentials;
+    const apiToken = (await tokenFor(credentials)).json().data.token as string;
+    const recent = () =>
+      server.app.inject({
+        method: 'GET',
+        url: routes.recentNotes.path,
+        headers: { authorization: `Bearer ${dana}` },
+      });
+    expect((await recent()).statusCode).toBe(200);
+    expect((await search(apiToken)).statusCode).not.toBe(401);
+    const archived = await server.app.inject({
+      method: 'PUT',
+      url: buildPath(routes.archiveAccount.path, { id: summit }),
+      headers: { authorization: `Bearer ${admin}` },
+    });
+    expect(archived.statusCode).toBe(200);
+    expect((await recent()).statusCode).toBe(401);
+    expect((await search(apiToken)).statusCode).toBe(401);
+    expect((await tokenFor(credentials)).statusCode).toBe(401);
+  });
+});

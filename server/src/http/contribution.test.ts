@@ -172,9 +172,11 @@ describe('contribution', () => {
     expect((await search()).status).toBe(403);
   });
 
-  it('lets the account search as soon as its records bring it back, and lifts the lock on the next assessment', async () => {
-    const { contribution_records_needed: needed } = await account();
-    for (let i = 0; i < Math.ceil(needed / 2); i++) {
+  it('lets the locked account search at exactly 0.50 % (its records bring it back), and lifts the lock on the next assessment', async () => {
+    expect((await search()).status).toBe(403);
+    // Records until 0.5 % is within reach, then searches until the figure is exactly records ÷ 200.
+    let view = await account();
+    for (let i = 0; 200 * view.contribution_records_added < view.contribution_merchants_searched; i++) {
       const added = await server.call({
         method: 'POST',
         url: routes.addMerchant.path,
@@ -190,13 +192,21 @@ describe('contribution', () => {
         },
       });
       expect(added.status).toBe(201);
+      await settle();
+      view = await account();
     }
-    await settle();
-    expect((await account()).total_ninety_days_contribution_percentage).toBeGreaterThanOrEqual(0.5);
+    await searchDistinctMerchants(
+      200 * view.contribution_records_added - view.contribution_merchants_searched,
+    );
+    view = await account();
+    expect(view.contribution_merchants_searched).toBe(200 * view.contribution_records_added);
+    expect(view.total_ninety_days_contribution_percentage).toBe(0.5);
+    expect(view.contribution_locked).toBe(true);
+    // Still locked by the last assessment, but at the minimum now: searching is allowed at once.
     expect((await search()).status).not.toBe(403);
     expect((await recalculate('priya')).status).toBe(200);
     await settle();
-    const view = await account();
+    view = await account();
     expect(view.contribution_locked).toBe(false);
     expect(view.contribution_warning_date).toBeNull();
   });
