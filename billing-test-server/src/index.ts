@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { createServer } from './server.ts';
 
 export type { Delivery } from './webhooks.ts';
@@ -8,13 +9,13 @@ export interface BillingTestServerOptions {
   port?: number;
   /** Default 127.0.0.1. */
   host?: string;
-  /** Default `sk_test_mrn_local`. */
+  /** Default: a new random `sk_test_…` each start (see {@link randomTestKeys}). */
   secretKey?: string;
-  /** Default `pk_test_mrn_local`; accepted only by POST /v1/tokens, as with Stripe. */
+  /** Default: a new random `pk_test_…` each start; accepted only by POST /v1/tokens, as with Stripe. */
   publishableKey?: string;
   /** Where events are POSTed; none → events are only recorded (GET /v1/events). */
   webhookUrl?: string;
-  /** Default {@link DEFAULT_WEBHOOK_SECRET}. */
+  /** Default: a new random `whsec_…` each start. */
   webhookSecret?: string;
 }
 
@@ -34,9 +35,25 @@ export interface BillingTestServer {
   stop(): Promise<void>;
 }
 
-export const DEFAULT_SECRET_KEY = 'sk_test_mrn_local';
-export const DEFAULT_PUBLISHABLE_KEY = 'pk_test_mrn_local';
-export const DEFAULT_WEBHOOK_SECRET = 'whsec_mrn_local_billing_test_server';
+export interface TestKeys {
+  secretKey: string;
+  publishableKey: string;
+  webhookSecret: string;
+}
+
+/**
+ * Keys nobody else knows: none is fixed in the repository, where anyone could read it and sign a
+ * webhook (a forged `customer.subscription.deleted` would end a funder's membership). The product
+ * keeps one set per installation in its DATA_DIR; a server started without keys makes its own.
+ */
+export function randomTestKeys(): TestKeys {
+  const random = () => randomBytes(24).toString('hex');
+  return {
+    secretKey: `sk_test_${random()}`,
+    publishableKey: `pk_test_${random()}`,
+    webhookSecret: `whsec_${random()}`,
+  };
+}
 
 /**
  * Starts a Stripe-compatible server for billing test mode (state in memory, one instance each).
@@ -45,15 +62,16 @@ export const DEFAULT_WEBHOOK_SECRET = 'whsec_mrn_local_billing_test_server';
 export async function startBillingTestServer(
   opts: BillingTestServerOptions = {},
 ): Promise<BillingTestServer> {
-  const secretKey = opts.secretKey ?? DEFAULT_SECRET_KEY;
-  const publishableKey = opts.publishableKey ?? DEFAULT_PUBLISHABLE_KEY;
+  const generated = randomTestKeys();
+  const secretKey = opts.secretKey || generated.secretKey;
+  const publishableKey = opts.publishableKey || generated.publishableKey;
   const server = await createServer({
     host: opts.host ?? '127.0.0.1',
     port: opts.port ?? 0,
     secretKey,
     publishableKey,
     webhookUrl: opts.webhookUrl || null,
-    webhookSecret: opts.webhookSecret ?? DEFAULT_WEBHOOK_SECRET,
+    webhookSecret: opts.webhookSecret || generated.webhookSecret,
   });
   const handle: BillingTestServer = {
     url: server.url,

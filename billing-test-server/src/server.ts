@@ -22,6 +22,7 @@ import {
   expandParam,
   isRecord,
   optionalArray,
+  optionalBoolean,
   optionalString,
   type Params,
   parseForm,
@@ -400,6 +401,14 @@ export async function createServer(config: ServerConfig) {
     checkKnown(params, []);
     await webhooks.idle();
     return { object: 'list', data: webhooks.deliveries, pending: webhooks.pending() };
+  });
+  api('POST', '/_test/deliveries/hold', ({ params }) => {
+    checkKnown(params, ['held']);
+    // A form sends 'true'/'false'; the test helpers' JSON a boolean.
+    const held = typeof params.held === 'boolean' ? params.held : optionalBoolean(params, 'held');
+    if (held === undefined) throw parameterMissing('held');
+    webhooks.hold(held);
+    return { object: 'webhook_delivery_hold', held, pending: webhooks.pending() };
   });
   api('POST', '/_test/events/:id/resend', async ({ params, path }) => {
     checkKnown(params, ['url']);

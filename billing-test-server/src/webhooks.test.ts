@@ -1,5 +1,6 @@
 import Stripe from 'stripe';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startBillingTestServer } from './index.ts';
 import { type Harness, type Receiver, startHarness, startReceiver } from './testing.ts';
 
 let h: Harness;
@@ -119,5 +120,62 @@ describe('webhooks', () => {
     expect(receiver.received).toEqual([]);
     const [event] = (await h.stripe.events.list({ type: 'customer.created', limit: 1 })).data;
     expect(event).toMatchObject({ pending_webhooks: 0, data: { object: { id: customer.id } } });
+  });
+
+  it('holds deliveries back on request and then sends them in the order they happened', async () => {
+    expect((await h.testHelper('POST', '/_test/deliveries/hold', { held: true })).status).toBe(200);
+    const customer = await h.stripe.customers.create({ email: 'held@example.test' });
+    await h.stripe.customers.update(customer.id, { name: 'Held Back' });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(receiver.received).toEqual([]);
+    expect((await h.testHelper('GET', '/_test/deliveries')).json).toMatchObject({ pending: 2 });
+    expect((await h.testHelper('POST', '/_test/deliveries/hold', { held: false })).status).toBe(200);
+    await h.server.webhooksIdle();
+    expect(receiver.received.map((r) => verify(r, h.server.webhookSecret).type)).toEqual([
+      'customer.created',
+      'customer.updated',
+    ]);
+    expect((await h.testHelper('POST', '/_test/deliveries/hold', {})).status).toBe(400);
+  });
+});
+
+describe('keys of a server started without any', () => {
+  it('are random for each start, never the constants once in the repository, and sign its webhooks', async () => {
+    const [a, b] = await Promise.all([startBillingTestServer(), startBillingTestServer()]);
+    try {
+      for (const s of [a, b]) {
+        expect(s.secretKey).toMatch(/^sk_test_[0-9a-f]{48}$/);
+        expect(s.publishableKey).toMatch(/^pk_test_[0-9a-f]{48}$/);
+        expect(s.webhookSecret).toMatch(/^whsec_[0-9a-f]{48}$/);
+        expect([s.secretKey, s.publishableKey, s.webhookSecret]).not.toContain('sk_test_mrn_local');
+        expect(s.publishableKey).not.toBe('pk_test_mrn_local');
+        expect(s.webhookSecret).not.toBe('whsec_mrn_local_billing_test_server');
+      }
+      expect(a.secretKey).not.toBe(b.secretKey);
+      expect(a.publishableKey).not.toBe(b.publishableKey);
+      expect(a.webhookSecret).not.toBe(b.webhookSecret);
+      // One server's key is refused by the other.
+      const other = await fetch(`${a.url}/v1/customers`, {
+        headers: { authorization: `Bearer ${b.secretKey}` },
+      });
+      expect(other.status).toBe(401);
+      // Its webhooks are signed with its own secret, and only verify with it.
+      const hooks = await startReceiver();
+      try {
+        a.configure({ webhookUrl: hooks.url });
+        const stripe = new Stripe(a.secretKey, { host: a.host, port: a.port, protocol: 'http' });
+        await stripe.customers.create({ email: 'random-keys@example.test' });
+        await a.webhooksIdle();
+        expect(hooks.received).toHaveLength(1);
+        expect(verify(hooks.received[0]!, a.webhookSecret).type).toBe('customer.created');
+        expect(() => verify(hooks.received[0]!, b.webhookSecret)).toThrow(
+          Stripe.errors.StripeSignatureVerificationError,
+        );
+      } finally {
+        await hooks.close();
+      }
+    } finally {
+      await Promise.all([a.stop(), b.stop()]);
+    }
   });
 });

@@ -48,6 +48,8 @@ export class WebhookSender {
   private readonly timers = new Set<NodeJS.Timeout>();
   private pumping: Promise<void> | null = null;
   private stopped = false;
+  /** Test helper: while held, events queue up and nothing is posted (as when an endpoint is slow). */
+  private held = false;
   private idleWaiters: Array<() => void> = [];
 
   constructor(url: string | null, secret: string) {
@@ -60,6 +62,12 @@ export class WebhookSender {
     if (!this.url || this.stopped) return;
     this.queue.push({ event, url: this.url, secret: this.secret, attempt: 1 });
     this.pump();
+  }
+
+  /** Holds deliveries back (they queue) or lets the queue go again, in order. */
+  hold(held: boolean): void {
+    this.held = held;
+    if (!held && this.queue.length > 0) this.pump();
   }
 
   pending(): number {
@@ -94,16 +102,16 @@ export class WebhookSender {
   }
 
   private pump(): void {
-    if (this.pumping) return;
+    if (this.pumping || this.held) return;
     this.pumping = (async () => {
-      while (this.queue.length > 0 && !this.stopped) {
+      while (this.queue.length > 0 && !this.stopped && !this.held) {
         const job = this.queue.shift()!;
         const delivery = await this.post(job, job.attempt === 1 ? 'event' : 'retry');
         if (!delivery.ok) this.scheduleRetry(job);
       }
     })().finally(() => {
       this.pumping = null;
-      if (this.queue.length > 0 && !this.stopped) this.pump();
+      if (this.queue.length > 0 && !this.stopped && !this.held) this.pump();
       else this.notifyIdle();
     });
   }

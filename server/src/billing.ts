@@ -1,6 +1,7 @@
-import { startBillingTestServer } from '@mrn/billing-test-server';
+import { randomTestKeys, startBillingTestServer, type TestKeys } from '@mrn/billing-test-server';
 import { type BillingGateway, createBillingGateway, STRIPE_WEBHOOK_PATH } from '@mrn/command-api';
 import type { Config, Logger } from '@mrn/platform';
+import { keptSecret } from './jwt-secret.ts';
 
 export interface Billing {
   gateway: BillingGateway;
@@ -9,9 +10,42 @@ export interface Billing {
   stop(): Promise<void>;
 }
 
+/** The file in DATA_DIR that keeps this installation's billing-test-mode keys. */
+export const BILLING_TEST_KEYS_FILE = 'billing-test-keys.json';
+
+/**
+ * Billing test mode's keys (API secret and publishable keys, webhook signing secret): generated on
+ * this installation's first run and kept in DATA_DIR like the JWT secret, never taken from the
+ * repository, so nobody who merely read the code can sign a webhook this installation accepts.
+ */
+export function billingTestKeys(dataDir: string): TestKeys {
+  const text = keptSecret(dataDir, BILLING_TEST_KEYS_FILE, () => JSON.stringify(randomTestKeys()));
+  let keys: Partial<TestKeys>;
+  try {
+    keys = JSON.parse(text) as Partial<TestKeys>;
+  } catch {
+    keys = {};
+  }
+  const { secretKey, publishableKey, webhookSecret } = keys;
+  if (
+    typeof secretKey !== 'string' ||
+    !secretKey.startsWith('sk_test_') ||
+    typeof publishableKey !== 'string' ||
+    !publishableKey.startsWith('pk_test_') ||
+    typeof webhookSecret !== 'string' ||
+    !webhookSecret.startsWith('whsec_')
+  ) {
+    throw new Error(
+      `${BILLING_TEST_KEYS_FILE} in ${dataDir} is not this installation's billing test keys: delete it to have new ones made`,
+    );
+  }
+  return { secretKey, publishableKey, webhookSecret };
+}
+
 /**
  * Stripe with STRIPE_SECRET_KEY; otherwise billing test mode: the Stripe-compatible server of
- * `billing-test-server/` on loopback, which the same SDK talks to and which signs its webhooks to us.
+ * `billing-test-server/` on loopback, which the same SDK talks to and which signs its webhooks to us
+ * with this installation's own secret.
  */
 export async function startBilling(config: Config, logger: Logger): Promise<Billing> {
   if (config.STRIPE_SECRET_KEY) {
@@ -27,7 +61,8 @@ export async function startBilling(config: Config, logger: Logger): Promise<Bill
       stop: async () => undefined,
     };
   }
-  const server = await startBillingTestServer({ host: '127.0.0.1', port: 0 });
+  const keys = billingTestKeys(config.DATA_DIR);
+  const server = await startBillingTestServer({ host: '127.0.0.1', port: 0, ...keys });
   logger.info({ url: server.url }, 'billing test mode: the Stripe-compatible test server is running');
   return {
     gateway: createBillingGateway({

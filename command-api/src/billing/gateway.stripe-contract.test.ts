@@ -61,7 +61,8 @@ describe.skipIf(!live)('billing gateway against Stripe test mode (STRIPE_SECRET_
     const preview = await gateway.previewPlanChange(started.customerId, started.subscriptionId, 'PRO');
     expect(preview.prorationAmount).toBeGreaterThan(0);
     expect(preview.prorationAmount).toBeLessThanOrEqual(PLANS.PRO.priceCents - PLANS.BASIC.priceCents);
-    await gateway.changePlan(started.subscriptionId, 'PRO');
+    // The plan version rides on the subscription's metadata, in Stripe's answer as in the test server's.
+    expect(await gateway.changePlan(started.subscriptionId, 'PRO')).toEqual({ planVersion: 1 });
     const { invoices } = await gateway.invoices(started.customerId, 1, 10);
     expect(invoices[0]?.amount_paid).toBe(PLANS.BASIC.priceCents);
     expect((await gateway.paymentMethod(started.customerId))?.last4).toBe('4242');

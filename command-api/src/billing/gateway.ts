@@ -19,7 +19,11 @@ export interface BillingGateway {
     planLevel: PlanLevel;
     customerId: string | null;
   }): Promise<{ customerId: string; subscriptionId: string; currentPeriodEnd: string | null }>;
-  changePlan(subscriptionId: string, planLevel: PlanLevel): Promise<void>;
+  /**
+   * Moves the subscription to the plan, prorated, and stamps it with the next plan version (see
+   * {@link PLAN_VERSION_KEY}); answers the version the provider now holds.
+   */
+  changePlan(subscriptionId: string, planLevel: PlanLevel): Promise<{ planVersion: number }>;
   previewPlanChange(
     customerId: string,
     subscriptionId: string,
@@ -33,11 +37,17 @@ export interface BillingGateway {
   ): Promise<{ invoices: Stripe.Invoice[]; total: number }>;
   paymentMethod(customerId: string): Promise<Stripe.PaymentMethod.Card | null>;
   portalUrl(customerId: string, returnUrl: string): Promise<string>;
-  /** Verifies `Stripe-Signature` (and its age) and parses the event; throws when either fails. */
+  /**
+   * Verifies `Stripe-Signature` (and that it was made within five minutes of now, either way) and
+   * parses the event; throws {@link WebhookRefused} when either fails. The event's shape is not checked.
+   */
   verifyWebhook(rawBody: Buffer, signature: string | undefined): Stripe.Event;
   /** Which plan a price is, from its lookup key. */
   planOfPrice(priceId: string): Promise<PlanLevel | null>;
-  /** The funder a Stripe customer belongs to (its `account_id` metadata, set when it was created). */
+  /**
+   * The funder a Stripe customer belongs to (its `account_id` metadata, set when it was created); null
+   * for a customer the provider does not know, or one that is deleted or not ours.
+   */
   accountOfCustomer(customerId: string): Promise<string | null>;
 }
 
@@ -50,6 +60,49 @@ export interface GatewayOptions {
    * own (frozen at its creation), so renewals and failed renewals can be played by advancing it.
    */
   testServer?: { host: string; port: number; tokenUrl: string };
+}
+
+/**
+ * The subscription's plan version, kept in its own metadata: 0 when it starts, and each plan change
+ * the product asks for writes the next number in the same update as the new price (one billing command
+ * per funder at a time, so the numbers follow the order in which the provider made the changes). The
+ * update's answer and every later `customer.subscription.*` event carry it, so the request that made a
+ * change and Stripe's webhook of it name the same change, and an event older than the plan recorded
+ * is recognised as stale whatever order it arrives in.
+ */
+export const PLAN_VERSION_KEY = 'mrn_plan_version';
+
+export function planVersionOf(subscription: { metadata?: Record<string, string> | null }): number {
+  const version = Number(subscription.metadata?.[PLAN_VERSION_KEY] ?? 0);
+  return Number.isSafeInteger(version) && version >= 0 ? version : 0;
+}
+
+/** Why a webhook was refused: its signature (missing, wrong or mistimed) or a body that is not JSON. */
+export class WebhookRefused extends Error {
+  constructor(
+    readonly problem: 'signature' | 'payload',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'WebhookRefused';
+  }
+}
+
+/** Stripe's default tolerance: a signature made more than five minutes from now is refused. */
+export const WEBHOOK_TOLERANCE_SECONDS = 300;
+export const WEBHOOK_TEXTS = {
+  signature: 'The Stripe-Signature header is missing or wrong, or was not made within five minutes of now.',
+  payload: 'The signed body is not a JSON Stripe event.',
+} as const;
+
+/** The `t=` of a `Stripe-Signature` header (the last one, as Stripe's own parser takes it). */
+function signedAtOf(header: string): number | null {
+  let signedAt: number | null = null;
+  for (const part of header.split(',')) {
+    const [key, value] = part.split('=', 2);
+    if (key?.trim() === 't' && value && /^\d{1,12}$/.test(value.trim())) signedAt = Number(value.trim());
+  }
+  return signedAt;
 }
 
 const LOOKUP_KEYS: Record<PlanLevel, string> = { BASIC: 'basic_monthly', PRO: 'pro_monthly' };
@@ -133,12 +186,14 @@ export function createBillingGateway(opts: GatewayOptions): BillingGateway {
     },
 
     async changePlan(subscriptionId, planLevel) {
-      const { item } = await subscriptionItem(subscriptionId);
-      await stripe.subscriptions.update(subscriptionId, {
+      const { subscription, item } = await subscriptionItem(subscriptionId);
+      const updated = await stripe.subscriptions.update(subscriptionId, {
         items: [{ id: item.id, price: (await priceIds())[planLevel] }],
         // Upgrade charged pro rata on the next invoice, downgrade credited there (accounts spec §4).
         proration_behavior: 'create_prorations',
+        metadata: { [PLAN_VERSION_KEY]: String(planVersionOf(subscription) + 1) },
       });
+      return { planVersion: planVersionOf(updated) };
     },
 
     async previewPlanChange(customerId, subscriptionId, planLevel) {
@@ -197,13 +252,40 @@ export function createBillingGateway(opts: GatewayOptions): BillingGateway {
     },
 
     verifyWebhook(rawBody, signature) {
-      // Five minutes of tolerance, Stripe's default: an old captured event is refused.
-      return stripe.webhooks.constructEvent(rawBody, signature ?? '', opts.webhookSecret, 300);
+      const header = signature ?? '';
+      let event: Stripe.Event | null = null;
+      try {
+        // Five minutes of tolerance, Stripe's default: an old captured event is refused.
+        event = stripe.webhooks.constructEvent(
+          rawBody,
+          header,
+          opts.webhookSecret,
+          WEBHOOK_TOLERANCE_SECONDS,
+        );
+      } catch (err) {
+        if (err instanceof Stripe.errors.StripeSignatureVerificationError)
+          throw new WebhookRefused('signature', WEBHOOK_TEXTS.signature);
+        // Signed, but not JSON: refused below, once the signature's time is checked too.
+      }
+      // The SDK refuses only a signature made too long ago; one dated in the future is as suspect
+      // (a captured request replayed later, or a clock that cannot be trusted).
+      const signedAt = signedAtOf(header);
+      if (signedAt === null || signedAt - Math.floor(Date.now() / 1000) > WEBHOOK_TOLERANCE_SECONDS)
+        throw new WebhookRefused('signature', WEBHOOK_TEXTS.signature);
+      if (!event) throw new WebhookRefused('payload', WEBHOOK_TEXTS.payload);
+      return event;
     },
 
     async accountOfCustomer(customerId) {
-      const customer = await stripe.customers.retrieve(customerId);
-      return customer.deleted ? null : (customer.metadata.account_id ?? null);
+      try {
+        const customer = await stripe.customers.retrieve(customerId);
+        return customer.deleted ? null : (customer.metadata.account_id ?? null);
+      } catch (err) {
+        // Not a customer of this Stripe account: nothing of ours. Anything else (the provider down) is
+        // thrown, so the webhook answers 5xx and Stripe tries again later.
+        if (err instanceof Stripe.errors.StripeInvalidRequestError && err.statusCode === 404) return null;
+        throw err;
+      }
     },
 
     async planOfPrice(priceId) {

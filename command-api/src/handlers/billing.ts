@@ -106,11 +106,13 @@ export function billingHandlers(deps: CommandDeps) {
       withBillingLock(deps.pool, req.params.id, async () => {
         const account = await manageable(deps, req.params.id, req.actor);
         assertMayChangePlan(account, req.actor, planLevel);
-        await viaStripe(() => deps.billing.changePlan(account.billing.stripeSubscriptionId!, planLevel));
+        const { planVersion } = await viaStripe(() =>
+          deps.billing.changePlan(account.billing.stripeSubscriptionId!, planLevel),
+        );
         const result = await accounts.handle(
           deps,
           account.accountId,
-          { type: 'RecordPlanChange', planLevel },
+          { type: 'RecordPlanChange', planLevel, planVersion },
           ctxOf(req),
           metadataFor(req),
         );
@@ -129,8 +131,9 @@ export function billingHandlers(deps: CommandDeps) {
         ctxOf(req),
         metadataFor(req),
       );
-      // Cancelling ends the caller's session (accounts spec §4): the web goes to /login.
-      await closeSession(deps.pool, req.actor.sessionId);
+      // Cancelling ends the caller's session (accounts spec §4): the web goes to /login. That is the
+      // funder's own users only: a platform admin who cancels another funder's membership stays in.
+      if (req.actor.accountId === account.accountId) await closeSession(deps.pool, req.actor.sessionId);
       return { data: answer(result.state as OpenAccountState), position: result.position };
     });
 

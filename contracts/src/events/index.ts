@@ -66,7 +66,18 @@ export const eventSchemas = {
     stripeSubscriptionId: z.string(),
     currentPeriodEnd: z.string().nullable(),
   }),
-  AccountPlanChanged: z.object({ accountId: z.string(), planLevel: z.enum(PLAN_LEVELS) }),
+  AccountPlanChanged: z.object({
+    accountId: z.string(),
+    planLevel: z.enum(PLAN_LEVELS),
+    /**
+     * The provider's change this stands for: the subscription's plan version (its `mrn_plan_version`
+     * metadata), so the request that made the change and Stripe's webhook of it record it once, and an
+     * older event arriving late changes nothing. Absent on events written before it was kept.
+     */
+    planVersion: z.number().int().min(0).optional(),
+    /** `created` of the Stripe event it was applied from; null when the request that made it recorded it. */
+    providerChangedAt: z.string().nullable().optional(),
+  }),
   AccountMembershipCanceled: z.object({
     accountId: z.string(),
     /** requested: Cancel Membership; stripe: Stripe ended it (e.g. after the last failed retry). */

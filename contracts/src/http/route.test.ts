@@ -4,7 +4,9 @@ import { READ_MODELS, type RouteSpec } from './route.ts';
 
 describe('the route table', () => {
   it('names, for every query, the read models its answer is made of (X-Consistent-After waits for those only)', () => {
-    const queries = Object.entries(routes as Record<string, RouteSpec>).filter(([, r]) => r.service === 'query');
+    const queries = Object.entries(routes as Record<string, RouteSpec>).filter(
+      ([, r]) => r.service === 'query',
+    );
     expect(queries.length).toBeGreaterThan(40);
     for (const [name, route] of queries) {
       expect(Array.isArray(route.readModels), `${name} declares readModels`).toBe(true);

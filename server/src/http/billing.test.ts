@@ -1,7 +1,11 @@
 import { createHmac } from 'node:crypto';
+import { mkdtempSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { buildPath, routes } from '@mrn/contracts';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BILLING_TEST_KEYS_FILE, billingTestKeys } from '../billing.ts';
 import { DEMO_PASSWORD } from '../demo.ts';
 import { startTestServer, TEST_ADMIN, type TestServer } from '../testing.ts';
 
@@ -17,9 +21,14 @@ let admin = '';
 let funder = '';
 let stripe: Stripe;
 let billingUrl = '';
+/** This installation's DATA_DIR, where billing test mode keeps its own keys. */
+const dataDir = mkdtempSync(join(tmpdir(), 'mrn-billing-'));
+const keys = () => billingTestKeys(dataDir);
+const webhookSecret = () => keys().webhookSecret;
+const secretKey = () => keys().secretKey;
 
 beforeAll(async () => {
-  server = await startTestServer({ listen: true, demo: true });
+  server = await startTestServer({ listen: true, demo: true, env: { DATA_DIR: dataDir } });
   admin = await server.login(TEST_ADMIN.email, TEST_ADMIN.password);
   const created = await server.call({
     method: 'POST',
@@ -37,7 +46,7 @@ beforeAll(async () => {
   const config = await server.call({ method: 'GET', url: routes.getBillingConfig.path, token: admin });
   billingUrl = new URL(config.body.data.token_url).origin;
   const url = new URL(billingUrl);
-  stripe = new Stripe('sk_test_mrn_local', { host: url.hostname, port: Number(url.port), protocol: 'http' });
+  stripe = new Stripe(secretKey(), { host: url.hostname, port: Number(url.port), protocol: 'http' });
 });
 afterAll(async () => {
   await server?.close();
@@ -61,7 +70,7 @@ const account = async () =>
 async function webhooksSettled() {
   await fetch(`${billingUrl}/_test/deliveries/wait`, {
     method: 'POST',
-    headers: { authorization: 'Bearer sk_test_mrn_local' },
+    headers: { authorization: `Bearer ${secretKey()}` },
   });
   await server.projections.waitFor(await server.store.headPosition(), undefined, 10_000);
 }
@@ -205,7 +214,7 @@ describe('membership and billing', () => {
     await fetch(`${billingUrl}/_test/deliver`, {
       method: 'POST',
       headers: {
-        authorization: 'Bearer sk_test_mrn_local',
+        authorization: `Bearer ${secretKey()}`,
         'content-type': 'application/x-www-form-urlencoded',
       },
       body: ids.map((id, i) => `events[${i}]=${id}`).join('&'),
@@ -243,7 +252,7 @@ describe('membership and billing', () => {
     const now = Math.floor(Date.now() / 1000);
     expect((await post()).status).toBe(400);
     expect((await post(sign('whsec_wrong', now))).status).toBe(400);
-    expect((await post(sign('whsec_mrn_local_billing_test_server', now - 10 * 60))).status).toBe(400);
+    expect((await post(sign(webhookSecret(), now - 10 * 60))).status).toBe(400);
     expect(
       await server.db.pool.query(`select 1 from events where stream_id = 'stripe-event-evt_forged'`),
     ).toMatchObject({
@@ -339,5 +348,429 @@ describe('membership and billing', () => {
     expect(cancel.status).toBe(200);
     expect(cancel.body.data.membership_status).toBe('canceled');
     expect((await server.call({ method: 'GET', url: routes.autoLogin.path, token: priya })).status).toBe(401);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------
+// Issue 20: forged events, the platform admin's session, the plan-change log, the endpoint's answers,
+// and the prorations on the invoices themselves.
+
+/** A new funder with a paid membership started by the platform admin; its id and subscription. */
+async function paidFunder(name: string, plan: 'BASIC' | 'PRO' = 'BASIC') {
+  const created = await server.call({
+    method: 'POST',
+    url: routes.createAccount.path,
+    token: admin,
+    payload: {
+      account: {
+        name,
+        website: `${name.toLowerCase().replace(/[^a-z]+/g, '')}.example`,
+        primary_contact_email: `ops@${name.toLowerCase().replace(/[^a-z]+/g, '')}.example`,
+      },
+    },
+  });
+  const id: string = created.body.data.resource_id;
+  const started = await server.call({
+    method: 'POST',
+    url: buildPath(routes.createSubscription.path, { id }),
+    token: admin,
+    payload: { stripeToken: 'tok_visa', stripeEmail: 'billing@paid.example', stripePlanName: plan },
+  });
+  expect(started.status).toBe(201);
+  await webhooksSettled();
+  const customer = (await stripe.customers.list({ limit: 100 })).data.find(
+    (c) => c.metadata.account_id === id,
+  )!;
+  const subscription = (await stripe.subscriptions.list({ customer: customer.id })).data[0]!;
+  return { id, customer, subscription, clock: customer.test_clock as string };
+}
+/** The billing test server's helper: hold its webhooks back (they queue), or let them go in order. */
+const holdWebhooks = async (held: boolean) => {
+  const answer = await fetch(`${billingUrl}/_test/deliveries/hold`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${secretKey()}`,
+      'content-type': 'application/x-www-form-urlencoded',
+    },
+    body: `held=${held}`,
+  });
+  expect(answer.status).toBe(200);
+};
+const viewOf = async (id: string) =>
+  (await server.call({ method: 'GET', url: buildPath(routes.getAccount.path, { id }), token: admin })).body
+    .data;
+const postWebhook = (body: string, signature?: string) =>
+  fetch(`${server.url.replace('localhost', '127.0.0.1')}/api/stripe/webhooks`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(signature ? { 'stripe-signature': signature } : {}) },
+    body,
+  });
+const signed = (body: string, secret: string, t = Math.floor(Date.now() / 1000)) =>
+  `t=${t},v1=${createHmac('sha256', secret).update(`${t}.${body}`).digest('hex')}`;
+const eventCount = async (stream: string) =>
+  Number(
+    (await server.db.pool.query('select count(*) as n from events where stream_id = $1', [stream])).rows[0].n,
+  );
+
+describe('Stripe webhooks: forged, malformed, unknown and mistimed events (issue 20 items 4, 9)', () => {
+  it('refuses an event signed with the secret that used to be in the repository', async () => {
+    const victim = await paidFunder('Forgery Target Funding');
+    const body = JSON.stringify({
+      id: 'evt_forged_with_old_constant',
+      object: 'event',
+      type: 'customer.subscription.deleted',
+      created: Math.floor(Date.now() / 1000),
+      data: { object: { ...victim.subscription, status: 'canceled' } },
+    });
+    const answer = await postWebhook(body, signed(body, 'whsec_mrn_local_billing_test_server'));
+    expect(answer.status).toBe(400);
+    await webhooksSettled();
+    expect((await viewOf(victim.id)).membership_status).toBe('active');
+    expect(await eventCount('stripe-event-evt_forged_with_old_constant')).toBe(0);
+  });
+
+  it('answers a signed event without data 400 naming the problem, and writes nothing', async () => {
+    const body = JSON.stringify({
+      id: 'evt_empty_data',
+      object: 'event',
+      type: 'customer.subscription.deleted',
+      created: Math.floor(Date.now() / 1000),
+      data: {},
+    });
+    const answer = await postWebhook(body, signed(body, webhookSecret()));
+    expect(answer.status).toBe(400);
+    expect(await answer.json()).toEqual({
+      errors: 'The Stripe event cannot be applied: data.object: is missing or not an object.',
+    });
+    expect(await eventCount('stripe-event-evt_empty_data')).toBe(0);
+    // A subscription event whose subscription has no items is refused the same way.
+    const victim = await paidFunder('Malformed Event Funding');
+    const noItems = JSON.stringify({
+      id: 'evt_subscription_without_items',
+      object: 'event',
+      type: 'customer.subscription.deleted',
+      created: Math.floor(Date.now() / 1000),
+      data: { object: { ...victim.subscription, status: 'canceled', items: undefined } },
+    });
+    const refused = await postWebhook(noItems, signed(noItems, webhookSecret()));
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { errors: string }).errors).toMatch(
+      /^The Stripe event cannot be applied: data\.object\.items: /,
+    );
+    expect(await eventCount('stripe-event-evt_subscription_without_items')).toBe(0);
+    expect((await viewOf(victim.id)).membership_status).toBe('active');
+  });
+
+  it('acknowledges events for a customer or funder it does not know (200) and changes nothing', async () => {
+    const before = await server.db.pool.query(
+      `select count(*) as n from events where stream_id like 'account-%'`,
+    );
+    const body = JSON.stringify({
+      id: 'evt_unknown_customer',
+      object: 'event',
+      type: 'invoice.payment_failed',
+      created: Math.floor(Date.now() / 1000),
+      data: {
+        object: {
+          id: 'in_unknown',
+          object: 'invoice',
+          customer: 'cus_nobody_we_know',
+          created: Math.floor(Date.now() / 1000),
+          next_payment_attempt: null,
+          lines: { object: 'list', data: [] },
+        },
+      },
+    });
+    const answer = await postWebhook(body, signed(body, webhookSecret()));
+    expect(answer.status).toBe(200);
+    // Nor is a subscription naming a funder this installation never had.
+    const elsewhere = JSON.stringify({
+      id: 'evt_unknown_funder',
+      object: 'event',
+      type: 'customer.subscription.deleted',
+      created: Math.floor(Date.now() / 1000),
+      data: {
+        object: {
+          id: 'sub_of_another_installation',
+          object: 'subscription',
+          status: 'canceled',
+          customer: 'cus_of_another_installation',
+          metadata: { account_id: '4f1c3a2e-0000-4000-8000-000000000000' },
+          items: { object: 'list', data: [] },
+        },
+      },
+    });
+    expect((await postWebhook(elsewhere, signed(elsewhere, webhookSecret()))).status).toBe(200);
+    const after = await server.db.pool.query(
+      `select count(*) as n from events where stream_id like 'account-%'`,
+    );
+    expect(after.rows[0].n).toBe(before.rows[0].n);
+  });
+
+  it('refuses a signature dated more than five minutes ahead, and accepts one a minute off', async () => {
+    const make = (id: string) =>
+      JSON.stringify({
+        id,
+        object: 'event',
+        type: 'customer.created',
+        created: Math.floor(Date.now() / 1000),
+        data: { object: { id: 'cus_x', object: 'customer' } },
+      });
+    const now = Math.floor(Date.now() / 1000);
+    const ahead = make('evt_from_the_future');
+    expect((await postWebhook(ahead, signed(ahead, webhookSecret(), now + 3600))).status).toBe(400);
+    const sixAhead = make('evt_six_minutes_ahead');
+    expect((await postWebhook(sixAhead, signed(sixAhead, webhookSecret(), now + 6 * 60))).status).toBe(400);
+    expect(await eventCount('stripe-event-evt_from_the_future')).toBe(0);
+    const near = make('evt_a_minute_ahead');
+    expect((await postWebhook(near, signed(near, webhookSecret(), now + 60))).status).toBe(200);
+  });
+});
+
+describe("billing test mode's keys: one set per installation, none from the repository (issue 20 item 4)", () => {
+  const signedPost = (target: TestServer, secret: string, id: string) => {
+    const body = JSON.stringify({
+      id,
+      object: 'event',
+      type: 'customer.created',
+      created: Math.floor(Date.now() / 1000),
+      data: { object: { id: 'cus_someone', object: 'customer' } },
+    });
+    return target.app.inject({
+      method: 'POST',
+      url: '/api/stripe/webhooks',
+      headers: { 'content-type': 'application/json', 'stripe-signature': signed(body, secret) },
+      payload: body,
+    });
+  };
+  const publishableKeyOf = async (target: TestServer) => {
+    const token = await target.login(TEST_ADMIN.email, TEST_ADMIN.password);
+    const config = await target.call({ method: 'GET', url: routes.getBillingConfig.path, token });
+    expect(config.body.data.mode).toBe('test');
+    return config.body.data.publishable_key as string;
+  };
+
+  it('gives two installations different keys, kept in each DATA_DIR, and a restart keeps its own', async () => {
+    const ours = keys();
+    expect(statSync(join(dataDir, BILLING_TEST_KEYS_FILE)).mode & 0o777).toBe(0o600);
+    expect(await publishableKeyOf(server)).toBe(ours.publishableKey);
+    const otherDir = mkdtempSync(join(tmpdir(), 'mrn-billing-other-'));
+    let other = await startTestServer({ env: { DATA_DIR: otherDir } });
+    try {
+      const theirs = billingTestKeys(otherDir);
+      expect(theirs.secretKey).not.toBe(ours.secretKey);
+      expect(theirs.publishableKey).not.toBe(ours.publishableKey);
+      expect(theirs.webhookSecret).not.toBe(ours.webhookSecret);
+      expect(await publishableKeyOf(other)).toBe(theirs.publishableKey);
+      // Each accepts only events signed with its own secret.
+      expect(
+        (await signedPost(other, ours.webhookSecret, 'evt_signed_by_another_installation')).statusCode,
+      ).toBe(400);
+      expect(
+        (await signedPost(other, theirs.webhookSecret, 'evt_signed_by_this_installation')).statusCode,
+      ).toBe(200);
+
+      await other.close();
+      other = await startTestServer({ env: { DATA_DIR: otherDir } });
+      expect(billingTestKeys(otherDir)).toEqual(theirs);
+      expect(await publishableKeyOf(other)).toBe(theirs.publishableKey);
+      expect((await signedPost(other, theirs.webhookSecret, 'evt_after_the_restart')).statusCode).toBe(200);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe('cancelling as a platform admin (issue 20 item 6)', () => {
+  it("keeps the platform admin's session after cancelling another funder's membership", async () => {
+    const other = await paidFunder('Staff Cancelled Capital');
+    const cancel = await server.call({
+      method: 'POST',
+      url: buildPath(routes.cancelSubscription.path, { id: other.id }),
+      token: admin,
+    });
+    expect(cancel.status).toBe(200);
+    expect(cancel.body.data.membership_status).toBe('canceled');
+    expect((await server.call({ method: 'GET', url: routes.autoLogin.path, token: admin })).status).toBe(200);
+  });
+});
+
+describe('the plan-change log follows the provider (issue 20 item 8)', () => {
+  it('records one AccountPlanChanged per plan change the provider made, for 5 upgrades and 5 downgrades at once', async () => {
+    const f = await paidFunder('Concurrent Changes Funding');
+    const tenAtOnce = () =>
+      Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          server.call({
+            method: 'PUT',
+            url: buildPath((i % 2 === 0 ? routes.upgradeSubscription : routes.downgradeSubscription).path, {
+              id: f.id,
+            }),
+            token: admin,
+          }),
+        ),
+      );
+    // Once with Stripe's webhooks held back until every request is answered (they then arrive late,
+    // each older than the plan recorded), once as they come.
+    await holdWebhooks(true);
+    const held = await tenAtOnce();
+    await holdWebhooks(false);
+    await webhooksSettled();
+    const free = await tenAtOnce();
+    await webhooksSettled();
+    const answers = [...held, ...free];
+    for (const a of answers) expect([200, 409]).toContain(a.status);
+    // The provider's history: every customer.subscription.updated whose price changed.
+    const changes: string[] = [];
+    for await (const event of stripe.events.list({ type: 'customer.subscription.updated', limit: 100 })) {
+      const object = event.data.object as Stripe.Subscription;
+      const before = (event.data.previous_attributes as Partial<Stripe.Subscription> | undefined)?.items;
+      if (object.id !== f.subscription.id || !before) continue;
+      if (before.data[0]?.price.id !== object.items.data[0]?.price.id)
+        changes.push(object.items.data[0]!.price.lookup_key!);
+    }
+    expect(changes.length).toBeGreaterThan(1);
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(changes.length);
+    expect(await eventsOfType('AccountPlanChanged', `account-${f.id}`)).toBe(changes.length);
+    const provider = await stripe.subscriptions.retrieve(f.subscription.id);
+    const providerPlan = provider.items.data[0]!.price.lookup_key === 'pro_monthly' ? 'PRO' : 'BASIC';
+    expect((await viewOf(f.id)).plan_level).toBe(providerPlan);
+  });
+
+  it('ignores a stale customer.subscription.updated that arrives after a newer one', async () => {
+    const f = await paidFunder('Stale Webhook Partners');
+    const up = await server.call({
+      method: 'PUT',
+      url: buildPath(routes.upgradeSubscription.path, { id: f.id }),
+      token: admin,
+    });
+    expect(up.status).toBe(200);
+    await webhooksSettled();
+    const down = await server.call({
+      method: 'PUT',
+      url: buildPath(routes.downgradeSubscription.path, { id: f.id }),
+      token: admin,
+    });
+    expect(down.status).toBe(200);
+    await webhooksSettled();
+    const changesBefore = await eventsOfType('AccountPlanChanged', `account-${f.id}`);
+    expect(changesBefore).toBe(2);
+    // The upgrade's event again, as a new delivery of an older state (a new id, so not a duplicate).
+    const upgrade = (
+      await stripe.events.list({ type: 'customer.subscription.updated', limit: 100 })
+    ).data.find(
+      (e) =>
+        (e.data.object as Stripe.Subscription).id === f.subscription.id &&
+        (e.data.object as Stripe.Subscription).items.data[0]!.price.lookup_key === 'pro_monthly',
+    )!;
+    const body = JSON.stringify({ ...upgrade, id: 'evt_stale_upgrade_again' });
+    expect((await postWebhook(body, signed(body, webhookSecret()))).status).toBe(200);
+    expect(await eventCount('stripe-event-evt_stale_upgrade_again')).toBe(1);
+    expect(await eventsOfType('AccountPlanChanged', `account-${f.id}`)).toBe(2);
+    expect((await viewOf(f.id)).plan_level).toBe('BASIC');
+  });
+});
+
+describe('prorations on the invoices themselves (accounts spec §4)', () => {
+  const BASIC_CENTS = 69_500; // $695 a month
+  const PRO_CENTS = 94_500; // $945 a month
+  /** Stripe's monthly period: the same day and time next month, the month's last day when it is shorter. */
+  const oneMonthAfter = (unix: number) => {
+    const d = new Date(unix * 1000);
+    const lastDay = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 2, 0)).getUTCDate();
+    return (
+      Date.UTC(
+        d.getUTCFullYear(),
+        d.getUTCMonth() + 1,
+        Math.min(d.getUTCDate(), lastDay),
+        d.getUTCHours(),
+        d.getUTCMinutes(),
+        d.getUTCSeconds(),
+      ) / 1000
+    );
+  };
+  const invoicesOf = async (id: string) => {
+    const list = await server.call({
+      method: 'GET',
+      url: `${buildPath(routes.listInvoices.path, { id })}?page=1&per_page=10`,
+      token: admin,
+    });
+    expect(list.status).toBe(200);
+    return [...list.body.data].sort((a, b) => a.created_at.localeCompare(b.created_at)) as Array<{
+      id: string;
+      amount_due: number;
+      amount_paid: number;
+      paid: boolean;
+    }>;
+  };
+
+  it('charges an upgrade pro rata on the next invoice and credits a downgrade on the one after', async () => {
+    const f = await paidFunder('Proration Ledger Capital');
+    const start = (await stripe.testHelpers.testClocks.retrieve(f.clock)).frozen_time;
+    const end = oneMonthAfter(start);
+    // Ten days into the first month: upgrade.
+    const upAt = start + 10 * DAY;
+    await stripe.testHelpers.testClocks.advance(f.clock, { frozen_time: upAt });
+    await webhooksSettled();
+    expect(
+      (
+        await server.call({
+          method: 'PUT',
+          url: buildPath(routes.upgradeSubscription.path, { id: f.id }),
+          token: admin,
+        })
+      ).status,
+    ).toBe(200);
+    const upShare = (end - upAt) / (end - start);
+    const upCredit = Math.round(BASIC_CENTS * upShare);
+    const upCharge = Math.round(PRO_CENTS * upShare);
+
+    // The renewal an hour after the period ends is finalized and paid.
+    await stripe.testHelpers.testClocks.advance(f.clock, { frozen_time: end + 2 * 3600 });
+    await webhooksSettled();
+    let invoices = await invoicesOf(f.id);
+    expect(invoices).toHaveLength(2);
+    expect(invoices[0]).toMatchObject({ amount_due: BASIC_CENTS, paid: true });
+    const renewal = invoices[1]!;
+    expect(renewal).toMatchObject({ amount_due: PRO_CENTS + upCharge - upCredit, paid: true });
+    expect(renewal.amount_paid).toBe(PRO_CENTS + upCharge - upCredit);
+    const upLines = (await stripe.invoices.listLineItems(renewal.id, { limit: 10 })).data;
+    expect(upLines.map((l) => l.amount).sort((a, b) => a - b)).toEqual(
+      [-upCredit, upCharge, PRO_CENTS].sort((a, b) => a - b),
+    );
+    expect(upLines.find((l) => l.amount === upCharge)!.description).toMatch(/Remaining time on PRO/);
+    expect(upLines.find((l) => l.amount === -upCredit)!.description).toMatch(/Unused time on BASIC/);
+
+    // A week into the second month: downgrade, credited on the next invoice.
+    const start2 = end;
+    const end2 = oneMonthAfter(start2);
+    const downAt = start2 + 7 * DAY;
+    await stripe.testHelpers.testClocks.advance(f.clock, { frozen_time: downAt });
+    await webhooksSettled();
+    expect(
+      (
+        await server.call({
+          method: 'PUT',
+          url: buildPath(routes.downgradeSubscription.path, { id: f.id }),
+          token: admin,
+        })
+      ).status,
+    ).toBe(200);
+    const downShare = (end2 - downAt) / (end2 - start2);
+    const downCredit = Math.round(PRO_CENTS * downShare);
+    const downCharge = Math.round(BASIC_CENTS * downShare);
+    await stripe.testHelpers.testClocks.advance(f.clock, { frozen_time: end2 + 2 * 3600 });
+    await webhooksSettled();
+    invoices = await invoicesOf(f.id);
+    expect(invoices).toHaveLength(3);
+    const credited = invoices[2]!;
+    expect(credited.amount_due).toBe(BASIC_CENTS - (downCredit - downCharge));
+    expect(credited.amount_due).toBeLessThan(BASIC_CENTS);
+    const downLines = (await stripe.invoices.listLineItems(credited.id, { limit: 10 })).data;
+    expect(downLines.map((l) => l.amount).sort((a, b) => a - b)).toEqual(
+      [-downCredit, downCharge, BASIC_CENTS].sort((a, b) => a - b),
+    );
+    expect(downLines.find((l) => l.amount === -downCredit)!.description).toMatch(/Unused time on PRO/);
+    expect(downLines.find((l) => l.amount === downCharge)!.description).toMatch(/Remaining time on BASIC/);
   });
 });

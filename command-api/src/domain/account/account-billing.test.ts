@@ -1,7 +1,8 @@
-import type { Actor } from '@mrn/platform';
-import { describe, it } from 'vitest';
+import { type Actor, DomainError } from '@mrn/platform';
+import { describe, expect, it } from 'vitest';
 import { ACTORS, specFor } from '../testing.ts';
-import { type AccountEvent, accountDecider } from './account.ts';
+import { type AccountEvent, accountDecider, type OpenAccountState } from './account.ts';
+import { assertMayChangePlan } from './account-billing.ts';
 
 // The membership state machine of accounts spec §4 with billing (DESIGN §4): none → trialing →
 // active / canceled; active → canceled; BASIC ↔ PRO; Stripe's webhooks applied by state, not arrival.
@@ -40,10 +41,39 @@ const started: AccountEvent = {
     currentPeriodEnd: '2026-12-24T12:00:00.000Z',
   },
 };
-const toPro: AccountEvent = { type: 'AccountPlanChanged', data: { accountId: 'a1', planLevel: 'PRO' } };
-const subscription = (status: string, planLevel: 'BASIC' | 'PRO' | null = 'BASIC', id = 'sub_1') => ({
+type Plan = 'BASIC' | 'PRO';
+/** The plan change the provider made as version `planVersion`: from the request (null) or a webhook. */
+const changed = (
+  planLevel: Plan,
+  planVersion: number,
+  providerChangedAt: string | null = null,
+): AccountEvent => ({
+  type: 'AccountPlanChanged',
+  data: { accountId: 'a1', planLevel, planVersion, providerChangedAt },
+});
+const toPro = changed('PRO', 1);
+/** Stripe's subscription as a `customer.subscription.*` event shows it. */
+const subscription = (
+  status: string,
+  planLevel: Plan | null = 'BASIC',
+  id = 'sub_1',
+  planVersion = 0,
+  eventCreatedAt = '2026-11-24T12:00:00.000Z',
+) => ({
   type: 'ApplyStripeSubscription' as const,
-  subscription: { subscriptionId: id, status, planLevel, currentPeriodEnd: null },
+  subscription: {
+    subscriptionId: id,
+    status,
+    planLevel,
+    currentPeriodEnd: null,
+    planVersion,
+    eventCreatedAt,
+  },
+});
+const recordPlanChange = (planLevel: Plan, planVersion: number) => ({
+  type: 'RecordPlanChange' as const,
+  planLevel,
+  planVersion,
 });
 
 describe('account decider: membership and billing', () => {
@@ -58,39 +88,131 @@ describe('account decider: membership and billing', () => {
       .thenRefuses('conflict', 'already has an active membership');
   });
 
-  it('upgrades and downgrades an active membership, never to the plan it has', () => {
-    as(ownAdmin).given([opened, started]).when({ type: 'ChangePlan', planLevel: 'PRO' }).thenEvents([toPro]);
-    as(ownAdmin)
-      .given([opened, started, toPro])
-      .when({ type: 'ChangePlan', planLevel: 'BASIC' })
-      .thenEvents([{ type: 'AccountPlanChanged', data: { accountId: 'a1', planLevel: 'BASIC' } }]);
-    as(ownAdmin)
-      .given([opened, started])
-      .when({ type: 'ChangePlan', planLevel: 'BASIC' })
-      .thenRefuses('conflict', 'already on the BASIC plan');
-    as(ownAdmin)
-      .given([opened, trial])
-      .when({ type: 'ChangePlan', planLevel: 'PRO' })
-      .thenRefuses('conflict');
-    as(member)
-      .given([opened, started])
-      .when({ type: 'ChangePlan', planLevel: 'PRO' })
-      .thenRefuses('forbidden');
+  it('lets an admin change the plan of an active membership only, never to the plan it has', () => {
+    const account = (events: AccountEvent[]) =>
+      events.reduce(accountDecider.evolve, accountDecider.initialState()) as OpenAccountState;
+    const refusal = (run: () => void) => {
+      try {
+        run();
+      } catch (error) {
+        expect(error).toBeInstanceOf(DomainError);
+        return { kind: (error as DomainError).kind, message: (error as DomainError).message };
+      }
+      return null;
+    };
+    const basic = account([opened, started]);
+    expect(refusal(() => assertMayChangePlan(basic, ownAdmin, 'PRO'))).toBeNull();
+    expect(refusal(() => assertMayChangePlan(basic, staff, 'PRO'))).toBeNull();
+    expect(
+      refusal(() => assertMayChangePlan(account([opened, started, toPro]), ownAdmin, 'BASIC')),
+    ).toBeNull();
+    expect(refusal(() => assertMayChangePlan(basic, ownAdmin, 'BASIC'))).toEqual({
+      kind: 'conflict',
+      message: 'This funder is already on the BASIC plan.',
+    });
+    expect(refusal(() => assertMayChangePlan(account([opened, trial]), ownAdmin, 'PRO'))).toMatchObject({
+      kind: 'conflict',
+    });
+    expect(refusal(() => assertMayChangePlan(basic, member, 'PRO'))).toMatchObject({ kind: 'forbidden' });
+    expect(refusal(() => assertMayChangePlan(basic, otherAdmin, 'PRO'))).toMatchObject({ kind: 'not_found' });
   });
 
   it('records a plan change Stripe made once, whether or not its webhook was applied first', () => {
-    as(ownAdmin)
-      .given([opened, started])
-      .when({ type: 'RecordPlanChange', planLevel: 'PRO' })
-      .thenEvents([toPro]);
-    as(ownAdmin)
+    // The request path: Stripe made version 1, nothing recorded yet.
+    as(ownAdmin).given([opened, started]).when(recordPlanChange('PRO', 1)).thenEvents([toPro]);
+    as(staff).given([opened, started]).when(recordPlanChange('PRO', 1)).thenEvents([toPro]);
+    // The same change through the request, then Stripe's webhook of it: one event.
+    as()
       .given([opened, started, toPro])
-      .when({ type: 'RecordPlanChange', planLevel: 'PRO' })
+      .when(subscription('active', 'PRO', 'sub_1', 1))
       .thenEvents([]);
-    as(member)
+    // The webhook first, then the request: one event.
+    const fromWebhook = changed('PRO', 1, '2026-11-24T12:00:00.000Z');
+    as()
       .given([opened, started])
-      .when({ type: 'RecordPlanChange', planLevel: 'PRO' })
-      .thenRefuses('forbidden');
+      .when(subscription('active', 'PRO', 'sub_1', 1))
+      .thenEvents([fromWebhook]);
+    as(ownAdmin).given([opened, started, fromWebhook]).when(recordPlanChange('PRO', 1)).thenEvents([]);
+    // …even when a later change's webhook came before the request of the earlier one was recorded.
+    as(ownAdmin)
+      .given([opened, started, fromWebhook, changed('BASIC', 2, '2026-11-24T12:00:00.000Z')])
+      .when(recordPlanChange('PRO', 1))
+      .thenEvents([]);
+    as(member).given([opened, started]).when(recordPlanChange('PRO', 1)).thenRefuses('forbidden');
+    as(ownAdmin)
+      .given([
+        opened,
+        started,
+        { type: 'AccountMembershipCanceled', data: { accountId: 'a1', reason: 'stripe' } },
+      ])
+      .when(recordPlanChange('PRO', 1))
+      .thenRefuses('conflict', 'no active paid membership');
+  });
+
+  it('ignores a stale customer.subscription.updated: an older plan version arriving after a newer one', () => {
+    const downgraded = changed('BASIC', 2);
+    // Version 1 (PRO) arrives after version 2 (BASIC) was recorded: nothing.
+    as()
+      .given([opened, started, toPro, downgraded])
+      .when(subscription('active', 'PRO', 'sub_1', 1))
+      .thenEvents([]);
+    // …and the subscription as it was when it started (version 0), late as well.
+    as()
+      .given([opened, started, toPro])
+      .when(subscription('active', 'BASIC', 'sub_1', 0))
+      .thenEvents([]);
+    // The newer version applies, whichever path comes first.
+    as()
+      .given([opened, started, toPro])
+      .when(subscription('active', 'BASIC', 'sub_1', 2, '2026-11-24T12:05:00.000Z'))
+      .thenEvents([changed('BASIC', 2, '2026-11-24T12:05:00.000Z')]);
+    // A stale event still ends the membership when Stripe has ended the subscription: that is final.
+    as()
+      .given([opened, started, toPro, downgraded])
+      .when(subscription('canceled', 'PRO', 'sub_1', 1))
+      .thenEvents([{ type: 'AccountMembershipCanceled', data: { accountId: 'a1', reason: 'stripe' } }]);
+  });
+
+  it('orders changes made outside the product (the version unchanged) by when Stripe made their events', () => {
+    const early = '2026-11-24T12:00:00.000Z';
+    const later = '2026-11-24T13:00:00.000Z';
+    // Recorded from the request as version 1 (PRO); someone moves it to BASIC in the Stripe dashboard.
+    const outside = changed('BASIC', 1, later);
+    as()
+      .given([opened, started, toPro])
+      .when(subscription('active', 'BASIC', 'sub_1', 1, later))
+      .thenEvents([outside]);
+    // Version 1's own event (PRO, made before) arriving after that changes nothing.
+    as()
+      .given([opened, started, toPro, outside])
+      .when(subscription('active', 'PRO', 'sub_1', 1, early))
+      .thenEvents([]);
+    // A later event of the same version moving it back applies.
+    as()
+      .given([opened, started, toPro, outside])
+      .when(subscription('active', 'PRO', 'sub_1', 1, '2026-11-24T14:00:00.000Z'))
+      .thenEvents([changed('PRO', 1, '2026-11-24T14:00:00.000Z')]);
+  });
+
+  it('counts plan versions again for a new subscription', () => {
+    const ended: AccountEvent = {
+      type: 'AccountMembershipCanceled',
+      data: { accountId: 'a1', reason: 'requested' },
+    };
+    const again: AccountEvent = {
+      type: 'AccountMembershipStarted',
+      data: { ...(started.data as object), stripeSubscriptionId: 'sub_2' } as never,
+    };
+    as(ownAdmin)
+      .given([opened, started, toPro, changed('BASIC', 2), ended, again])
+      .when(recordPlanChange('PRO', 1))
+      .thenEvents([toPro]);
+    // A plan change written before versions were kept (or by the sandbox mirror) moves the plan only.
+    const legacy: AccountEvent = { type: 'AccountPlanChanged', data: { accountId: 'a1', planLevel: 'PRO' } };
+    as()
+      .given([opened, started, legacy])
+      .when(subscription('active', 'BASIC', 'sub_1', 1))
+      .thenEvents([changed('BASIC', 1, '2026-11-24T12:00:00.000Z')]);
   });
 
   it('cancels an active membership only', () => {
@@ -102,8 +224,14 @@ describe('account decider: membership and billing', () => {
   });
 
   it("applies Stripe's subscription by its state: a plan change, the end, and nothing twice or from an old subscription", () => {
-    as().given([opened, started]).when(subscription('active', 'PRO')).thenEvents([toPro]);
-    as().given([opened, started, toPro]).when(subscription('active', 'PRO')).thenEvents([]);
+    as()
+      .given([opened, started])
+      .when(subscription('active', 'PRO', 'sub_1', 1))
+      .thenEvents([changed('PRO', 1, '2026-11-24T12:00:00.000Z')]);
+    as()
+      .given([opened, started, toPro])
+      .when(subscription('active', 'PRO', 'sub_1', 1))
+      .thenEvents([]);
     as()
       .given([opened, started])
       .when(subscription('canceled'))

@@ -16,6 +16,18 @@ export interface BillingState {
   nextPaymentAttempt: string | null;
   /** The newest invoice applied: an older invoice's event arriving late changes nothing. */
   lastInvoiceAt: string | null;
+  /**
+   * The provider's plan version of the plan recorded (the subscription's `mrn_plan_version`, 0 when it
+   * started): a subscription event of an older version is stale and changes nothing, and a change of
+   * this version is already recorded whether the request or the webhook got here first.
+   */
+  planVersion: number;
+  /**
+   * `created` of the Stripe event the plan was last applied from, null when the request that made the
+   * change recorded it. Orders changes of one version: only a change made outside the product (the
+   * Stripe dashboard) leaves the version as it was.
+   */
+  planChangedAt: string | null;
 }
 
 export const initialBilling = (): BillingState => ({
@@ -25,6 +37,8 @@ export const initialBilling = (): BillingState => ({
   paymentFailed: false,
   nextPaymentAttempt: null,
   lastInvoiceAt: null,
+  planVersion: 0,
+  planChangedAt: null,
 });
 
 /**
@@ -37,6 +51,10 @@ export interface StripeSubscriptionState {
   status: string;
   planLevel: PlanLevel | null;
   currentPeriodEnd: string | null;
+  /** The subscription's plan version as the event shows it (see `BillingState.planVersion`). */
+  planVersion: number;
+  /** When Stripe created the event (its `created`), ISO. */
+  eventCreatedAt: string;
 }
 
 export type BillingCommand =
@@ -47,12 +65,12 @@ export type BillingCommand =
       stripeSubscriptionId: string;
       currentPeriodEnd: string | null;
     }
-  | { type: 'ChangePlan'; planLevel: PlanLevel }
   /**
-   * Stripe has made the plan change the funder asked for (checked as ChangePlan before charging).
-   * Stripe's webhook for it may have been applied first: then there is nothing left to record.
+   * Stripe has made the plan change the funder asked for (checked with `assertMayChangePlan` before
+   * charging), as plan version `planVersion`. Stripe's webhook of it may have been applied first: then
+   * there is nothing left to record.
    */
-  | { type: 'RecordPlanChange'; planLevel: PlanLevel }
+  | { type: 'RecordPlanChange'; planLevel: PlanLevel; planVersion: number }
   | { type: 'CancelMembership' }
   | { type: 'ApplyStripeSubscription'; subscription: StripeSubscriptionState }
   | {
@@ -114,14 +132,22 @@ export function decideBilling(
       const { type: _, ...data } = command;
       return [{ type: 'AccountMembershipStarted', data: { accountId, ...data } }];
     }
-    case 'ChangePlan':
-      assertMayChangePlan(account, actor, command.planLevel);
-      return [{ type: 'AccountPlanChanged', data: { accountId, planLevel: command.planLevel } }];
     case 'RecordPlanChange':
       assertMayChangePlan(account, actor);
-      return account.planLevel === command.planLevel
-        ? []
-        : [{ type: 'AccountPlanChanged', data: { accountId, planLevel: command.planLevel } }];
+      // This version or a newer one is recorded already (its webhook got here first).
+      if (command.planVersion <= account.billing.planVersion || account.planLevel === command.planLevel)
+        return [];
+      return [
+        {
+          type: 'AccountPlanChanged',
+          data: {
+            accountId,
+            planLevel: command.planLevel,
+            planVersion: command.planVersion,
+            providerChangedAt: null,
+          },
+        },
+      ];
     case 'CancelMembership':
       assertMayChangePlan(account, actor);
       return [{ type: 'AccountMembershipCanceled', data: { accountId, reason: 'requested' } }];
@@ -135,9 +161,25 @@ export function decideBilling(
           : [];
       }
       if (account.membershipStatus !== 'active') return [];
-      return s.planLevel && s.planLevel !== account.planLevel
-        ? [{ type: 'AccountPlanChanged', data: { accountId, planLevel: s.planLevel } }]
-        : [];
+      if (!s.planLevel || s.planLevel === account.planLevel) return [];
+      // By the provider's order, not arrival: an older version is stale. A change of the version
+      // recorded was made outside the product (the version moves only with ours); it applies when
+      // Stripe made its event after the one the plan was last applied from.
+      const { planVersion, planChangedAt } = account.billing;
+      if (s.planVersion < planVersion) return [];
+      if (s.planVersion === planVersion && planChangedAt !== null && s.eventCreatedAt <= planChangedAt)
+        return [];
+      return [
+        {
+          type: 'AccountPlanChanged',
+          data: {
+            accountId,
+            planLevel: s.planLevel,
+            planVersion: s.planVersion,
+            providerChangedAt: s.eventCreatedAt,
+          },
+        },
+      ];
     }
     case 'RecordInvoicePaid':
     case 'RecordInvoiceFailed': {
@@ -188,10 +230,23 @@ export function evolveBilling<
           currentPeriodEnd: event.data.currentPeriodEnd,
           paymentFailed: false,
           nextPaymentAttempt: null,
+          // A new subscription counts its plan versions from 0.
+          planVersion: 0,
+          planChangedAt: null,
         },
       };
     case 'AccountPlanChanged':
-      return { ...state, planLevel: event.data.planLevel };
+      // Written without a version (before it was kept, or by the sandbox mirror): the plan only.
+      if (event.data.planVersion === undefined) return { ...state, planLevel: event.data.planLevel };
+      return {
+        ...state,
+        planLevel: event.data.planLevel,
+        billing: {
+          ...state.billing,
+          planVersion: event.data.planVersion,
+          planChangedAt: event.data.providerChangedAt ?? null,
+        },
+      };
     case 'AccountMembershipCanceled':
       return {
         ...state,
