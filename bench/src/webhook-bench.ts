@@ -25,7 +25,11 @@ export interface WebhookBenchOptions {
   watchers: number;
   /** HTTP servers (distinct loopback ports, so distinct connection pools in the dispatcher). */
   receivers: number;
-  /** Dispatcher options for the throughput phase; undefined keeps the dispatcher's default. */
+  /**
+   * Dispatcher options for the throughput phase; undefined keeps the dispatcher's default. `workers`
+   * (BENCH_WEBHOOK_WORKERS) sets its pool of deliveries in flight (`maxInFlight`): since issue 20 it has
+   * no worker loops.
+   */
   workers: number | undefined;
   claimBatch: number | undefined;
   /** Connections of the dispatcher's pool, as the server's (createPool's default of 20). */
@@ -37,9 +41,15 @@ export interface WebhookBenchOptions {
   latencySeconds: number;
   /** Watching accounts per note in the latency phase: deliveries/s = latencyRate × this. */
   latencyWatchers: number;
+  /** Endpoints that accept the connection and never answer, in the third phase (default 50, DESIGN §8). */
+  hanging?: number;
+  /** How long notes are offered in the third phase: long enough for the breakers to open (default 20 s). */
+  hangSeconds?: number;
 }
 
 const TARGETS = { deliveriesPerSecond: 1000, latencyP99Ms: 1000 };
+const HANGING_DEFAULT = 50;
+const HANG_SECONDS_DEFAULT = 20;
 const PUBLIC_URL = 'https://mrn.bench.example';
 const MARK = 'bench-sent=';
 
@@ -47,6 +57,8 @@ const MARK = 'bench-sent=';
 const noMail: Mailer = { send: async () => undefined, close: () => undefined };
 
 export async function runWebhookBench(server: BenchServer, opts: WebhookBenchOptions): Promise<void> {
+  const hanging = opts.hanging ?? HANGING_DEFAULT;
+  const hangSeconds = opts.hangSeconds ?? HANG_SECONDS_DEFAULT;
   const watchers = Math.min(opts.watchers, opts.deliveries);
   const notes = Math.ceil(opts.deliveries / watchers);
   const deliveries = notes * watchers;
@@ -54,17 +66,19 @@ export async function runWebhookBench(server: BenchServer, opts: WebhookBenchOpt
     `bench:      throughput: ${formatCount(deliveries)} webhook deliveries already in the outbox (${formatCount(notes)} ` +
       `notes by one funder on a merchant watched by ${formatCount(watchers)} funders, seeded through the event ` +
       `store and enqueued by the dispatcher's own pump), delivered to ${opts.receivers} node:http receiver(s) ` +
-      `on 127.0.0.1 in a worker thread answering 200 at once; dispatcher workers ${opts.workers ?? 'default'}, ` +
+      `on 127.0.0.1 in a worker thread answering 200 at once; dispatcher in flight ${opts.workers ?? 'default'}, ` +
       `claimBatch ${opts.claimBatch ?? 'default'}, pool ${opts.poolSize}. latency: the dispatcher started as ` +
       `the server starts it (startDispatcher, defaults, one store with LISTEN), ${opts.latencyRate} notes/s for ` +
       `${opts.latencySeconds} s, each watched by ${opts.latencyWatchers} funders; from the append call to the ` +
-      `request's arrival at the receiver`,
+      `request's arrival at the receiver. while endpoints hang: the same, for ${hangSeconds} s, with ` +
+      `${hanging} more funders (a tenth of them watching each merchant) whose endpoints (loopback TCP servers ` +
+      `in the receiver thread) accept the connection and never answer`,
   );
   console.log(`load:       ${formatLoad()} (1/5/15 min load average before the suite)`);
   const db = await createBenchDatabase(server, 'webhooks');
   const pool = createPool(db.url, opts.poolSize);
   const store = new PostgresEventStore(pool, { listenUrl: db.url });
-  const receiver = await startReceiverThread(opts.receivers);
+  const receiver = await startReceiverThread(opts.receivers, hanging);
   const logger = createLogger('warn');
   const rows: Row[] = [];
   const checks: string[] = [];
@@ -105,7 +119,7 @@ export async function runWebhookBench(server: BenchServer, opts: WebhookBenchOpt
     const pumpStarted = performance.now();
     const throughput = new WebhookDispatcher({
       ...base,
-      ...(opts.workers === undefined ? {} : { workers: opts.workers }),
+      ...(opts.workers === undefined ? {} : { maxInFlight: opts.workers }),
       ...(opts.claimBatch === undefined ? {} : { claimBatch: opts.claimBatch }),
     });
     const enqueued = await throughput.pump();
@@ -141,7 +155,7 @@ export async function runWebhookBench(server: BenchServer, opts: WebhookBenchOpt
     const tally = await throughputTally(pool, startedAt);
     const reached = await receiver.report(true);
     const rate = tally.succeeded / tally.seconds;
-    rows.push({ section: 'throughput: outbox already full, dispatcher workers started' });
+    rows.push({ section: 'throughput: outbox already full, dispatcher started' });
     rows.push([
       `  ${formatCount(tally.succeeded)} of ${formatCount(deliveries)} delivered in ${tally.seconds.toFixed(1)} s` +
         (outcome.timedOut ? ` (stopped after ${opts.maxSeconds} s)` : ''),
@@ -190,43 +204,11 @@ export async function runWebhookBench(server: BenchServer, opts: WebhookBenchOpt
     await until(async () => (await receiver.report(false)).requests >= expectedSeed, 30_000);
     await receiver.report(true);
 
-    const total = Math.round(opts.latencyRate * opts.latencySeconds);
-    const appendLatencies: number[] = [];
-    const appendErrors: string[] = [];
-    const pending: Promise<void>[] = [];
     const latencyCpuBefore = meter.sample();
-    const paceStarted = performance.now();
-    for (let i = 0; i < total; i++) {
-      // Paced by the schedule, not by the last append: a slow append must not slow the offered load.
-      const due = paceStarted + (i * 1000) / opts.latencyRate;
-      const wait = due - performance.now();
-      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-      const merchant = merchants[i % merchantCount]!;
-      pending.push(
-        (async () => {
-          const sent = nowMs();
-          try {
-            await store.appendToStream(
-              `merchant-${merchant}`,
-              [noteAdded(actor, merchant, `Returned payment. ${MARK}${sent.toFixed(3)}`)],
-              { expectedRevision: 'any' },
-            );
-            appendLatencies.push(nowMs() - sent);
-          } catch (err) {
-            appendErrors.push(String(err));
-          }
-        })(),
-      );
-    }
-    await Promise.all(pending);
-    const offeredSeconds = (performance.now() - paceStarted) / 1000;
+    const offered = await offerNotes(store, actor, merchants, opts.latencyRate, opts.latencySeconds);
+    const { total, appendLatencies, appendErrors, offeredSeconds } = offered;
     const expected = total * opts.latencyWatchers;
-    const arrived: { sent: number; arrived: number }[] = [];
-    const arrivalDeadline = performance.now() + 30_000;
-    while (arrived.length < expected && performance.now() < arrivalDeadline) {
-      arrived.push(...(await receiver.report(true)).arrivals);
-      if (arrived.length < expected) await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    const arrived = await collectArrivals(receiver, expected);
     const latencyCpuAfter = meter.sample();
     await live.stop();
     running = undefined;
@@ -263,6 +245,72 @@ export async function runWebhookBench(server: BenchServer, opts: WebhookBenchOpt
       `latency: ${formatCount(latencies.length)} of ${formatCount(expected)} deliveries arrived` +
         (latencies.length === expected ? '' : ' — SOME MISSING!') +
         (appendErrors.length > 0 ? `; ${appendErrors.length} appends failed: ${appendErrors[0]}` : ''),
+    );
+
+    // ---- 3. latency while endpoints hang -------------------------------------------------------------
+    process.stderr.write(
+      `  while ${hanging} endpoints hang: ${opts.latencyRate} notes/s for ${hangSeconds} s, dispatcher running…\n`,
+    );
+    const hangFeins = Array.from({ length: merchantCount }, (_, i) => String(890_000_001 + i));
+    const hangMerchants: string[] = [];
+    // The merchants first, then the watchers: no Merchant Added rows to deliver before measuring.
+    for (const [i, f] of hangFeins.entries())
+      hangMerchants.push(await seedMerchant(store, actor, f, `Hanging Grill ${i}`));
+    await seedWatchers(store, opts.latencyWatchers, hangFeins, receiver.urls);
+    // Each hanging endpoint watches one of the merchants: every note goes to the healthy watchers and to
+    // a tenth of the hanging ones, so the outbox takes what the throughput target allows, not 26 times
+    // the healthy rate, and what is measured is isolation rather than an overloaded outbox.
+    for (const [i, f] of hangFeins.entries()) {
+      const urls = receiver.hangingUrls.filter((_, j) => j % hangFeins.length === i);
+      await seedWatchers(store, urls.length, [f], urls);
+    }
+    const hangLive = startDispatcher({ ...base, publicUrl: () => PUBLIC_URL });
+    running = hangLive;
+    const head = await store.headPosition();
+    await until(async () => (await hangLive.dispatcher.readCheckpoint()) >= head, 30_000);
+    await receiver.report(true);
+    const hangCpuBefore = meter.sample();
+    const hangOffered = await offerNotes(store, actor, hangMerchants, opts.latencyRate, hangSeconds);
+    const hangExpected = hangOffered.total * opts.latencyWatchers;
+    const hangArrived = await collectArrivals(receiver, hangExpected);
+    const hangCpuAfter = meter.sample();
+    const hangReport = await receiver.report(true);
+    const parked = await pool.query<{ n: number }>(
+      'select count(*)::int as n from webhook_endpoint_circuits where open_until is not null',
+    );
+    await hangLive.stop();
+    running = undefined;
+    const hangLatencies = hangArrived.map((a) => a.arrived - a.sent).sort((a, b) => a - b);
+    const hangP99 = percentile(hangLatencies, 0.99);
+    rows.push({
+      section:
+        `latency while ${hanging} endpoints hang (accept the connection, never answer), dispatcher live: ` +
+        `${formatCount(hangOffered.total)} notes at ${(hangOffered.total / hangOffered.offeredSeconds).toFixed(0)}/s ` +
+        `× ${opts.latencyWatchers} healthy + ${hanging / merchantCount} hanging watchers`,
+    });
+    rows.push([
+      `  event → delivery p99 while ${hanging} endpoints hang (append call → arrival, healthy receivers)`,
+      formatCount(hangLatencies.length / hangOffered.offeredSeconds),
+      formatMs(percentile(hangLatencies, 0.5)),
+      formatMs(hangP99),
+      verdict(hangP99 <= TARGETS.latencyP99Ms && hangLatencies.length === hangExpected, 'p99 ≤ 1,000 ms'),
+    ]);
+    rows.push([
+      `  same, p95 ${formatMs(percentile(hangLatencies, 0.95))} ms, max ${formatMs(hangLatencies.at(-1) ?? Number.NaN)} ms`,
+      '',
+      '',
+      '',
+      '',
+    ]);
+    notesOut.push(cpuLine(hangCpuBefore, hangCpuAfter, hangLatencies.length, meter.seesPostgres, false));
+    checks.push(
+      `while hanging: ${formatCount(hangLatencies.length)} of ${formatCount(hangExpected)} healthy deliveries arrived` +
+        (hangLatencies.length === hangExpected ? '' : ' — SOME MISSING!') +
+        `; the hanging endpoints accepted ${formatCount(hangReport.hanging.connections)} connections, at most ` +
+        `${hangReport.hanging.maxOpen} open at once on one (cap 4), ${parked.rows[0]!.n} of ${hanging} parked by their breakers at the end` +
+        (hangOffered.appendErrors.length > 0
+          ? `; ${hangOffered.appendErrors.length} appends failed: ${hangOffered.appendErrors[0]}`
+          : ''),
     );
 
     console.log(
@@ -342,6 +390,59 @@ async function throughputTally(pool: Pool, startedAt: number) {
     p50Ms: r.p50 ?? Number.NaN,
     p99Ms: r.p99 ?? Number.NaN,
   };
+}
+
+/** Notes appended at a steady rate, each carrying its send time for the receiver to read. */
+async function offerNotes(
+  store: PostgresEventStore,
+  actor: string,
+  merchants: string[],
+  rate: number,
+  seconds: number,
+): Promise<{ total: number; appendLatencies: number[]; appendErrors: string[]; offeredSeconds: number }> {
+  const total = Math.round(rate * seconds);
+  const appendLatencies: number[] = [];
+  const appendErrors: string[] = [];
+  const pending: Promise<void>[] = [];
+  const paceStarted = performance.now();
+  for (let i = 0; i < total; i++) {
+    // Paced by the schedule, not by the last append: a slow append must not slow the offered load.
+    const due = paceStarted + (i * 1000) / rate;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    const merchant = merchants[i % merchants.length]!;
+    pending.push(
+      (async () => {
+        const sent = nowMs();
+        try {
+          await store.appendToStream(
+            `merchant-${merchant}`,
+            [noteAdded(actor, merchant, `Returned payment. ${MARK}${sent.toFixed(3)}`)],
+            { expectedRevision: 'any' },
+          );
+          appendLatencies.push(nowMs() - sent);
+        } catch (err) {
+          appendErrors.push(String(err));
+        }
+      })(),
+    );
+  }
+  await Promise.all(pending);
+  return { total, appendLatencies, appendErrors, offeredSeconds: (performance.now() - paceStarted) / 1000 };
+}
+
+/** The receiver's arrivals until `expected` have come, or 30 s have passed. */
+async function collectArrivals(
+  receiver: ReceiverThread,
+  expected: number,
+): Promise<{ sent: number; arrived: number }[]> {
+  const arrived: { sent: number; arrived: number }[] = [];
+  const deadline = performance.now() + 30_000;
+  while (arrived.length < expected && performance.now() < deadline) {
+    arrived.push(...(await receiver.report(true)).arrivals);
+    if (arrived.length < expected) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return arrived;
 }
 
 async function until(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
@@ -502,10 +603,14 @@ interface ReceiverReport {
   distinct: number;
   /** Arrivals of requests whose note carries the send time, since the last report that reset them. */
   arrivals: { sent: number; arrived: number }[];
+  /** The hanging endpoints (only the third phase uses them): connections accepted, the most one held open. */
+  hanging: { connections: number; maxOpen: number };
 }
 
 interface ReceiverThread {
   urls: string[];
+  /** Endpoints that accept the connection, read the request and never answer. */
+  hangingUrls: string[];
   report(reset: boolean): Promise<ReceiverReport>;
   close(): Promise<void>;
 }
@@ -515,6 +620,7 @@ interface ReceiverThread {
 const RECEIVER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { createServer } = require('node:http');
+const net = require('node:net');
 const mark = ${JSON.stringify(MARK)};
 let requests = 0;
 let ids = new Set();
@@ -533,35 +639,66 @@ function handle(req, res) {
     res.writeHead(200, { 'content-type': 'text/plain', 'content-length': '2' }).end('ok');
   });
 }
+const hangers = [];
+const hangingSockets = new Set();
+let hangingConnections = 0;
+let hangingMaxOpen = 0;
+function hang(socket) {
+  hangingConnections++;
+  hangingSockets.add(socket);
+  socket.server.open = (socket.server.open || 0) + 1;
+  hangingMaxOpen = Math.max(hangingMaxOpen, socket.server.open);
+  socket.on('data', () => {});
+  socket.on('error', () => {});
+  socket.on('close', () => { hangingSockets.delete(socket); socket.server.open--; });
+}
 let listening = 0;
+const all = workerData.count + workerData.hanging;
+function listened() {
+  if (++listening === all) {
+    parentPort.postMessage({
+      ready: servers.map((s) => s.address().port),
+      hanging: hangers.map((s) => s.address().port),
+    });
+  }
+}
 for (let i = 0; i < workerData.count; i++) {
   const server = createServer(handle);
   server.keepAliveTimeout = 60000;
   servers.push(server);
-  server.listen(0, '127.0.0.1', () => {
-    if (++listening === workerData.count) {
-      parentPort.postMessage({ ready: servers.map((s) => s.address().port) });
-    }
-  });
+  server.listen(0, '127.0.0.1', listened);
+}
+for (let i = 0; i < workerData.hanging; i++) {
+  const server = net.createServer((socket) => { socket.server = server; hang(socket); });
+  hangers.push(server);
+  server.listen(0, '127.0.0.1', listened);
 }
 parentPort.on('message', (m) => {
   if (m.cmd === 'report') {
-    parentPort.postMessage({ id: m.id, requests, distinct: ids.size, arrivals });
+    parentPort.postMessage({
+      id: m.id, requests, distinct: ids.size, arrivals,
+      hanging: { connections: hangingConnections, maxOpen: hangingMaxOpen },
+    });
     if (m.reset) { requests = 0; ids = new Set(); }
     arrivals = [];
   } else if (m.cmd === 'close') {
-    let open = servers.length;
-    for (const s of servers) { s.closeAllConnections(); s.close(() => { if (--open === 0) process.exit(0); }); }
+    for (const s of hangingSockets) s.destroy();
+    let open = servers.length + hangers.length;
+    const closed = () => { if (--open === 0) process.exit(0); };
+    for (const s of servers) { s.closeAllConnections(); s.close(closed); }
+    for (const s of hangers) s.close(closed);
   }
 });
 `;
 
-async function startReceiverThread(count: number): Promise<ReceiverThread> {
-  const worker = new Worker(RECEIVER_SOURCE, { eval: true, workerData: { count } });
-  const ports = await new Promise<number[]>((resolve, reject) => {
-    worker.once('error', reject);
-    worker.once('message', (m: { ready: number[] }) => resolve(m.ready));
-  });
+async function startReceiverThread(count: number, hanging: number): Promise<ReceiverThread> {
+  const worker = new Worker(RECEIVER_SOURCE, { eval: true, workerData: { count, hanging } });
+  const { ready: ports, hanging: hangingPorts } = await new Promise<{ ready: number[]; hanging: number[] }>(
+    (resolve, reject) => {
+      worker.once('error', reject);
+      worker.once('message', resolve);
+    },
+  );
   let next = 0;
   const waiting = new Map<number, (r: ReceiverReport) => void>();
   worker.on('message', (m: ReceiverReport & { id?: number }) => {
@@ -571,6 +708,7 @@ async function startReceiverThread(count: number): Promise<ReceiverThread> {
   });
   return {
     urls: ports.map((p) => `http://127.0.0.1:${p}/hook`),
+    hangingUrls: hangingPorts.map((p) => `http://127.0.0.1:${p}/hook`),
     report: (reset) =>
       new Promise((resolve) => {
         const id = next++;

@@ -16,12 +16,25 @@ export interface DeliveryLogEntry {
   next_retry: string | null;
 }
 
+/**
+ * What became of an attempt. An attempt is logged when it starts (its row's claim), so one whose
+ * dispatcher died before it could write the answer stays in the log: in flight while the row's lease
+ * runs, interrupted once it has passed (the receiver may or may not have got it; the next attempt
+ * carries the same `webhook-id`).
+ */
+export type AttemptOutcome = 'succeeded' | 'failed' | 'in_flight' | 'interrupted';
+
+/** Shown for an attempt whose answer was never recorded. */
+export const INTERRUPTED_ERROR = 'interrupted: no answer recorded';
+
 /** One attempt of a delivery, as the log's details show it. */
 export interface DeliveryAttempt {
   attempt: number;
   at: string;
+  outcome: AttemptOutcome;
   http_status: number | null;
-  duration_ms: number;
+  /** Null when the attempt's end is not known (in flight or interrupted). */
+  duration_ms: number | null;
   /** The first KB of the endpoint's answer. */
   response_body: string | null;
   error: string | null;
@@ -88,22 +101,56 @@ export async function deliveryWithAttempts(
     [accountId, deliveryId],
   );
   if (!rows[0]) return null;
+  // The row's latest attempt is in flight while the row is claimed; any other without an answer was cut off.
   const attempts = await pool.query<{
     attempt: number;
     at: Date;
     http_status: number | null;
-    duration_ms: number;
+    duration_ms: number | null;
     response_body: string | null;
     error: string | null;
-    succeeded: boolean;
+    succeeded: boolean | null;
+    in_flight: boolean;
   }>(
-    `select attempt, at, http_status, duration_ms, response_body, error, succeeded
-       from webhook_attempts where delivery_id = $1 order by attempt`,
+    `select a.attempt, a.at, a.http_status, a.duration_ms, a.response_body, a.error, a.succeeded,
+            (a.attempt = d.attempts and d.claimed_until > now()) as in_flight
+       from webhook_attempts a join webhook_deliveries d on d.id = a.delivery_id
+      where a.delivery_id = $1 order by a.attempt`,
     [deliveryId],
   );
   return {
     ...entryOf(rows[0]),
-    attempts_log: attempts.rows.map((a) => ({ ...a, at: a.at.toISOString() })),
+    attempts_log: attempts.rows.map(attemptOf),
+  };
+}
+
+function attemptOf(a: {
+  attempt: number;
+  at: Date;
+  http_status: number | null;
+  duration_ms: number | null;
+  response_body: string | null;
+  error: string | null;
+  succeeded: boolean | null;
+  in_flight: boolean;
+}): DeliveryAttempt {
+  const outcome: AttemptOutcome =
+    a.succeeded === true
+      ? 'succeeded'
+      : a.succeeded === false
+        ? 'failed'
+        : a.in_flight
+          ? 'in_flight'
+          : 'interrupted';
+  return {
+    attempt: a.attempt,
+    at: a.at.toISOString(),
+    outcome,
+    http_status: a.http_status,
+    duration_ms: a.duration_ms,
+    response_body: a.response_body,
+    error: outcome === 'interrupted' ? (a.error ?? INTERRUPTED_ERROR) : a.error,
+    succeeded: outcome === 'succeeded',
   };
 }
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createLogger, ManualClock, type PostgresEventStore } from '@mrn/platform';
 import type { TestDatabase } from '@mrn/platform/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { deliveryWithAttempts } from './delivery-log.ts';
 import {
   type DispatcherOptions,
   LEASE_MS,
@@ -13,12 +14,14 @@ import { rotateWebhookSecret, webhookSecretOf } from './signing.ts';
 import {
   addMerchant,
   addNote,
+  append,
   clearOutbox,
   closeDispatcherDatabase,
   openAccount,
   openDispatcherDatabase,
   RecordingMailer,
   randomEin,
+  saveAccountSettings,
   startReceiver,
   updateNote,
   verifyWith,
@@ -408,31 +411,54 @@ describe('retries', () => {
     }
   });
 
-  it('a dispatcher that dies after claiming loses nothing: another delivers it with the same webhook-id', async () => {
+  it('a dispatcher that dies after claiming loses nothing: attempt 1 shows interrupted, attempt 2 delivers with the same webhook-id', async () => {
     const receiver = await startReceiver();
     const clock = new ManualClock(new Date());
     const first = dispatcher(clock);
     const second = dispatcher(clock);
     try {
-      const { actor, merchantId } = await scene(receiver.url);
+      const { watcher, actor, merchantId } = await scene(receiver.url);
       await addNote(store, actor, merchantId);
       await first.pump();
       const claimed = await first.claimDue();
       expect(claimed).toHaveLength(1);
-      await first.stop(); // "crashes" holding the lease, before any request
+      const id = claimed[0]!.id;
+      // The claim is the attempt: counted and logged before any byte is sent, its outcome not yet known.
+      expect(claimed[0]!.attempts).toBe(1);
+      const during = await deliveryWithAttempts(db.pool, watcher, id);
+      expect(during).toMatchObject({ status: 'pending', attempts: 1, http_status: null, duration_ms: null });
+      expect(during!.attempts_log).toEqual([
+        {
+          attempt: 1,
+          at: clock.now().toISOString(),
+          outcome: 'in_flight',
+          http_status: null,
+          duration_ms: null,
+          response_body: null,
+          error: null,
+          succeeded: false,
+        },
+      ]);
+      await first.stop(); // "crashes" holding the lease: it never records an outcome
       expect((await second.runOnce()).attempted).toBe(0); // still leased
       clock.advance(LEASE_MS);
       expect((await second.runOnce()).attempted).toBe(1);
       const [row] = await deliveries();
-      expect(row).toMatchObject({ status: 'succeeded', attempts: 1, webhook_id: claimed[0]!.webhook_id });
+      expect(row).toMatchObject({ status: 'succeeded', attempts: 2, webhook_id: claimed[0]!.webhook_id });
       expect(receiver.received.map((r) => r.headers['webhook-id'])).toEqual([claimed[0]!.webhook_id]);
+      const after = await deliveryWithAttempts(db.pool, watcher, id);
+      expect(after).toMatchObject({ status: 'succeeded', attempts: 2, http_status: 200 });
+      expect(after!.attempts_log.map((a) => [a.attempt, a.outcome, a.http_status, a.error])).toEqual([
+        [1, 'interrupted', null, 'interrupted: no answer recorded'],
+        [2, 'succeeded', 200, null],
+      ]);
     } finally {
       await second.stop();
       await receiver.close();
     }
   });
 
-  it('a dispatcher stopped mid-request gives the row back: delivered again with the same webhook-id', async () => {
+  it('a dispatcher stopped mid-request gives the row back: attempt 2 delivers it with the same webhook-id', async () => {
     let release: (() => void) | undefined;
     const arrived = new Promise<void>((resolve) => {
       release = resolve;
@@ -448,18 +474,24 @@ describe('retries', () => {
     const first = dispatcher(clock);
     const second = dispatcher(clock);
     try {
-      const { actor, merchantId } = await scene(receiver.url);
+      const { watcher, actor, merchantId } = await scene(receiver.url);
       await addNote(store, actor, merchantId);
       const running = first.runOnce();
       await arrived;
       await first.stop();
       await running;
+      // Given back at once, not after the lease: the next dispatcher takes it up with no time passing.
       await second.runOnce();
       const [row] = await deliveries();
-      expect(row).toMatchObject({ status: 'succeeded', attempts: 1 });
+      expect(row).toMatchObject({ status: 'succeeded', attempts: 2 });
       expect(receiver.received.map((r) => r.headers['webhook-id'])).toEqual([
         row!.webhook_id,
         row!.webhook_id,
+      ]);
+      const log = (await deliveryWithAttempts(db.pool, watcher, row!.id))!.attempts_log;
+      expect(log.map((a) => [a.attempt, a.outcome, a.http_status, a.error])).toEqual([
+        [1, 'interrupted', null, 'interrupted: the dispatcher stopped before an answer'],
+        [2, 'succeeded', 200, null],
       ]);
     } finally {
       await second.stop();
@@ -519,6 +551,79 @@ describe('retries', () => {
       await receiver.close();
     }
   });
+});
+
+describe('a disabled endpoint saved again (issue 20 item 16)', () => {
+  /** Fails for 5 days (one new note a day) until the endpoint is disabled, as the test above. */
+  async function disable(d: WebhookDispatcher, clock: ManualClock, actor: string, merchantId: string) {
+    await addNote(store, actor, merchantId);
+    await d.runOnce();
+    for (let day = 1; day <= 5; day++) {
+      clock.advance(86_400_000);
+      await addNote(store, actor, merchantId);
+      await d.runOnce();
+    }
+  }
+  const disabledUrls = async (accountId: string) =>
+    (
+      await db.pool.query<{ url: string }>(
+        'select url from webhook_endpoints_disabled where account_id = $1',
+        [accountId],
+      )
+    ).rows.map((r) => r.url);
+
+  it.each(['the same URL', 'the same URL with nothing else changed', 'a new URL'])(
+    'resumes deliveries once the account saves %s',
+    async (which) => {
+      let failing = true;
+      const broken = await startReceiver(() => (failing ? 500 : 200));
+      const other = await startReceiver(() => (failing ? 500 : 200));
+      const clock = new ManualClock(new Date());
+      const d = dispatcher(clock);
+      try {
+        const { watcher, actor, merchantId } = await scene(broken.url);
+        await disable(d, clock, actor, merchantId);
+        expect(await disabledUrls(watcher)).toEqual([broken.url]);
+        await addNote(store, actor, merchantId, 'Slow Pay', 'While disabled.');
+        expect(await d.pump()).toBe(0);
+
+        // The admin fixes the endpoint and saves its URL (or another) in the account settings.
+        failing = false;
+        const same = which !== 'a new URL';
+        const url = same ? broken.url : other.url;
+        const target = same ? broken : other;
+        if (which === 'the same URL with nothing else changed') {
+          // What the account decider writes for a save that changes nothing but names the webhook.
+          await append(store, `account-${watcher}`, 'AccountWebhookEndpointSaved', {
+            accountId: watcher,
+            url,
+          });
+        } else {
+          await saveAccountSettings(store, watcher, 'Watcher Funding', { webhook: url });
+        }
+        const before = target.received.length;
+        await addNote(store, actor, merchantId, 'Slow Pay', 'After the fix.');
+        expect(await d.runOnce()).toMatchObject({ enqueued: 1, attempted: 1 });
+        expect(target.received.slice(before).map((r) => JSON.parse(r.body).data.note)).toEqual([
+          'After the fix.',
+        ]);
+        // Saving a URL ends that URL's disabled state (a broken one left behind stays disabled until saved).
+        expect(await disabledUrls(watcher)).toEqual(same ? [] : [broken.url]);
+        const fresh = (await deliveries()).filter((r) => r.kind === 'webhook' && r.status === 'succeeded');
+        expect(fresh).toHaveLength(1);
+        // Its 5-day window starts again: one more failure now does not disable it.
+        failing = true;
+        await addNote(store, actor, merchantId, 'Slow Pay', 'A blip.');
+        await d.runOnce();
+        expect((await deliveries()).at(-1)).toMatchObject({ status: 'failed', target: url });
+        expect(await disabledUrls(watcher)).not.toContain(url);
+      } finally {
+        await d.stop();
+        await broken.close();
+        await other.close();
+      }
+    },
+  );
 });
 
 describe('SSRF at delivery time', () => {

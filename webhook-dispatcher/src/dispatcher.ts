@@ -11,34 +11,64 @@ import {
   systemClock,
   withTransaction,
 } from '@mrn/platform';
-import { Agent, request } from 'undici';
+import type { Agent } from 'undici';
+import { CHECKPOINT_NAME } from './checkpoint.ts';
+import { MAX_PAUSE_MS } from './circuit-breaker.ts';
+import { type ClaimedDelivery, claimDue, claimProbes } from './claim.ts';
 import { applyEvent, HANDLED_TYPES } from './enqueue.ts';
+import { GroupWriter } from './group-writer.ts';
+import {
+  CONNECT_TIMEOUT_MS,
+  describe,
+  HEADERS_TIMEOUT_MS,
+  type HttpTimeouts,
+  type Outcome,
+  postWebhook,
+  REQUEST_TIMEOUT_MS,
+  webhookAgent,
+} from './http-post.ts';
+import { InFlight } from './in-flight.ts';
 import { claimUnseen } from './kafka-dedupe.ts';
+import { type Finished, writeFailures, writeSuccesses } from './outcomes.ts';
 import { isUnreadable, quarantineEvent } from './quarantine.ts';
 import { setQuietMerchantsApart, storeQuietCopies } from './quiet-merchants.ts';
 import { signatureHeader, signingSecretsOfMany } from './signing.ts';
 import { type DispatcherSource, eventStoreSource, type SourceTarget } from './sources.ts';
-import { type AddressPolicy, checkWebhookUrlSyntax, guardedLookup } from './ssrf.ts';
+import type { AddressPolicy } from './ssrf.ts';
 
-export const CHECKPOINT_NAME = 'webhook-dispatcher';
+export { CHECKPOINT_NAME } from './checkpoint.ts';
+export type { ClaimedDelivery } from './claim.ts';
+export type { Outcome } from './http-post.ts';
+export {
+  CONNECT_TIMEOUT_MS,
+  HEADERS_TIMEOUT_MS,
+  REQUEST_TIMEOUT_MS,
+  RESPONSE_KEEP_BYTES,
+} from './http-post.ts';
+export { DISABLE_AFTER_MS, JITTER, MAX_ATTEMPTS, RETRY_DELAYS_MS } from './retry-policy.ts';
 
-/**
- * Waits before attempts 2…8 (attempt 1 is immediate), the Standard Webhooks reference schedule:
- * 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. A delivery whose 8th attempt fails is dead.
- */
-export const RETRY_DELAYS_MS = [
-  5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000,
-] as const;
-export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
-/** Each wait is lengthened by up to this fraction, at random, so retries of many rows spread out. */
-export const JITTER = 0.1;
-/** An endpoint failing this long with no success in between is disabled and its admins told. */
-export const DISABLE_AFTER_MS = 5 * 86_400_000;
-export const REQUEST_TIMEOUT_MS = 10_000;
 /** A claimed row is another worker's again after this (a crashed worker's rows are not lost). */
 export const LEASE_MS = 30_000;
-/** Bytes of an endpoint's answer kept in the delivery log. */
-export const RESPONSE_KEEP_BYTES = 1024;
+/**
+ * Requests in flight at once per endpoint (account + target) in one process: an endpoint that hangs holds
+ * at most these, whatever its backlog, and a healthy one still has several to catch up with.
+ */
+export const PER_ENDPOINT_IN_FLIGHT = 4;
+/**
+ * Requests in flight at once in one process. Far above what 50 hanging endpoints hold (200) until their
+ * breakers park them; each is a socket and a few KB, nothing a process runs short of.
+ */
+export const MAX_IN_FLIGHT = 512;
+/** Rows claimed at most by one claim. */
+const CLAIM_BATCH = 100;
+/**
+ * What a recent claim reads: rows due in the last second. A row is due from the moment its event is
+ * applied, so one second covers the time from there to the claim it wakes with a wide margin; a row it
+ * misses is found by the next full claim.
+ */
+const RECENT_MS = 1000;
+/** How often the live loop looks for parked endpoints whose pause is over. */
+const PROBE_EVERY_MS = 1000;
 const IDLE_CHECKPOINT_MS = 5000;
 const ADVISORY_LOCK = 727_011;
 
@@ -52,36 +82,22 @@ export interface DispatcherOptions {
   publicUrl: string | (() => string);
   /** `WEBHOOK_ALLOW_LOOPBACK`: when undefined, read from the process environment. */
   allowLoopback?: boolean;
-  /** Rows claimed at once by one worker. */
+  /** Rows claimed at most by one claim. */
   claimBatch?: number;
-  /** Worker loops in this process. */
-  workers?: number;
-  /** How often an idle worker looks for due retries. */
+  /** Deliveries in flight at once in this process; 0 starts no live delivery (tests call runOnce). */
+  maxInFlight?: number;
+  /** Deliveries in flight at once per endpoint in this process. */
+  perEndpointInFlight?: number;
+  /** How often an idle dispatcher looks for due retries. */
   pollIntervalMs?: number;
   /** 0 ≤ x < 1; injected by tests to pin the jitter. */
   random?: () => number;
+  connectTimeoutMs?: number;
+  headersTimeoutMs?: number;
+  /** The cap on a whole request. */
   requestTimeoutMs?: number;
   /** Where events come from: the event store (default) or the Kafka topic (sources.ts). */
   source?: DispatcherSource;
-}
-
-export interface ClaimedDelivery {
-  id: string;
-  webhook_id: string;
-  account_id: string;
-  kind: 'webhook' | 'email';
-  target: string;
-  payload: Record<string, unknown>;
-  attempts: number;
-  claimed_until: Date;
-}
-
-interface Outcome {
-  ok: boolean;
-  httpStatus: number | null;
-  body: string | null;
-  error: string | null;
-  durationMs: number;
 }
 
 const sleep = (ms: number, signal: AbortSignal) =>
@@ -98,21 +114,46 @@ const sleep = (ms: number, signal: AbortSignal) =>
 
 /**
  * The webhook dispatcher (DESIGN §1, §5): reads the log after its checkpoint and, in the same
- * transaction as moving it, writes outbox rows (exactly-once enqueue); workers claim due rows with
- * `FOR UPDATE SKIP LOCKED` under a lease and deliver them (at-least-once), logging every attempt.
+ * transaction as moving it, writes outbox rows (exactly-once enqueue); a live loop claims due rows with
+ * `FOR UPDATE SKIP LOCKED` under a lease and delivers them (at-least-once), logging every attempt from
+ * its start. Endpoints are isolated from each other (issue 20): a pool of deliveries in flight rather
+ * than batches waited for, a cap per endpoint, short connect and header timeouts, and a circuit breaker
+ * shared by every process (circuit-breaker.ts).
  */
 export class WebhookDispatcher implements SourceTarget {
   private readonly clock: Clock;
   private readonly source: DispatcherSource;
   private readonly policy: AddressPolicy;
+  private readonly timeouts: HttpTimeouts;
   private readonly agent: Agent;
+  private readonly inFlight: InFlight;
   private readonly controller = new AbortController();
   private readonly running: Promise<void>[] = [];
+  /** Every launched group of deliveries until it has finished: stop() waits for them. */
+  private readonly launched = new Set<Promise<void>>();
   private readonly sleepers = new Set<() => void>();
+  /** Counts wake-ups, so that one arriving while the live loop is claiming (not asleep) is not lost. */
+  private wakeUps = 0;
+  /** A slot that work was waiting for has freed since the last claim: the next one reads every due row. */
+  private slotFreed = false;
   private wakeUp = () => {
+    this.wakeUps++;
     for (const wake of [...this.sleepers]) wake();
   };
   private lastCheckpointWrite = 0;
+  // Outcomes are written in groups (≥ 1,000 deliveries/s); successes and failures apart, so that a storm
+  // of timeouts from hanging endpoints never holds back the recording of healthy deliveries.
+  private readonly successes = new GroupWriter<Finished>((group) =>
+    writeSuccesses(this.opts.pool, group, this.clock.now()),
+  );
+  private readonly failures = new GroupWriter<Finished>(async (group) => {
+    const disabled = await writeFailures(this.opts.pool, group, {
+      random: this.random,
+      logger: this.opts.logger,
+    });
+    // Their admins' e-mails are due now.
+    if (disabled > 0) this.wakeUp();
+  });
 
   constructor(private readonly opts: DispatcherOptions) {
     this.clock = opts.clock ?? systemClock;
@@ -121,29 +162,35 @@ export class WebhookDispatcher implements SourceTarget {
       allowLoopback:
         opts.allowLoopback ?? process.env.WEBHOOK_ALLOW_LOOPBACK?.trim().toLowerCase() === 'true',
     };
-    const timeout = opts.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
-    this.agent = new Agent({
-      connect: { lookup: guardedLookup(this.policy), timeout },
-      headersTimeout: timeout,
-      bodyTimeout: timeout,
-      connections: 64,
-    });
+    this.timeouts = {
+      connectMs: opts.connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
+      headersMs: opts.headersTimeoutMs ?? HEADERS_TIMEOUT_MS,
+      totalMs: opts.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,
+    };
+    this.agent = webhookAgent(this.policy, this.timeouts);
+    this.inFlight = new InFlight(
+      opts.maxInFlight ?? MAX_IN_FLIGHT,
+      opts.perEndpointInFlight ?? PER_ENDPOINT_IN_FLIGHT,
+      opts.claimBatch ?? CLAIM_BATCH,
+    );
   }
 
   private get random(): () => number {
     return this.opts.random ?? Math.random;
   }
 
-  /** Starts tailing the log and the delivery workers. */
+  /** Starts tailing the log and the live delivery loop. */
   start(): void {
     this.running.push(this.tail());
-    for (let i = 0; i < (this.opts.workers ?? 4); i++) this.running.push(this.work());
+    if (this.inFlight.limit > 0) this.running.push(this.feed());
   }
 
   async stop(): Promise<void> {
     this.controller.abort();
     this.wakeUp?.();
     await Promise.allSettled(this.running);
+    // Requests in flight were aborted with the controller; their rows are given back.
+    await Promise.allSettled([...this.launched]);
     await this.agent.close().catch(() => undefined);
   }
 
@@ -284,106 +331,176 @@ export class WebhookDispatcher implements SourceTarget {
     }
   }
 
-  /** Claims due rows under a lease (`FOR UPDATE SKIP LOCKED`): concurrent workers never share one. */
-  async claimDue(limit = this.opts.claimBatch ?? 100): Promise<ClaimedDelivery[]> {
+  /**
+   * Claims due rows (claim.ts): at most `limit`, each endpoint under its cap, none of a parked one;
+   * `recent`: only rows due in the last RECENT_MS.
+   */
+  async claimDue(limit = this.opts.claimBatch ?? CLAIM_BATCH, recent = false): Promise<ClaimedDelivery[]> {
     if (this.controller.signal.aborted) return [];
     const now = this.clock.now();
-    const { rows } = await this.opts.pool.query<ClaimedDelivery>(
-      `with due as (
-         select id from webhook_deliveries
-          where status in ('pending', 'failed') and next_attempt_at <= $1
-            and (claimed_until is null or claimed_until <= $1)
-          order by next_attempt_at, created_at
-          limit $2
-          for update skip locked)
-       update webhook_deliveries d set claimed_until = $3 from due where d.id = due.id
-       returning d.id, d.webhook_id, d.account_id, d.kind, d.target, d.payload, d.attempts, d.claimed_until`,
-      [now, limit, new Date(now.getTime() + LEASE_MS)],
-    );
-    return rows;
+    return claimDue(this.opts.pool, {
+      now,
+      leaseMs: LEASE_MS,
+      limit,
+      perEndpoint: this.inFlight.perEndpoint,
+      busy: this.inFlight.busy(),
+      ...(recent ? { dueAfter: new Date(now.getTime() - RECENT_MS) } : {}),
+    });
   }
 
-  /** Claims one batch of due rows and delivers them side by side; returns how many were attempted. */
+  /** Claims one probe per parked endpoint whose pause is over (circuit-breaker.ts). */
+  async claimProbes(limit = 50): Promise<ClaimedDelivery[]> {
+    if (this.controller.signal.aborted) return [];
+    return claimProbes(this.opts.pool, {
+      now: this.clock.now(),
+      leaseMs: LEASE_MS,
+      limit,
+      forgetAfterMs: MAX_PAUSE_MS,
+    });
+  }
+
+  /** Claims one round of due rows and probes and delivers them; returns how many were attempted. */
   async deliverDue(): Promise<number> {
-    const claimed = await this.claimDue();
+    const claimed = [...(await this.claimProbes()), ...(await this.claimDue())];
     if (claimed.length === 0) return 0;
-    // One pair of queries for the whole batch's signing secrets, not three per request.
-    const secrets = await signingSecretsOfMany(
-      this.opts.pool,
-      claimed.filter((d) => d.kind === 'webhook').map((d) => d.account_id),
-      this.clock.now(),
-    );
-    await Promise.all(claimed.map((d) => this.deliver(d, secrets)));
+    await this.launch(claimed);
     return claimed.length;
   }
 
-  private async deliver(d: ClaimedDelivery, secrets: Map<string, string[]>): Promise<void> {
-    const outcome = d.kind === 'webhook' ? await this.post(d, secrets) : await this.mail(d);
+  /**
+   * Starts the deliveries at once, each on its own: one that hangs holds its own slot and nothing else.
+   * Resolves when all have finished and their outcomes are recorded.
+   */
+  private launch(claimed: ClaimedDelivery[]): Promise<void> {
+    for (const d of claimed) this.inFlight.add(d);
+    // One pair of queries for the whole claim's signing secrets, not three per request.
+    const accounts = claimed.filter((d) => d.kind === 'webhook').map((d) => d.account_id);
+    const secrets =
+      accounts.length > 0
+        ? signingSecretsOfMany(this.opts.pool, accounts, this.clock.now())
+        : Promise.resolve(new Map<string, string[]>());
+    const group = Promise.all(
+      claimed.map(async (d) => {
+        try {
+          await this.deliver(d, secrets);
+        } catch (err) {
+          // The row stays claimed: once its lease passes it is taken again, this attempt shown interrupted.
+          this.opts.logger.error({ err, deliveryId: d.id }, 'webhook delivery failed');
+        } finally {
+          if (this.inFlight.remove(d)) {
+            this.slotFreed = true;
+            this.wakeUp();
+          }
+        }
+      }),
+    ).then(() => undefined);
+    this.launched.add(group);
+    void group.finally(() => this.launched.delete(group));
+    return group;
+  }
+
+  /**
+   * The live delivery loop: keeps up to `maxInFlight` deliveries going, claiming as slots free up, never
+   * waiting for one delivery before starting the next (a hanging request costs its endpoint a slot, no
+   * one else anything). It sleeps when nothing it may take is due; new rows, a freed slot that work was
+   * waiting for, or the poll interval wake it.
+   *
+   * New rows are claimed with a recent claim, which reads only rows due in the last moments: the rows
+   * of endpoints at their cap pile up at the old end of the due index (a hanging endpoint's, until its
+   * breaker parks them), and walking past all of them for every new event would make everyone wait for
+   * them after all. A full claim reads every due row: at the poll interval, when a slot of an endpoint
+   * at its cap frees, and as long as the last one came back full.
+   */
+  private async feed(): Promise<void> {
+    const signal = this.controller.signal;
+    const poll = this.opts.pollIntervalMs ?? 500;
+    let probedAt = Number.NEGATIVE_INFINITY;
+    let fullAt = Number.NEGATIVE_INFINITY;
+    let moreDue = true;
+    while (!signal.aborted) {
+      const room = this.inFlight.room();
+      if (room <= 0) {
+        await this.idle(poll);
+        continue;
+      }
+      const wakeUpsBefore = this.wakeUps;
+      const full = moreDue || this.slotFreed || performance.now() - fullAt >= poll;
+      this.slotFreed = false;
+      let claimed: ClaimedDelivery[] = [];
+      try {
+        if (performance.now() - probedAt >= PROBE_EVERY_MS) {
+          probedAt = performance.now();
+          claimed = await this.claimProbes(Math.min(room, 50));
+        }
+        const rest = Math.min(room - claimed.length, this.opts.claimBatch ?? CLAIM_BATCH);
+        if (rest > 0) {
+          const due = await this.claimDue(rest, !full);
+          if (full) {
+            fullAt = performance.now();
+            moreDue = due.length === rest;
+          }
+          claimed = claimed.concat(due);
+        }
+      } catch (err) {
+        if (signal.aborted) return;
+        this.opts.logger.error({ err }, 'webhook claim failed');
+        await this.idle(poll);
+        continue;
+      }
+      if (claimed.length > 0) void this.launch(claimed);
+      // New rows or a freed slot while it claimed: what it could not see then may be there now.
+      else if (this.wakeUps === wakeUpsBefore && !signal.aborted) await this.idle(poll);
+    }
+  }
+
+  private async deliver(d: ClaimedDelivery, secrets: Promise<Map<string, string[]>>): Promise<void> {
+    const outcome = d.kind === 'webhook' ? await this.post(d, await secrets) : await this.mail(d);
     if (this.controller.signal.aborted && !outcome.ok) {
-      // Shutting down mid-request: not the endpoint's fault. Give the row back for the next worker.
-      await this.opts.pool
-        .query('update webhook_deliveries set claimed_until = null where id = $1 and claimed_until = $2', [
-          d.id,
-          d.claimed_until,
-        ])
-        .catch(() => undefined);
+      await this.giveBack(d, outcome.durationMs);
       return;
     }
     try {
-      if (outcome.ok) await this.recordSuccess(d, outcome);
-      else await this.record(d, outcome);
+      const finished = { d, o: outcome, at: this.clock.now() };
+      await (outcome.ok ? this.successes : this.failures).add(finished);
     } catch (err) {
       this.opts.logger.error({ err, deliveryId: d.id }, 'could not record a webhook attempt');
     }
   }
 
-  private async post(d: ClaimedDelivery, secretsOf: Map<string, string[]>): Promise<Outcome> {
-    const started = performance.now();
-    const elapsed = () => Math.round(performance.now() - started);
-    const check = checkWebhookUrlSyntax(d.target, this.policy);
-    if (!check.ok) {
-      return {
-        ok: false,
-        httpStatus: null,
-        body: null,
-        error: `refused: URL ${check.reason}`,
-        durationMs: 0,
-      };
-    }
-    const now = this.clock.now();
-    const timestamp = Math.floor(now.getTime() / 1000);
+  /**
+   * Shutting down mid-request: not the endpoint's fault. The row is due again at once for the next
+   * process, and its attempt says what happened (the receiver may have got it: the next is the same
+   * `webhook-id`).
+   */
+  private async giveBack(d: ClaimedDelivery, durationMs: number): Promise<void> {
+    await this.opts.pool
+      .query(
+        `with back as (
+           update webhook_deliveries set claimed_until = null where id = $1 and claimed_until = $2
+           returning id, attempts)
+         update webhook_attempts a set error = $3, duration_ms = $4
+           from back where a.delivery_id = back.id and a.attempt = back.attempts`,
+        [d.id, d.claimed_until, 'interrupted: the dispatcher stopped before an answer', durationMs],
+      )
+      .catch(() => undefined);
+  }
+
+  private post(d: ClaimedDelivery, secretsOf: Map<string, string[]>): Promise<Outcome> {
+    const timestamp = Math.floor(this.clock.now().getTime() / 1000);
     const body = JSON.stringify(d.payload);
-    try {
-      const secrets = secretsOf.get(d.account_id)!;
-      const signal = AbortSignal.any([
-        this.controller.signal,
-        AbortSignal.timeout(this.opts.requestTimeoutMs ?? REQUEST_TIMEOUT_MS),
-      ]);
-      const res = await request(check.url, {
-        method: 'POST',
-        dispatcher: this.agent,
-        signal,
-        headers: {
-          'content-type': 'application/json',
-          'user-agent': 'MerchantRiskNetwork-Webhooks/1',
-          'webhook-id': d.webhook_id,
-          'webhook-timestamp': String(timestamp),
-          'webhook-signature': signatureHeader(secrets, d.webhook_id, timestamp, body),
-        },
-        body,
-      });
-      const answer = await readPrefix(res.body, RESPONSE_KEEP_BYTES);
-      const ok = res.statusCode >= 200 && res.statusCode < 300;
-      return {
-        ok,
-        httpStatus: res.statusCode,
-        body: answer,
-        error: ok ? null : `HTTP ${res.statusCode}`,
-        durationMs: elapsed(),
-      };
-    } catch (err) {
-      return { ok: false, httpStatus: null, body: null, error: describe(err), durationMs: elapsed() };
-    }
+    return postWebhook(this.agent, this.policy, {
+      url: d.target,
+      body,
+      totalMs: this.timeouts.totalMs,
+      signal: this.controller.signal,
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': 'MerchantRiskNetwork-Webhooks/1',
+        'webhook-id': d.webhook_id,
+        'webhook-timestamp': String(timestamp),
+        'webhook-signature': signatureHeader(secretsOf.get(d.account_id)!, d.webhook_id, timestamp, body),
+      },
+    });
   }
 
   private async mail(d: ClaimedDelivery): Promise<Outcome> {
@@ -411,157 +528,6 @@ export class WebhookDispatcher implements SourceTarget {
         durationMs: Math.round(performance.now() - started),
       };
     }
-  }
-
-  private successes: {
-    d: ClaimedDelivery;
-    o: Outcome;
-    at: Date;
-    resolve(): void;
-    reject(e: unknown): void;
-  }[] = [];
-  private flushing = false;
-
-  /**
-   * Successes are written in groups: whatever finished while the previous group was being written goes
-   * in the next one, one statement and one commit for all. Nothing waits for a group to fill.
-   */
-  private recordSuccess(d: ClaimedDelivery, o: Outcome): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.successes.push({ d, o, at: this.clock.now(), resolve, reject });
-      if (!this.flushing) void this.flushSuccesses();
-    });
-  }
-
-  private async flushSuccesses(): Promise<void> {
-    this.flushing = true;
-    try {
-      while (this.successes.length > 0) {
-        const group = this.successes.splice(0, 1000);
-        try {
-          await this.opts.pool.query(
-            `with o as (
-               select * from unnest($1::uuid[], $2::timestamptz[], $3::timestamptz[], $4::int[], $5::int[], $6::text[])
-                 as o(id, claimed_until, at, http_status, duration_ms, body)),
-             done as (
-               update webhook_deliveries d
-                  set status = 'succeeded', attempts = d.attempts + 1, next_attempt_at = null, claimed_until = null,
-                      last_error = null, finished_at = o.at
-                 from o where d.id = o.id and d.claimed_until = o.claimed_until
-               returning d.id, d.attempts, d.kind, d.account_id, d.target),
-             logged as (
-               insert into webhook_attempts
-                 (delivery_id, attempt, at, http_status, duration_ms, response_body, error, succeeded)
-               select done.id, done.attempts, o.at, o.http_status, o.duration_ms, o.body, null, true
-                 from done join o on o.id = done.id)
-             delete from webhook_endpoint_health h using done
-              where done.kind = 'webhook' and h.account_id = done.account_id and h.url = done.target`,
-            [
-              group.map((g) => g.d.id),
-              group.map((g) => g.d.claimed_until),
-              group.map((g) => g.at),
-              group.map((g) => g.o.httpStatus),
-              group.map((g) => g.o.durationMs),
-              group.map((g) => g.o.body),
-            ],
-          );
-          for (const g of group) g.resolve();
-        } catch (err) {
-          for (const g of group) g.reject(err);
-        }
-      }
-    } finally {
-      this.flushing = false;
-    }
-  }
-
-  /** Logs the attempt and moves the row on: succeeded, a retry at the next step of the schedule, or dead. */
-  private async record(d: ClaimedDelivery, o: Outcome): Promise<void> {
-    const now = this.clock.now();
-    const attempt = d.attempts + 1;
-    const dead = !o.ok && attempt >= MAX_ATTEMPTS;
-    const delay = o.ok || dead ? 0 : RETRY_DELAYS_MS[attempt - 1]! * (1 + JITTER * this.random());
-    const status = o.ok ? 'succeeded' : dead ? 'dead' : 'failed';
-    const next = o.ok || dead ? null : new Date(now.getTime() + Math.round(delay));
-    let disabledNotice = false;
-    await withTransaction(this.opts.pool, async (tx) => {
-      // Only while the lease is ours: a worker that outlived its lease does not log over another's.
-      const updated = await tx.query(
-        `update webhook_deliveries
-            set status = $3, attempts = $4, next_attempt_at = $5, claimed_until = null, last_error = $6,
-                finished_at = case when $3 in ('succeeded', 'dead') then $7::timestamptz end
-          where id = $1 and claimed_until = $2`,
-        [d.id, d.claimed_until, status, attempt, next, o.error, now],
-      );
-      if (updated.rowCount === 0) return;
-      await tx.query(
-        `insert into webhook_attempts
-           (delivery_id, attempt, at, http_status, duration_ms, response_body, error, succeeded)
-         values ($1, $2, $3, $4, $5, $6, $7, $8)`,
-        [d.id, attempt, now, o.httpStatus, o.durationMs, o.body, o.error, o.ok],
-      );
-      if (d.kind !== 'webhook') return;
-      if (o.ok) {
-        await tx.query('delete from webhook_endpoint_health where account_id = $1 and url = $2', [
-          d.account_id,
-          d.target,
-        ]);
-        return;
-      }
-      await tx.query(
-        `insert into webhook_endpoint_health (account_id, url, failing_since) values ($1, $2, $3)
-         on conflict (account_id, url) do nothing`,
-        [d.account_id, d.target, now],
-      );
-      disabledNotice = await this.disableIfFailingLong(tx, d, now);
-    });
-    if (disabledNotice) this.wakeUp?.();
-  }
-
-  /**
-   * An endpoint failing for 5 days (first failure at least that long ago, no success since) is disabled:
-   * its pending rows are dead-lettered and the account's admins are e-mailed (through the outbox).
-   */
-  private async disableIfFailingLong(
-    tx: Pick<Pool, 'query'>,
-    d: ClaimedDelivery,
-    now: Date,
-  ): Promise<boolean> {
-    const { rows } = await tx.query<{ failing_since: Date }>(
-      'select failing_since from webhook_endpoint_health where account_id = $1 and url = $2',
-      [d.account_id, d.target],
-    );
-    const since = rows[0]?.failing_since;
-    if (!since || now.getTime() - since.getTime() < DISABLE_AFTER_MS) return false;
-    const inserted = await tx.query(
-      `insert into webhook_endpoints_disabled (account_id, url, disabled_at) values ($1, $2, $3)
-       on conflict do nothing`,
-      [d.account_id, d.target, now],
-    );
-    if (inserted.rowCount === 0) return false;
-    await tx.query(
-      `update webhook_deliveries set status = 'dead', next_attempt_at = null, claimed_until = null,
-              last_error = 'endpoint disabled after failing for 5 days', finished_at = $3
-        where account_id = $1 and target = $2 and kind = 'webhook' and status in ('pending', 'failed')`,
-      [d.account_id, d.target, now],
-    );
-    const subject = 'Your merchant subscription webhook has been disabled';
-    const text = [
-      `Deliveries to your webhook endpoint ${d.target} have failed since ${since.toISOString()}.`,
-      'It has been disabled and no further webhooks will be sent to it.',
-      'Fix the endpoint and save its URL again (or a new one) in your account settings to resume deliveries.',
-    ].join('\n');
-    await tx.query(
-      `insert into webhook_deliveries
-         (webhook_id, account_id, event_id, kind, target, payload, status, attempts, next_attempt_at, created_at)
-       select 'msg_' || replace(gen_random_uuid()::text, '-', ''), $1, null, 'email', u.email, $2::jsonb,
-              'pending', 0, $3, $3
-         from read.users u
-        where u.account_id = $1 and u.is_admin and u.archived_at is null`,
-      [d.account_id, JSON.stringify({ subject, text }), now],
-    );
-    this.opts.logger.warn({ accountId: d.account_id, url: d.target, since }, 'webhook endpoint disabled');
-    return true;
   }
 
   /** Live: follow the source (catch-up, then live); a failed batch is read again. */
@@ -598,20 +564,6 @@ export class WebhookDispatcher implements SourceTarget {
     }
   }
 
-  private async work(): Promise<void> {
-    const signal = this.controller.signal;
-    while (!signal.aborted) {
-      let n = 0;
-      try {
-        n = await this.deliverDue();
-      } catch (err) {
-        if (signal.aborted) return;
-        this.opts.logger.error({ err }, 'webhook delivery round failed');
-      }
-      if (n === 0 && !signal.aborted) await this.idle(this.opts.pollIntervalMs ?? 500);
-    }
-  }
-
   private idle(ms: number): Promise<void> {
     return new Promise((resolve) => {
       const done = () => {
@@ -623,34 +575,6 @@ export class WebhookDispatcher implements SourceTarget {
       this.sleepers.add(done);
     });
   }
-}
-
-async function readPrefix(
-  body: AsyncIterable<Buffer> & { destroy(): unknown },
-  max: number,
-): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of body) {
-      chunks.push(chunk);
-      size += chunk.length;
-      if (size >= max) break;
-    }
-  } finally {
-    body.destroy();
-  }
-  return Buffer.concat(chunks).subarray(0, max).toString('utf8');
-}
-
-function describe(err: unknown): string {
-  if (err instanceof Error) {
-    const cause = (err as { cause?: unknown }).cause;
-    const code = (err as { code?: string }).code;
-    const inner = cause instanceof Error ? `: ${cause.message}` : '';
-    return `${code ? `${code} ` : ''}${err.message}${inner}`.slice(0, 1000);
-  }
-  return String(err).slice(0, 1000);
 }
 
 /** Starts the dispatcher in the server (DESIGN §1); `stop()` ends the log reader and the workers. */

@@ -1,5 +1,6 @@
 import { type EventOf, parseEvent } from '@mrn/contracts';
 import type { PoolClient, RecordedEvent } from '@mrn/platform';
+import { resumeEndpoint } from './circuit-breaker.ts';
 
 /** What a subscriber is told (accounts spec §3), as the `data` of a Standard Webhooks payload. */
 export interface NotificationData {
@@ -25,6 +26,7 @@ const PLATFORM_ONLY_CATEGORY = 'Merchant Dispute';
 export const HANDLED_TYPES = new Set([
   'AccountOpened',
   'AccountUpdated',
+  'AccountWebhookEndpointSaved',
   'AccountArchived',
   'AccountMembershipStarted',
   'AccountPlanChanged',
@@ -126,6 +128,24 @@ export async function applyEvent(
           d.merchantSubscriptionNotificationEmail || null,
           d.merchantSubscriptionNotificationWebhook || null,
         ],
+      );
+      // Saving the webhook URL (again, or a new one) is what the disabling e-mail asks for to resume it.
+      // The event cannot tell a save of the URL from a save of the rest of the form: any save resumes it.
+      if (d.merchantSubscriptionNotificationWebhook) {
+        await resumeEndpoint(
+          tx,
+          { accountId: d.accountId, url: d.merchantSubscriptionNotificationWebhook },
+          { now: ctx.now, position: raw.position },
+        );
+      }
+      return 0;
+    }
+    case 'AccountWebhookEndpointSaved': {
+      const d = (e as unknown as EventOf<'AccountWebhookEndpointSaved'>).data;
+      await resumeEndpoint(
+        tx,
+        { accountId: d.accountId, url: d.url },
+        { now: ctx.now, position: raw.position },
       );
       return 0;
     }
@@ -290,15 +310,19 @@ async function enqueue(
   const mail = emailText(payload);
   // One statement: a webhook row and an e-mail row per watching account (the acting funder excluded),
   // each only where the account has that channel configured (and the endpoint is not disabled), the
-  // account is on PRO with its membership running, and the row was not folded into another.
+  // account is on PRO with its membership running, and the row was not folded into another. A row for
+  // an endpoint whose circuit is open waits for the end of its pause (circuit-breaker.ts).
   const result = await tx.query(
     `insert into webhook_deliveries
        (webhook_id, account_id, event_id, kind, target, payload, status, attempts, next_attempt_at, created_at)
      select 'msg_' || replace(gen_random_uuid()::text, '-', ''), a.account_id, $2, c.kind, c.target,
-            case c.kind when 'webhook' then $4::jsonb else $5::jsonb end, 'pending', 0, $6, $6
+            case c.kind when 'webhook' then $4::jsonb else $5::jsonb end, 'pending', 0,
+            greatest($6::timestamptz, circuit.open_until), $6
        from webhook_watches w
        join webhook_accounts a on a.account_id = w.account_id
        cross join lateral (values ('webhook', a.webhook_url), ('email', a.email)) as c(kind, target)
+       left join webhook_endpoint_circuits circuit
+         on c.kind = 'webhook' and circuit.account_id = a.account_id and circuit.url = c.target
       where w.fein = $1 and a.account_id::text is distinct from $3::text and a.enabled and not a.archived and (w.watch_until is null or w.watch_until > ($4::jsonb ->> 'timestamp')::timestamptz)
         and a.plan_level = 'PRO' and not a.membership_canceled
         and c.target is not null

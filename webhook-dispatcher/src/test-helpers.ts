@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer as createTcpServer, type Socket } from 'node:net';
 import { type Mail, type Mailer, PostgresEventStore, platformMigrations } from '@mrn/platform';
 import { createTestDatabase, type TestDatabase } from '@mrn/platform/testing';
 import { projectionMigrations } from '@mrn/projections';
@@ -59,6 +59,48 @@ export async function startReceiver(
   };
 }
 
+export interface HangingReceiver {
+  url: string;
+  /** Connections accepted so far. */
+  connections: number;
+  /** The most connections it held open at once (each hanging request holds one). */
+  maxOpen: number;
+  close(): Promise<void>;
+}
+
+/**
+ * An endpoint that accepts the connection, reads the request and never answers: what a receiver stuck
+ * on a lock or a dead upstream looks like to the dispatcher.
+ */
+export async function startHangingReceiver(): Promise<HangingReceiver> {
+  const open = new Set<Socket>();
+  const state = { connections: 0, maxOpen: 0 };
+  const server = createTcpServer((socket) => {
+    state.connections++;
+    open.add(socket);
+    state.maxOpen = Math.max(state.maxOpen, open.size);
+    socket.on('data', () => undefined);
+    socket.on('error', () => undefined);
+    socket.on('close', () => open.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}/hook`,
+    get connections() {
+      return state.connections;
+    },
+    get maxOpen() {
+      return state.maxOpen;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of open) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
 export class RecordingMailer implements Mailer {
   readonly sent: Mail[] = [];
   async send(mail: Mail): Promise<void> {
@@ -86,7 +128,13 @@ export function verifyWith(secret: string, r: Received, at?: number): unknown {
 
 export const randomEin = () => String(Math.floor(100_000_000 + Math.random() * 899_999_999));
 
-const append = (store: PostgresEventStore, streamId: string, type: string, data: unknown, metadata = {}) =>
+export const append = (
+  store: PostgresEventStore,
+  streamId: string,
+  type: string,
+  data: unknown,
+  metadata = {},
+) =>
   store.appendToStream(streamId, [{ id: randomUUID(), type, data, metadata }], { expectedRevision: 'any' });
 
 export async function openAccount(
@@ -104,6 +152,17 @@ export async function openAccount(
     membershipStatus: 'active',
     isPlatform: false,
   });
+  await saveAccountSettings(store, accountId, name, settings);
+  return accountId;
+}
+
+/** The account's settings saved (AccountUpdated), as the account form writes them. */
+export async function saveAccountSettings(
+  store: PostgresEventStore,
+  accountId: string,
+  name: string,
+  settings: { webhook?: string | null; email?: string | null; enabled?: boolean } = {},
+): Promise<void> {
   await append(store, `account-${accountId}`, 'AccountUpdated', {
     accountId,
     name,
@@ -113,7 +172,6 @@ export async function openAccount(
     merchantSubscriptionNotificationEmail: settings.email ?? null,
     merchantSubscriptionNotificationWebhook: settings.webhook ?? null,
   });
-  return accountId;
 }
 
 export async function watch(store: PostgresEventStore, accountId: string, fein: string): Promise<void> {
@@ -221,4 +279,6 @@ export const closeDispatcherDatabase = async (d: { db?: TestDatabase; store?: Po
 
 /** Empties the outbox between tests (accounts, watches and merchants stay: each test makes its own). */
 export const clearOutbox = (db: TestDatabase) =>
-  db.pool.query('truncate webhook_deliveries, webhook_attempts, webhook_endpoint_health');
+  db.pool.query(
+    'truncate webhook_deliveries, webhook_attempts, webhook_endpoint_health, webhook_endpoint_circuits',
+  );

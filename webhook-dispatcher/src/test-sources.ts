@@ -108,7 +108,7 @@ export function kafkaUnderTest(brokers: string | undefined): SourceUnderTest {
       if (ctx) await moveCheckpoint(CHECKPOINT_NAME);
     },
     dispatcher(opts) {
-      const d = new WebhookDispatcher({ ...opts, source: kafkaSource(bus.consumer(group)), workers: 0 });
+      const d = new WebhookDispatcher({ ...opts, source: kafkaSource(bus.consumer(group)), maxInFlight: 0 });
       d.start();
       dispatchers.push(d);
       return d;

@@ -35,6 +35,11 @@ export const eventSchemas = {
     watchSearchedMerchants: z.boolean().optional(),
     watchSearchedMonths: z.number().int().min(1).max(24).optional(),
   }),
+  /**
+   * The funder's admins saved the settings with the webhook address it already had: nothing changed,
+   * but a save is what the "endpoint disabled" e-mail asks for, so the dispatcher resumes delivering to it.
+   */
+  AccountWebhookEndpointSaved: z.object({ accountId: z.string(), url: z.string() }),
   AccountArchived: z.object({ accountId: z.string() }),
   AccountApiAccessGranted: z.object({ accountId: z.string() }),
   AccountApiAccessRevoked: z.object({ accountId: z.string() }),

@@ -186,11 +186,17 @@ export const WebhookDeliveryView = z.object({
 });
 export type WebhookDeliveryView = z.infer<typeof WebhookDeliveryView>;
 
+/**
+ * One attempt, logged from its start. `in_flight`: sent, no answer yet. `interrupted`: the dispatcher
+ * stopped or died before it could record an answer (the receiver may have got it; the next attempt
+ * carries the same `webhook-id`); its `error` says so and its duration is unknown.
+ */
 export const WebhookAttemptView = z.object({
   attempt: z.number().int(),
   at: z.string(),
+  outcome: z.enum(['succeeded', 'failed', 'in_flight', 'interrupted']),
   http_status: z.number().int().nullable(),
-  duration_ms: z.number().int(),
+  duration_ms: z.number().int().nullable(),
   /** The first KB of the endpoint's answer. */
   response_body: z.string().nullable(),
   error: z.string().nullable(),

@@ -114,4 +114,19 @@ describe('account decider: funder administration', () => {
       .when({ type: 'AssessContribution', percent: 1, requested: true })
       .thenRefuses('not_found');
   });
+
+  it('a save that changes nothing but names the webhook says so: the dispatcher resumes a disabled endpoint', () => {
+    const withHook = { ...details, merchantSubscriptionNotificationWebhook: 'https://hooks.example/mrn' };
+    const updated: AccountEvent = { type: 'AccountUpdated', data: { accountId: 'a1', ...withHook } };
+    as(ownAdmin)
+      .given([opened('PRO'), updated])
+      .when({ type: 'UpdateAccount', details: withHook })
+      .thenEvents([
+        { type: 'AccountWebhookEndpointSaved', data: { accountId: 'a1', url: 'https://hooks.example/mrn' } },
+      ]);
+    as(ownAdmin)
+      .given([opened(), { type: 'AccountUpdated', data: { accountId: 'a1', ...details } }])
+      .when({ type: 'UpdateAccount', details })
+      .thenEvents([]);
+  });
 });

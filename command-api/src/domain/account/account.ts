@@ -15,6 +15,7 @@ export type AccountEvent =
   | EventOf<'AccountOpened'>
   | EventOf<'AccountUpdated'>
   | EventOf<'AccountArchived'>
+  | EventOf<'AccountWebhookEndpointSaved'>
   | EventOf<'AccountApiAccessGranted'>
   | EventOf<'AccountApiAccessRevoked'>
   | EventOf<'AccountTrialStarted'>
@@ -134,6 +135,8 @@ export const accountDecider: Decider<AccountCommand, AccountState, AccountEvent>
       }
       case 'AccountArchived':
         return { ...state, status: 'archived' };
+      case 'AccountWebhookEndpointSaved':
+        return state;
       case 'AccountApiAccessGranted':
         return { ...state, canAccessApi: true };
       case 'AccountApiAccessRevoked':
@@ -209,7 +212,12 @@ export const accountDecider: Decider<AccountCommand, AccountState, AccountEvent>
         const same = (Object.keys(details) as (keyof AccountDetails)[]).every(
           (k) => account[k] === details[k],
         );
-        return same ? [] : [{ type: 'AccountUpdated', data: { accountId: account.accountId, ...details } }];
+        if (!same) return [{ type: 'AccountUpdated', data: { accountId: account.accountId, ...details } }];
+        // Saving the same webhook address again is how a disabled endpoint is resumed (the e-mail says so).
+        const url = details.merchantSubscriptionNotificationWebhook;
+        return url
+          ? [{ type: 'AccountWebhookEndpointSaved', data: { accountId: account.accountId, url } }]
+          : [];
       }
       case 'ArchiveAccount': {
         platformOnly(actor);

@@ -1,5 +1,6 @@
 import { Dialog, DialogBody, HTMLTable, Intent, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
 import { routes } from '@mrn/contracts/routes/index';
+import type { WebhookAttemptView } from '@mrn/contracts/routes/merchant-subscriptions';
 import { useApiQuery } from '../../api/hooks.ts';
 import { useSignedInUser } from '../../auth/auth-context.ts';
 import { displayEin, formatDateTime } from '../../merchants/format.ts';
@@ -16,7 +17,12 @@ export function WebhookDeliveryDialog({
   const delivery = useApiQuery(
     routes.getWebhookDelivery,
     { params: { id: user.account_resource_id, delivery_id: deliveryId ?? '' } },
-    { enabled: deliveryId !== null },
+    {
+      enabled: deliveryId !== null,
+      // An attempt shows from its start: while one is being sent, its answer is a moment away.
+      refetchInterval: (query) =>
+        query.state.data?.data.attempts_log.some((a) => a.outcome === 'in_flight') ? 1000 : false,
+    },
   );
   const d = delivery.data?.data;
   return (
@@ -55,12 +61,9 @@ export function WebhookDeliveryDialog({
                   <td>{a.attempt}</td>
                   <td className="mrn-nowrap">{formatDateTime(a.at)}</td>
                   <td>
-                    <Tag minimal intent={a.succeeded ? Intent.SUCCESS : Intent.DANGER}>
-                      {a.http_status ? `HTTP ${a.http_status}` : a.succeeded ? 'sent' : 'failed'}
-                    </Tag>
-                    {a.error && !a.succeeded && <div className="mrn-attempt-error">{a.error}</div>}
+                    <AttemptOutcome attempt={a} />
                   </td>
-                  <td className="mrn-nowrap">{a.duration_ms} ms</td>
+                  <td className="mrn-nowrap">{a.duration_ms === null ? '—' : `${a.duration_ms} ms`}</td>
                   <td>{a.response_body ? <pre className="mrn-attempt-body">{a.response_body}</pre> : '—'}</td>
                 </tr>
               ))}
@@ -69,5 +72,43 @@ export function WebhookDeliveryDialog({
         )}
       </DialogBody>
     </Dialog>
+  );
+}
+
+const OUTCOME_INTENT: Record<WebhookAttemptView['outcome'], Intent> = {
+  succeeded: Intent.SUCCESS,
+  failed: Intent.DANGER,
+  in_flight: Intent.PRIMARY,
+  interrupted: Intent.WARNING,
+};
+
+/**
+ * The attempt's HTTP code, or what is known of it: an attempt is logged when it starts, so one cut off
+ * by a restart shows as interrupted (it may have arrived; the next attempt has the same webhook-id).
+ */
+function AttemptOutcome({ attempt: a }: { attempt: WebhookAttemptView }) {
+  const label =
+    a.outcome === 'in_flight'
+      ? 'Sending…'
+      : a.outcome === 'interrupted'
+        ? 'Interrupted'
+        : a.http_status
+          ? `HTTP ${a.http_status}`
+          : a.outcome === 'succeeded'
+            ? 'sent'
+            : 'failed';
+  return (
+    <>
+      <Tag minimal intent={OUTCOME_INTENT[a.outcome]}>
+        {label}
+      </Tag>
+      {a.outcome === 'interrupted' && (
+        <div className="mrn-attempt-error">
+          No answer was recorded: delivery stopped during this attempt. Your endpoint may have received it; a
+          later attempt carries the same webhook-id.
+        </div>
+      )}
+      {a.error && a.outcome === 'failed' && <div className="mrn-attempt-error">{a.error}</div>}
+    </>
   );
 }
