@@ -254,6 +254,25 @@ describe('merchant subscriptions', () => {
       await page.keyboard.press('Escape');
       await attemptsDialog.waitFor({ state: 'hidden' });
 
+      // An attempt cut off by a crash (issue 20): the claim logs it with no outcome, as a dispatcher
+      // killed mid-request leaves it. The dialog says so instead of hiding it.
+      await server.db.pool.query(
+        `with d as (update webhook_deliveries set attempts = attempts + 1
+                     where id = (select id from webhook_deliveries where account_id = $1 and kind = 'webhook'
+                                  order by created_at desc limit 1)
+                     returning id, attempts)
+         insert into webhook_attempts (delivery_id, attempt, at) select id, attempts, now() from d`,
+        [summit],
+      );
+      await page.reload();
+      await row.getByRole('button', { name: /^Attempts of/ }).click();
+      await attemptsDialog.getByText('3 attempts, newest last').waitFor();
+      await attemptsDialog.getByText('Interrupted', { exact: true }).waitFor();
+      await page.waitForTimeout(400);
+      await screenshot(page, 'merchant-subscriptions-delivery-interrupted');
+      await page.keyboard.press('Escape');
+      await attemptsDialog.waitFor({ state: 'hidden' });
+
       // The signing secret: hidden until revealed; a rotation asks first, then shows the new one.
       const secret = page.getByTestId('signing-secret');
       await expect.poll(() => secret.textContent()).toMatch(/^whsec_•+$/);
