@@ -44,7 +44,9 @@ import { registerOpenApiDocument } from './openapi.ts';
 import { installSandboxRouting } from './sandbox/forwarding.ts';
 import { Sandbox } from './sandbox/sandbox.ts';
 
-export const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist/', import.meta.url));
+/** The built web app: `web/dist`, or `WEB_DIST` (a build of one's own, e.g. to test a change beside another). */
+export const DEFAULT_WEB_DIST =
+  process.env.WEB_DIST?.trim() || fileURLToPath(new URL('../../web/dist/', import.meta.url));
 
 export interface RunningServer {
   url: string;
