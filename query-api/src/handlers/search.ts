@@ -35,14 +35,16 @@ const keywordCap = (actor: Actor) =>
   actor.isDmAdmin ? PLANS.PRO.keywordMatchLimit : PLANS[actor.planLevel].keywordMatchLimit;
 
 /**
- * What decides whether an account may search now: whether it is locked out for its contribution
- * (below the minimum now, and either locked or past its warning's expiry, with no override; a figure
- * back at the minimum lets it search at once, before the next assessment lifts the lock) and today's
- * searches.
+ * Whether an account (`a`: read.accounts, `c`: read.account_contribution) is locked out of search for its
+ * contribution now: below the minimum now, and either locked or past its warning's expiry, with no
+ * override; a figure back at the minimum lets it search at once, before the next assessment lifts the
+ * lock. The contribution view says so with the same expression.
  */
-const STANDING = `select (not a.contribution_override
+export const LOCKED_OUT_SQL = `(not a.contribution_override
       and coalesce(c.ninety_day, 100) < ${MIN_CONTRIBUTION_PERCENT}
-      and (a.contribution_locked or a.contribution_warning_expire_date <= now())) as locked_out,
+      and (a.contribution_locked or a.contribution_warning_expire_date <= now()))`;
+/** What decides whether an account may search now: its contribution standing and today's searches. */
+const STANDING = `select ${LOCKED_OUT_SQL} as locked_out,
     coalesce(d.searches, 0) as searches_today
   from read.accounts a
   left join read.account_contribution c on c.account_id = a.id
@@ -276,7 +278,7 @@ export function searchHandlers(deps: QueryDeps) {
             where fein = $1 and searched_at > now() - make_interval(months => $2) order by searched_at desc`,
           [req.query.search, SEARCH_HISTORY_MONTHS],
         );
-    const months = lastMonths(SEARCH_HISTORY_MONTHS, new Date());
+    const months = windowMonths(SEARCH_HISTORY_MONTHS, new Date());
     for (const r of rows) {
       const bucket = months.find((m) => m.month === r.searched_at.toISOString().slice(0, 7));
       if (bucket) bucket.count++;
@@ -300,10 +302,16 @@ export function searchHandlers(deps: QueryDeps) {
   };
 }
 
-/** The last `n` calendar months (UTC) ending with the current one, oldest first, counts at zero. */
-export function lastMonths(n: number, now: Date): { month: string; count: number }[] {
-  return Array.from({ length: n }, (_, i) => {
-    const d = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - (n - 1 - i), 1));
-    return { month: d.toISOString().slice(0, 7), count: 0 };
-  });
+/**
+ * The calendar months (UTC) that the window of the last `n` months touches, oldest first, counts at zero:
+ * the month the window starts in (partly inside it) to the current one, `n + 1` months. Every search the
+ * total counts falls in one of them (with `n` months, the first days of the window fell in none).
+ */
+export function windowMonths(n: number, now: Date): { month: string; count: number }[] {
+  const months: { month: string; count: number }[] = [];
+  for (let i = n; i >= 0; i--) {
+    const d = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - i, 1));
+    months.push({ month: d.toISOString().slice(0, 7), count: 0 });
+  }
+  return months;
 }

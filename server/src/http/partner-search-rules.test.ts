@@ -144,7 +144,11 @@ describe('search history and search counts cover the last 6 months', () => {
       token: dashboard.dana,
     });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    return res.body.data as { total: number; entries: { created_at: string; added_by_account_id: string }[] };
+    return res.body.data as {
+      total: number;
+      months: { month: string; count: number }[];
+      entries: { created_at: string; added_by_account_id: string }[];
+    };
   };
 
   for (const reported of [true, false]) {
@@ -166,6 +170,9 @@ describe('search history and search counts cover the last 6 months', () => {
       expect(counts.entries).toEqual([
         { created_at: inside.toISOString(), added_by_account_id: accountOf.priya },
       ]);
+      // The chart counts what the total counts: the search inside the window's first days has its month.
+      expect(counts.months.find((m) => m.month === inside.toISOString().slice(0, 7))?.count).toBe(1);
+      expect(counts.months.reduce((sum, m) => sum + m.count, 0)).toBe(counts.total);
     });
   }
 });
