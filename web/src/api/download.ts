@@ -21,16 +21,20 @@ export function filenameFromDisposition(header: string | null): string | null {
 }
 
 /**
- * Downloads a file answer of a GET route (CSV exports): the typed client reads JSON, so this asks
- * with the session token itself and saves the body under the server's file name.
+ * The file answer of a GET route (CSV exports, import results), asked with the session token itself:
+ * the typed client reads JSON. A failure throws ApiError with the server's text or the fallback.
  */
-export async function downloadRoute(route: RouteSpec, fallbackName: string): Promise<string> {
+export async function fetchRouteFile(route: RouteSpec, signal?: AbortSignal): Promise<Response> {
   const fallback = MESSAGES.fallback(route.action ?? 'download the file');
   const token = readToken();
   let response: Response;
   try {
-    response = await fetch(route.path, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
-  } catch {
+    response = await fetch(route.path, {
+      headers: token ? { Authorization: `Bearer ${token}` } : {},
+      signal,
+    });
+  } catch (error) {
+    if (signal?.aborted) throw error;
     throw new ApiError(0, fallback);
   }
   if (!response.ok) {
@@ -38,6 +42,12 @@ export async function downloadRoute(route: RouteSpec, fallbackName: string): Pro
     const body = (await response.json().catch(() => null)) as { errors?: unknown } | null;
     throw new ApiError(response.status, typeof body?.errors === 'string' ? body.errors : fallback);
   }
+  return response;
+}
+
+/** Downloads a file answer of a GET route (CSV exports) and saves the body under the server's file name. */
+export async function downloadRoute(route: RouteSpec, fallbackName: string): Promise<string> {
+  const response = await fetchRouteFile(route);
   const blob = await response.blob();
   const name = filenameFromDisposition(response.headers.get('content-disposition')) ?? fallbackName;
   const url = URL.createObjectURL(blob);

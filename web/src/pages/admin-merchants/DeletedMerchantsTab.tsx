@@ -1,20 +1,54 @@
+import { Card } from '@blueprintjs/core';
 import { PAGE_SIZES } from '@mrn/contracts/domain/notes';
 import { routes } from '@mrn/contracts/routes/index';
+import type { MerchantView } from '@mrn/contracts/routes/merchants';
 import { keepPreviousData } from '@tanstack/react-query';
+import { Link, useNavigate } from 'react-router-dom';
 import { useApiQuery } from '../../api/hooks.ts';
-import { DateCell, EinCell } from '../../merchants/table-cells.tsx';
+import { DataGrid, type GridColumn } from '../../grid/DataGrid.tsx';
+import { displayEin, formatDate } from '../../merchants/format.ts';
 import { deletedMerchantPath } from '../../routing/paths.ts';
-import { LinkedRow } from '../../ui/LinkedRow.tsx';
 import { ListState } from '../../ui/ListState.tsx';
 import { PagedListToolbar } from '../../ui/PagedListToolbar.tsx';
-import { TableCard } from '../../ui/TableCard.tsx';
 import { useListParams } from '../../ui/use-list-params.ts';
 
-const COLUMNS = ['Name', 'EIN/BN', 'Deleted', 'Reason for deletion'];
+const COLUMNS: GridColumn<MerchantView>[] = [
+  {
+    id: 'name',
+    name: 'Name',
+    width: 240,
+    flex: 2,
+    text: (m) => m.legal_name,
+    render: (m) => <Link to={deletedMerchantPath(m.resource_id)}>{m.legal_name}</Link>,
+  },
+  {
+    id: 'ein',
+    name: 'EIN/BN',
+    width: 110,
+    text: (m) => displayEin(m.fein),
+    render: (m) => displayEin(m.fein),
+  },
+  {
+    id: 'deleted',
+    name: 'Deleted',
+    width: 110,
+    text: (m) => formatDate(m.archived_at),
+    render: (m) => formatDate(m.archived_at),
+  },
+  {
+    id: 'reason',
+    name: 'Reason for deletion',
+    width: 280,
+    flex: 3,
+    text: (m) => m.reason ?? '—',
+    render: (m) => m.reason ?? '—',
+  },
+];
 
 /** Deleted merchants with their reason; each row opens the deleted merchant (core spec §2). */
 export function DeletedMerchantsTab() {
   const list = useListParams(PAGE_SIZES, PAGE_SIZES[0]);
+  const navigate = useNavigate();
   const deleted = useApiQuery(
     routes.listDeletedMerchants,
     { query: { page: list.page, per_page: list.perPage, search: list.search || undefined } },
@@ -38,17 +72,18 @@ export function DeletedMerchantsTab() {
         emptyTitle={list.search ? 'No deleted merchants match this search' : 'No deleted merchants'}
       />
       {rows.length > 0 && (
-        <TableCard caption="Deleted merchants" columns={COLUMNS} interactive>
-          {rows.map((m) => (
-            <LinkedRow key={m.resource_id} to={deletedMerchantPath(m.resource_id)} name={m.legal_name}>
-              <EinCell fein={m.fein} />
-              <DateCell label="Deleted" value={m.archived_at} />
-              <td data-label="Reason for deletion">
-                <span className="mrn-clamp">{m.reason ?? '—'}</span>
-              </td>
-            </LinkedRow>
-          ))}
-        </TableCard>
+        <Card className="mrn-table-card mrn-grid-card" elevation={1}>
+          <DataGrid
+            label="Deleted merchants"
+            rows={rows}
+            columns={COLUMNS}
+            rowName={(m) => m.legal_name}
+            onOpen={(m) => navigate(deletedMerchantPath(m.resource_id))}
+            openOnClick
+            stale={deleted.isPlaceholderData}
+            resetKey={`${list.page}/${list.perPage}/${list.search}`}
+          />
+        </Card>
       )}
     </div>
   );

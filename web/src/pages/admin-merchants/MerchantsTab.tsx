@@ -1,25 +1,28 @@
-import { Button, Intent, Tooltip } from '@blueprintjs/core';
+import { Button, Card, Intent, Tooltip } from '@blueprintjs/core';
 import { PAGE_SIZES } from '@mrn/contracts/domain/notes';
 import { routes } from '@mrn/contracts/routes/index';
 import type { MerchantView } from '@mrn/contracts/routes/merchants';
 import { keepPreviousData } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Link } from 'react-router-dom';
+import { Link, useNavigate } from 'react-router-dom';
 import { useApiQuery } from '../../api/hooks.ts';
+import { DataGrid, type GridColumn } from '../../grid/DataGrid.tsx';
 import { AddedBy } from '../../merchants/AddedBy.tsx';
 import { DeleteMerchantDialog } from '../../merchants/DeleteMerchantDialog.tsx';
-import { DateCell, EinCell, LatestCategoryCell } from '../../merchants/table-cells.tsx';
+import { displayEin, formatDate } from '../../merchants/format.ts';
+import { CategoryTag } from '../../merchants/table-cells.tsx';
 import { merchantPath } from '../../routing/paths.ts';
 import { ListState } from '../../ui/ListState.tsx';
 import { PagedListToolbar } from '../../ui/PagedListToolbar.tsx';
-import { TableCard } from '../../ui/TableCard.tsx';
 import { useListParams } from '../../ui/use-list-params.ts';
 
-const COLUMNS = ['Name', 'EIN/BN', 'Added By', 'Added', 'Latest Note Category', 'Delete'];
+const addedByText = (m: MerchantView) =>
+  [m.added_by, m.added_by_user].filter(Boolean).join(' · ') || 'Unknown';
 
 /** Every live merchant, 25/50/100 a page, with Delete (core spec §2). */
 export function MerchantsTab() {
   const list = useListParams(PAGE_SIZES, PAGE_SIZES[0]);
+  const navigate = useNavigate();
   const [deleting, setDeleting] = useState<MerchantView | null>(null);
   const merchants = useApiQuery(
     routes.listMerchants,
@@ -27,6 +30,71 @@ export function MerchantsTab() {
     { placeholderData: keepPreviousData, meta: { errorToast: true } },
   );
   const rows = merchants.data?.data ?? [];
+
+  const columns: GridColumn<MerchantView>[] = [
+    {
+      id: 'name',
+      name: 'Name',
+      width: 220,
+      flex: 3,
+      text: (m) => (m.dba ? `${m.legal_name} (DBA ${m.dba})` : m.legal_name),
+      render: (m) => (
+        <div className="mrn-grid-lines">
+          <Link to={merchantPath(m.resource_id)}>{m.legal_name}</Link>
+          {m.dba && <span className="mrn-secondary mrn-small">DBA {m.dba}</span>}
+        </div>
+      ),
+    },
+    {
+      id: 'ein',
+      name: 'EIN/BN',
+      width: 110,
+      text: (m) => displayEin(m.fein),
+      render: (m) => displayEin(m.fein),
+    },
+    {
+      id: 'added-by',
+      name: 'Added By',
+      width: 180,
+      flex: 2,
+      text: addedByText,
+      render: (m) => <AddedBy funder={m.added_by} user={m.added_by_user} />,
+    },
+    {
+      id: 'added',
+      name: 'Added',
+      width: 110,
+      text: (m) => formatDate(m.created_at),
+      render: (m) => formatDate(m.created_at),
+    },
+    {
+      id: 'latest-category',
+      name: 'Latest Note Category',
+      width: 0,
+      flex: 1,
+      text: (m) => m.last_note_category ?? '—',
+      render: (m) => (m.last_note_category ? <CategoryTag category={m.last_note_category} /> : '—'),
+    },
+    {
+      id: 'delete',
+      name: 'Delete',
+      width: 0,
+      controls: true,
+      text: () => 'Delete merchant',
+      render: (m) => (
+        <Tooltip content="Delete merchant" placement="left">
+          <Button
+            variant="minimal"
+            size="small"
+            intent={Intent.DANGER}
+            icon="trash"
+            aria-label={`Delete ${m.legal_name}`}
+            onClick={() => setDeleting(m)}
+          />
+        </Tooltip>
+      ),
+    },
+  ];
 
   return (
     <div className="mrn-tab-panel">
@@ -44,33 +112,18 @@ export function MerchantsTab() {
         emptyTitle={list.search ? 'No merchants match this search' : 'No merchants yet'}
       />
       {rows.length > 0 && (
-        <TableCard caption="Merchants" columns={COLUMNS}>
-          {rows.map((m) => (
-            <tr key={m.resource_id}>
-              <td className="mrn-cell-title" data-label="Name">
-                <Link to={merchantPath(m.resource_id)}>{m.legal_name}</Link>
-                {m.dba && <div className="mrn-secondary mrn-small">DBA {m.dba}</div>}
-              </td>
-              <EinCell fein={m.fein} />
-              <td data-label="Added By">
-                <AddedBy funder={m.added_by} user={m.added_by_user} />
-              </td>
-              <DateCell label="Added" value={m.created_at} />
-              <LatestCategoryCell category={m.last_note_category} />
-              <td data-label="Delete">
-                <Tooltip content="Delete merchant" placement="left">
-                  <Button
-                    variant="minimal"
-                    intent={Intent.DANGER}
-                    icon="trash"
-                    aria-label={`Delete ${m.legal_name}`}
-                    onClick={() => setDeleting(m)}
-                  />
-                </Tooltip>
-              </td>
-            </tr>
-          ))}
-        </TableCard>
+        <Card className="mrn-table-card mrn-grid-card" elevation={1}>
+          <DataGrid
+            label="Merchants"
+            rows={rows}
+            columns={columns}
+            rowHeight={48}
+            rowName={(m) => m.legal_name}
+            onOpen={(m) => navigate(merchantPath(m.resource_id))}
+            stale={merchants.isPlaceholderData}
+            resetKey={`${list.page}/${list.perPage}/${list.search}`}
+          />
+        </Card>
       )}
       <DeleteMerchantDialog merchant={deleting} onClose={() => setDeleting(null)} />
     </div>

@@ -1,16 +1,72 @@
+import { Card } from '@blueprintjs/core';
 import { PAGE_SIZES, REPORTED_PAGE_SIZES } from '@mrn/contracts/domain/notes';
 import { routes } from '@mrn/contracts/routes/index';
+import type { ReportedNoteView } from '@mrn/contracts/routes/merchants';
 import { keepPreviousData } from '@tanstack/react-query';
+import { Link, useNavigate } from 'react-router-dom';
 import { useApiQuery } from '../../api/hooks.ts';
-import { CategoryTag, DateCell, EinCell } from '../../merchants/table-cells.tsx';
+import { DataGrid, type GridColumn } from '../../grid/DataGrid.tsx';
+import { displayEin, formatDate } from '../../merchants/format.ts';
+import { CategoryTag } from '../../merchants/table-cells.tsx';
 import { merchantPath } from '../../routing/paths.ts';
-import { LinkedRow } from '../../ui/LinkedRow.tsx';
 import { ListState } from '../../ui/ListState.tsx';
 import { PagedListToolbar } from '../../ui/PagedListToolbar.tsx';
-import { TableCard } from '../../ui/TableCard.tsx';
 import { useListParams } from '../../ui/use-list-params.ts';
 
-const COLUMNS = ['Name', 'EIN/BN', 'Reported', 'Category', 'Note', 'Reported By'];
+const notePath = (n: ReportedNoteView) => merchantPath(n.merchant.resource_id, n.id);
+
+const COLUMNS: GridColumn<ReportedNoteView>[] = [
+  {
+    id: 'name',
+    name: 'Name',
+    width: 180,
+    flex: 2,
+    text: (n) => n.merchant.legal_name,
+    render: (n) => <Link to={notePath(n)}>{n.merchant.legal_name}</Link>,
+  },
+  {
+    id: 'ein',
+    name: 'EIN/BN',
+    width: 110,
+    text: (n) => displayEin(n.merchant.fein),
+    render: (n) => displayEin(n.merchant.fein),
+  },
+  {
+    id: 'reported',
+    name: 'Reported',
+    width: 110,
+    text: (n) => formatDate(n.reported_at),
+    render: (n) => formatDate(n.reported_at),
+  },
+  {
+    id: 'category',
+    name: 'Category',
+    width: 160,
+    text: (n) => n.category,
+    render: (n) => <CategoryTag category={n.category} />,
+  },
+  {
+    id: 'note',
+    name: 'Note',
+    width: 240,
+    flex: 3,
+    text: (n) => `${n.note} Reason: ${n.reason}`,
+    render: (n) => (
+      <div className="mrn-grid-lines">
+        <span>{n.note}</span>
+        <span className="mrn-secondary mrn-small">Reason: {n.reason}</span>
+      </div>
+    ),
+  },
+  {
+    id: 'reported-by',
+    name: 'Reported By',
+    width: 170,
+    flex: 1,
+    text: (n) => n.reported_by,
+    render: (n) => n.reported_by,
+  },
+];
 
 /**
  * Notes whose authoring funder asked for deletion, 10/25/50/100 a page (core spec §2). Each row opens
@@ -18,6 +74,7 @@ const COLUMNS = ['Name', 'EIN/BN', 'Reported', 'Category', 'Note', 'Reported By'
  */
 export function ReportedNotesTab() {
   const list = useListParams(REPORTED_PAGE_SIZES, PAGE_SIZES[0]);
+  const navigate = useNavigate();
   const reported = useApiQuery(
     routes.listReportedNotes,
     { query: { page: list.page, per_page: list.perPage } },
@@ -37,26 +94,19 @@ export function ReportedNotesTab() {
         emptyDescription="Deletion requests from funders appear here."
       />
       {rows.length > 0 && (
-        <TableCard caption="Reported notes" columns={COLUMNS} interactive>
-          {rows.map((n) => (
-            <LinkedRow
-              key={n.id}
-              to={merchantPath(n.merchant.resource_id, n.id)}
-              name={n.merchant.legal_name}
-            >
-              <EinCell fein={n.merchant.fein} />
-              <DateCell label="Reported" value={n.reported_at} />
-              <td data-label="Category">
-                <CategoryTag category={n.category} />
-              </td>
-              <td data-label="Note">
-                <span className="mrn-clamp">{n.note}</span>
-                <div className="mrn-secondary mrn-small">Reason: {n.reason}</div>
-              </td>
-              <td data-label="Reported By">{n.reported_by}</td>
-            </LinkedRow>
-          ))}
-        </TableCard>
+        <Card className="mrn-table-card mrn-grid-card" elevation={1}>
+          <DataGrid
+            label="Reported notes"
+            rows={rows}
+            columns={COLUMNS}
+            rowHeight={48}
+            rowName={(n) => n.merchant.legal_name}
+            onOpen={(n) => navigate(notePath(n))}
+            openOnClick
+            stale={reported.isPlaceholderData}
+            resetKey={`${list.page}/${list.perPage}`}
+          />
+        </Card>
       )}
     </div>
   );

@@ -1,4 +1,4 @@
-import { Alert, Button, H2, HTMLSelect, Icon, Intent, Tag, Tooltip } from '@blueprintjs/core';
+import { Alert, Button, Card, H2, HTMLSelect, Icon, Intent, Switch, Tag, Tooltip } from '@blueprintjs/core';
 import type { AccountView } from '@mrn/contracts/routes/accounts';
 import { routes } from '@mrn/contracts/routes/index';
 import { keepPreviousData } from '@tanstack/react-query';
@@ -15,30 +15,21 @@ import { useFunderActions } from '../../accounts/use-funder-actions.ts';
 import { ApiError } from '../../api/api-error.ts';
 import { downloadRoute } from '../../api/download.ts';
 import { useApiQuery } from '../../api/hooks.ts';
+import { DataGrid, type GridColumn } from '../../grid/DataGrid.tsx';
 import { contributionIntent, formatContribution } from '../../layout/contribution.ts';
 import { formatDate } from '../../merchants/format.ts';
 import { funderPath, PATHS } from '../../routing/paths.ts';
 import { ListSearchBox } from '../../ui/ListSearchBox.tsx';
 import { ListState } from '../../ui/ListState.tsx';
 import { PagedListToolbar } from '../../ui/PagedListToolbar.tsx';
-import { SwitchCell } from '../../ui/SwitchCell.tsx';
-import { TableCard } from '../../ui/TableCard.tsx';
 import { showError } from '../../ui/toaster.ts';
 import { useDocumentTitle } from '../../ui/use-document-title.ts';
 import { FUNDER_PAGE_SIZES, useFunderListParams } from './use-funder-list-params.ts';
 
-const COLUMNS = [
-  'Name',
-  'Merchants Added',
-  'Last Added',
-  '90 Day Cont. %',
-  'API Access',
-  'MFA Required',
-  'Membership?',
-  'Delete',
-];
-
 const numberFormat = new Intl.NumberFormat('en-US');
+
+const membershipText = (funder: AccountView) =>
+  funder.archived_at ? 'Archived' : membershipLabel(funder.membership_status);
 
 function MembershipIcon({ funder }: { funder: AccountView }) {
   if (funder.archived_at)
@@ -87,6 +78,117 @@ export function FundersPage() {
   );
   const rows = funders.data?.data ?? [];
   const filtered = Boolean(list.search || list.membership || list.plan);
+
+  const columns: GridColumn<AccountView>[] = [
+    {
+      id: 'name',
+      name: 'Name',
+      width: 200,
+      flex: 3,
+      text: (f) => (f.plan_level === 'PRO' ? `${f.name} (PRO)` : f.name),
+      render: (f) => (
+        <>
+          <Link to={funderPath(f.resource_id)}>{f.name}</Link>
+          {f.plan_level === 'PRO' && (
+            <Tag minimal intent={Intent.PRIMARY} className="mrn-inline-tag">
+              PRO
+            </Tag>
+          )}
+        </>
+      ),
+    },
+    {
+      id: 'merchants-added',
+      name: 'Merchants Added',
+      width: 0,
+      align: 'end',
+      text: (f) => numberFormat.format(f.merchants_added),
+      render: (f) => numberFormat.format(f.merchants_added),
+    },
+    {
+      id: 'last-added',
+      name: 'Last Added',
+      width: 110,
+      flex: 1,
+      text: (f) => formatDate(f.last_merchant_added_at) || '—',
+      render: (f) => formatDate(f.last_merchant_added_at) || '—',
+    },
+    {
+      id: 'contribution',
+      name: '90 Day Cont. %',
+      width: 0,
+      text: (f) => formatContribution(f.total_ninety_days_contribution_percentage),
+      render: (f) => (
+        <Tag minimal intent={contributionIntent(f.total_ninety_days_contribution_percentage)}>
+          {formatContribution(f.total_ninety_days_contribution_percentage)}
+        </Tag>
+      ),
+    },
+    {
+      id: 'api-access',
+      name: 'API Access',
+      width: 0,
+      controls: true,
+      text: (f) => (f.can_access_api ? 'On' : 'Off'),
+      render: (f) => (
+        <Switch
+          className="mrn-cell-switch"
+          checked={f.can_access_api}
+          disabled={f.archived_at !== null || actions.apiBusy(f.resource_id)}
+          onChange={() => actions.toggleApi(f)}
+          aria-label={`API access for ${f.name}`}
+        />
+      ),
+    },
+    {
+      id: 'mfa-required',
+      name: 'MFA Required',
+      width: 0,
+      controls: true,
+      text: (f) => (f.mfa_required ? 'On' : 'Off'),
+      render: (f) => (
+        <Switch
+          className="mrn-cell-switch"
+          checked={f.mfa_required}
+          disabled={f.archived_at !== null || actions.mfaBusy(f.resource_id)}
+          onChange={() => actions.toggleMfa(f)}
+          aria-label={`MFA required for ${f.name}`}
+        />
+      ),
+    },
+    {
+      id: 'membership',
+      name: 'Membership?',
+      width: 0,
+      controls: true,
+      text: membershipText,
+      render: (f) => <MembershipIcon funder={f} />,
+    },
+    {
+      id: 'delete',
+      name: 'Delete',
+      width: 0,
+      controls: true,
+      text: (f) => (f.archived_at ? 'Already archived' : 'Archive funder'),
+      render: (f) => {
+        const archived = f.archived_at !== null;
+        return (
+          <Tooltip content={archived ? 'Already archived' : 'Archive funder'} placement="left">
+            <Button
+              variant="minimal"
+              size="small"
+              intent={Intent.DANGER}
+              icon="trash"
+              aria-label={`Archive ${f.name}`}
+              disabled={archived}
+              loading={actions.archiveBusy(f.resource_id)}
+              onClick={() => setArchiving(f)}
+            />
+          </Tooltip>
+        );
+      },
+    },
+  ];
 
   const exportContacts = async () => {
     setExporting(true);
@@ -157,64 +259,17 @@ export function FundersPage() {
         emptyDescription={filtered ? undefined : 'Add the first funder with Add Funder.'}
       />
       {rows.length > 0 && (
-        <TableCard caption="Funders" columns={COLUMNS} className="mrn-table-middle">
-          {rows.map((f) => {
-            const archived = f.archived_at !== null;
-            return (
-              <tr key={f.resource_id}>
-                <td className="mrn-cell-title" data-label="Name">
-                  <Link to={funderPath(f.resource_id)}>{f.name}</Link>
-                  {f.plan_level === 'PRO' && (
-                    <Tag minimal intent={Intent.PRIMARY} className="mrn-inline-tag">
-                      PRO
-                    </Tag>
-                  )}
-                </td>
-                <td data-label="Merchants Added" className="mrn-num">
-                  {numberFormat.format(f.merchants_added)}
-                </td>
-                <td data-label="Last Added" className="mrn-nowrap">
-                  {formatDate(f.last_merchant_added_at) || '—'}
-                </td>
-                <td data-label="90 Day Cont. %">
-                  <Tag minimal intent={contributionIntent(f.total_ninety_days_contribution_percentage)}>
-                    {formatContribution(f.total_ninety_days_contribution_percentage)}
-                  </Tag>
-                </td>
-                <SwitchCell
-                  label="API Access"
-                  ariaLabel={`API access for ${f.name}`}
-                  checked={f.can_access_api}
-                  disabled={archived || actions.apiBusy(f.resource_id)}
-                  onChange={() => actions.toggleApi(f)}
-                />
-                <SwitchCell
-                  label="MFA Required"
-                  ariaLabel={`MFA required for ${f.name}`}
-                  checked={f.mfa_required}
-                  disabled={archived || actions.mfaBusy(f.resource_id)}
-                  onChange={() => actions.toggleMfa(f)}
-                />
-                <td data-label="Membership?">
-                  <MembershipIcon funder={f} />
-                </td>
-                <td data-label="Delete">
-                  <Tooltip content={archived ? 'Already archived' : 'Archive funder'} placement="left">
-                    <Button
-                      variant="minimal"
-                      intent={Intent.DANGER}
-                      icon="trash"
-                      aria-label={`Archive ${f.name}`}
-                      disabled={archived}
-                      loading={actions.archiveBusy(f.resource_id)}
-                      onClick={() => setArchiving(f)}
-                    />
-                  </Tooltip>
-                </td>
-              </tr>
-            );
-          })}
-        </TableCard>
+        <Card className="mrn-table-card mrn-grid-card" elevation={1}>
+          <DataGrid
+            label="Funders"
+            rows={rows}
+            columns={columns}
+            rowName={(f) => f.name}
+            onOpen={(f) => navigate(funderPath(f.resource_id))}
+            stale={funders.isPlaceholderData}
+            resetKey={`${list.page}/${list.perPage}/${list.search}/${list.membership}/${list.plan}`}
+          />
+        </Card>
       )}
       <Alert
         isOpen={archiving !== null}

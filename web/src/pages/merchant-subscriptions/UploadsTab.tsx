@@ -2,13 +2,13 @@ import { Button, Icon, Intent, Tag } from '@blueprintjs/core';
 import { routes } from '@mrn/contracts/routes/index';
 import type { SubscriptionImportView } from '@mrn/contracts/routes/merchant-subscriptions';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { ApiError } from '../../api/api-error.ts';
-import { downloadRoute } from '../../api/download.ts';
 import { useApiQuery } from '../../api/hooks.ts';
 import { invalidateApiPaths } from '../../api/invalidate.ts';
 import { useSignedInUser } from '../../auth/auth-context.ts';
 import { formatFileSize } from '../../merchant-subscriptions/file-size.ts';
+import { downloadImportResults } from '../../merchant-subscriptions/results-file.ts';
 import { formatDateTime } from '../../merchants/format.ts';
 import { ListState } from '../../ui/ListState.tsx';
 import { TableCard } from '../../ui/TableCard.tsx';
@@ -18,6 +18,9 @@ const COLUMNS = ['Date', 'File', 'Size', 'Status', 'Processed?', 'Created', 'Ski
 /** How often the list asks again while an import is queued or processing. */
 export const IMPORTS_REFRESH_MS = 3_000;
 const numberFormat = new Intl.NumberFormat('en-US');
+// The results grid and its table are fetched on first use (from a pointer or focus on View), not with the tab.
+const loadResultsDialog = () => import('./ImportResultsDialog.tsx');
+const ImportResultsDialog = lazy(() => loadResultsDialog().then((m) => ({ default: m.ImportResultsDialog })));
 
 const STATUS: Record<SubscriptionImportView['status'], { label: string; intent: Intent }> = {
   queued: { label: 'Queued', intent: Intent.NONE },
@@ -29,17 +32,19 @@ const STATUS: Record<SubscriptionImportView['status'], { label: string; intent: 
 const running = (imports: readonly SubscriptionImportView[] | undefined) =>
   Boolean(imports?.some((i) => i.status === 'queued' || i.status === 'processing'));
 
-function ResultsLink({ upload }: { upload: SubscriptionImportView }) {
+function ResultsActions({
+  upload,
+  onView,
+}: {
+  upload: SubscriptionImportView;
+  onView: (upload: SubscriptionImportView) => void;
+}) {
   const [busy, setBusy] = useState(false);
-  const url = upload.results_file_url;
-  if (!upload.processed || !url) return <span className="bp6-text-muted">—</span>;
+  if (!upload.processed || !upload.results_file_url) return <span className="bp6-text-muted">—</span>;
   const download = async () => {
     setBusy(true);
     try {
-      await downloadRoute(
-        { ...routes.downloadSubscriptionImportResults, path: url },
-        `${upload.file_name.replace(/\.csv$/i, '')}-results.csv`,
-      );
+      await downloadImportResults(upload);
     } catch (error) {
       if (!(error instanceof ApiError && error.status === 401))
         showError(error instanceof Error ? error.message : String(error));
@@ -48,15 +53,27 @@ function ResultsLink({ upload }: { upload: SubscriptionImportView }) {
     }
   };
   return (
-    <Button
-      variant="minimal"
-      size="small"
-      icon="download"
-      text="Download"
-      loading={busy}
-      aria-label={`Download the results of ${upload.file_name}`}
-      onClick={() => void download()}
-    />
+    <span className="mrn-cell-actions">
+      <Button
+        variant="minimal"
+        size="small"
+        icon="th"
+        text="View"
+        aria-label={`View the results of ${upload.file_name}`}
+        onPointerEnter={() => void loadResultsDialog()}
+        onFocus={() => void loadResultsDialog()}
+        onClick={() => onView(upload)}
+      />
+      <Button
+        variant="minimal"
+        size="small"
+        icon="download"
+        text="Download"
+        loading={busy}
+        aria-label={`Download the results of ${upload.file_name}`}
+        onClick={() => void download()}
+      />
+    </span>
   );
 }
 
@@ -73,6 +90,7 @@ export function UploadsTab() {
     },
   );
   const rows = imports.data ?? [];
+  const [viewing, setViewing] = useState<SubscriptionImportView | null>(null);
   // An import that has just finished added subscriptions: the list (and merchants' switches) are stale.
   const queryClient = useQueryClient();
   const wasRunning = useRef(false);
@@ -131,12 +149,17 @@ export function UploadsTab() {
                   {u.processed ? numberFormat.format(u.errors) : '—'}
                 </td>
                 <td data-label="Results">
-                  <ResultsLink upload={u} />
+                  <ResultsActions upload={u} onView={setViewing} />
                 </td>
               </tr>
             );
           })}
         </TableCard>
+      )}
+      {viewing && (
+        <Suspense fallback={null}>
+          <ImportResultsDialog upload={viewing} onClose={() => setViewing(null)} />
+        </Suspense>
       )}
     </div>
   );

@@ -1,0 +1,370 @@
+import '@blueprintjs/table/lib/css/table.css';
+import './grid.css';
+import { HotkeysContext, type HotkeysContextInstance } from '@blueprintjs/core';
+import { Cell, Column, FocusMode, Regions, RenderMode, SelectionModes, Table } from '@blueprintjs/table';
+import {
+  type KeyboardEvent,
+  type MouseEvent,
+  type ReactNode,
+  useCallback,
+  useEffect,
+  useId,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
+import { useElementWidth } from '../ui/use-element-width.ts';
+import { type ColumnSize, clampColumnWidth, fitColumnWidths } from './column-widths.ts';
+
+// A data-dense list on @blueprintjs/table (DESIGN §6): rows are virtualised (only those in view are
+// drawn), columns are resized by dragging their header's edge, and the keyboard moves a focused cell.
+// This module is imported only by the pages that show such a list, so the table's code and styles
+// stay out of the first screen's chunks (DESIGN §8).
+
+export interface GridColumn<R> {
+  id: string;
+  /** Header text: always on one line, the column never narrower than it. */
+  name: string;
+  /** Preferred width in pixels; 0 for the header's own width. */
+  width: number;
+  /** Share of the width the columns leave free (default 0: keeps its width). */
+  flex?: number;
+  render: (row: R) => ReactNode;
+  /** The cell as plain text: its tooltip when cut short, and what a screen reader hears on reaching it. */
+  text?: (row: R) => string;
+  /** Numbers: aligned to the end. */
+  align?: 'end';
+  /** The cell holds controls named on their own (switches, buttons with tooltips): no native tooltip. */
+  controls?: boolean;
+}
+
+export interface DataGridProps<R> {
+  /** Names the grid for assistive technology ("Funders"). */
+  label: string;
+  rows: readonly R[];
+  columns: readonly GridColumn<R>[];
+  /** Row height in pixels (one line of text with a control, or two lines). */
+  rowHeight?: number;
+  /** The row's name, said first when a screen reader hears the focused cell. */
+  rowName?: (row: R) => string;
+  /** Opens the row's page: Enter on the focused cell, a double click, or a click when `openOnClick`. */
+  onOpen?: (row: R) => void;
+  openOnClick?: boolean;
+  /** A fixed height; otherwise the grid fits its rows, up to 70 % of the window, and scrolls beyond. */
+  height?: number;
+  /** A newer page is loading: the rows dim until it arrives. */
+  stale?: boolean;
+  /** What the rows are (page, size, search, filter): when it changes the grid goes back to its first row. */
+  resetKey?: string;
+}
+
+/** Blueprint's column header row. */
+const HEADER_HEIGHT = 30;
+/** Around a header's text: Blueprint's padding (8 + 8) and room for the resize handle. */
+const HEADER_PADDING = 20;
+const KEYS_HINT =
+  'Arrow keys move between cells. Page Up and Page Down move a screen, Home and End to the first and ' +
+  'last column, Control+Home and Control+End to the first and last row.';
+/** Keys the table itself acts on; inside a cell they belong to the link, switch or button there. */
+const TABLE_KEYS = new Set(['Tab', 'Enter', 'ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight']);
+/** Blueprint registers its table keys with a HotkeysProvider when there is one; this says there is, without a dialog. */
+const NO_HOTKEYS_DIALOG: HotkeysContextInstance = [
+  { hasProvider: true, hotkeys: [], isDialogOpen: false },
+  () => undefined,
+];
+/** What a click inside a cell acts on itself, instead of opening the row. */
+const CONTROLS = 'a, button, input, select, textarea, label, [role="button"], [tabindex]';
+/** No cell, row or column is ever selected: the grid has a focused cell only. */
+const NO_REGIONS: never[] = [];
+
+let scrollbar: number | undefined;
+/** The width of a scrollbar on this screen (0 where they overlay the content). */
+function scrollbarWidth(): number {
+  if (scrollbar === undefined) {
+    const probe = document.createElement('div');
+    probe.style.cssText = 'position:absolute;top:-9999px;width:100px;height:100px;overflow:scroll';
+    document.body.append(probe);
+    scrollbar = probe.offsetWidth - probe.clientWidth;
+    probe.remove();
+  }
+  return scrollbar;
+}
+
+let measure: CanvasRenderingContext2D | null | undefined;
+/** The width of a header's text in the grid's header font. */
+function headerTextWidth(text: string): number {
+  measure ??= document.createElement('canvas').getContext('2d');
+  if (!measure) return text.length * 9;
+  measure.font = `600 14px ${getComputedStyle(document.body).fontFamily}`;
+  return measure.measureText(text).width;
+}
+
+const classes = (...names: (string | false | undefined)[]) => names.filter(Boolean).join(' ');
+
+/** Keys pressed on a link, switch or button inside a cell do what they do there, not move the grid. */
+const keepKeysInCell = (event: KeyboardEvent) => {
+  if (TABLE_KEYS.has(event.key)) event.stopPropagation();
+};
+
+export function DataGrid<R>({
+  label,
+  rows,
+  columns,
+  rowHeight = 40,
+  rowName,
+  onOpen,
+  openOnClick = false,
+  height,
+  stale = false,
+  resetKey = '',
+}: DataGridProps<R>) {
+  const { ref: boxRef, width: boxWidth } = useElementWidth<HTMLDivElement>(800);
+  const gridRef = useRef<HTMLDivElement>(null);
+  const tableRef = useRef<Table>(null);
+  const hintId = useId();
+  const [userWidths, setUserWidths] = useState<Record<string, number>>({});
+  // Bumped by every drag: the table lays its columns out again even when the width it is given back is
+  // the one it had (a column dragged below its header returns to the header's width).
+  const [resizes, setResizes] = useState(0);
+  const [focused, setFocused] = useState({ row: 0, col: 0 });
+  const [announcement, setAnnouncement] = useState('');
+
+  // The focused cell stays inside the rows shown (a shorter page, a narrower filter).
+  const lastRow = Math.max(0, rows.length - 1);
+  const lastCol = Math.max(0, columns.length - 1);
+  const row = Math.min(focused.row, lastRow);
+  const col = Math.min(focused.col, lastCol);
+  const focusedRef = useRef({ row, col });
+  focusedRef.current = { row, col };
+
+  const headerKey = columns.map((c) => `${c.id}:${c.name}:${c.width}:${c.flex ?? 0}`).join('|');
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the key holds what the sizes are made of
+  const sizes = useMemo<ColumnSize[]>(
+    () =>
+      columns.map((c) => ({
+        width: c.width,
+        flex: c.flex ?? 0,
+        min: Math.ceil(headerTextWidth(c.name)) + HEADER_PADDING,
+      })),
+    [headerKey],
+  );
+
+  const natural = HEADER_HEIGHT + rows.length * rowHeight;
+  const cap = height ?? Math.max(240, Math.round(window.innerHeight * 0.7));
+  const bar = scrollbarWidth();
+  const available = boxWidth - (natural > cap ? bar : 0);
+  const fitted = fitColumnWidths(
+    sizes,
+    columns.map((c) => userWidths[c.id]),
+    available,
+  );
+  const widthsKey = fitted.join(',');
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the same widths keep the same array
+  const columnWidths = useMemo(() => fitted, [widthsKey]);
+  const sideways = fitted.reduce((sum, w) => sum + w, 0) > available;
+  const gridHeight = height ?? Math.min(cap, natural + (sideways ? bar : 0) + 1);
+
+  const focusedRegion = useMemo(
+    () => ({ type: FocusMode.CELL as const, row, col, focusSelectionIndex: 0 }),
+    [row, col],
+  );
+
+  const describe = useCallback(
+    (r: number, c: number) => {
+      const item = rows[r];
+      const column = columns[c];
+      if (item === undefined || !column) return '';
+      const name = rowName?.(item);
+      const text = column.text?.(item) ?? '';
+      return `${name ? `${name}, ` : ''}${column.name}: ${text || 'blank'}. Row ${r + 1} of ${rows.length}.`;
+    },
+    [rows, columns, rowName],
+  );
+
+  /**
+   * Moves the focused cell, kept inside the grid; `scroll` brings its row or column into view (arrow keys
+   * are scrolled by Blueprint itself), `announce` tells a screen reader where it now is.
+   */
+  const moveTo = useCallback(
+    (
+      r: number,
+      c: number,
+      { scroll, announce = true }: { scroll?: 'row' | 'column'; announce?: boolean } = {},
+    ) => {
+      const next = { row: Math.max(0, Math.min(r, lastRow)), col: Math.max(0, Math.min(c, lastCol)) };
+      focusedRef.current = next;
+      setFocused(next);
+      if (announce) setAnnouncement(describe(next.row, next.col));
+      if (scroll === 'row') tableRef.current?.scrollToRegion(Regions.row(next.row));
+      if (scroll === 'column') tableRef.current?.scrollToRegion(Regions.column(next.col));
+    },
+    [describe, lastRow, lastCol],
+  );
+
+  const onFocusedRegion = useCallback(
+    (region: { row: number; col?: number; type: FocusMode }) => {
+      if (region.type === FocusMode.CELL) moveTo(region.row, region.col ?? 0);
+    },
+    [moveTo],
+  );
+
+  const onColumnWidthChanged = useCallback(
+    (index: number, size: number) => {
+      const column = columns[index];
+      const sized = sizes[index];
+      if (!column || !sized) return;
+      setUserWidths((previous) => ({ ...previous, [column.id]: clampColumnWidth(sized, size) }));
+      setResizes((n) => n + 1);
+    },
+    [columns, sizes],
+  );
+
+  // Other rows (another page, another filter): back to the first row, in the same column.
+  const shownKey = useRef(resetKey);
+  useEffect(() => {
+    if (shownKey.current === resetKey) return;
+    shownKey.current = resetKey;
+    setFocused((previous) => ({ row: 0, col: previous.col }));
+    tableRef.current?.scrollToRegion(Regions.row(0));
+  }, [resetKey]);
+
+  // The table's focusable element: named, and told how its keys work.
+  useEffect(() => {
+    const root = gridRef.current?.firstElementChild;
+    if (!root) return;
+    root.setAttribute('role', 'application');
+    root.setAttribute('aria-label', label);
+    root.setAttribute('aria-describedby', hintId);
+  }, [label, hintId]);
+
+  const onKeyDownCapture = (event: KeyboardEvent<HTMLDivElement>) => {
+    // Only keys on the table itself: a focused link, switch or button in a cell keeps its own.
+    if (event.target !== gridRef.current?.firstElementChild) return;
+    const { row: r, col: c } = focusedRef.current;
+    const pageRows = Math.max(1, Math.floor((gridHeight - HEADER_HEIGHT) / rowHeight) - 1);
+    const toEnd = event.ctrlKey || event.metaKey;
+    switch (event.key) {
+      case 'Tab':
+        // Tab leaves the grid, or reaches the links and controls inside it, as everywhere else.
+        event.stopPropagation();
+        return;
+      case 'Enter': {
+        const item = rows[r];
+        if (onOpen && item !== undefined) onOpen(item);
+        break;
+      }
+      case 'PageDown':
+        moveTo(r + pageRows, c, { scroll: 'row' });
+        break;
+      case 'PageUp':
+        moveTo(r - pageRows, c, { scroll: 'row' });
+        break;
+      case 'Home':
+        if (toEnd) moveTo(0, c, { scroll: 'row' });
+        else moveTo(r, 0, { scroll: 'column' });
+        break;
+      case 'End':
+        if (toEnd) moveTo(lastRow, c, { scroll: 'row' });
+        else moveTo(r, lastCol, { scroll: 'column' });
+        break;
+      default:
+        return;
+    }
+    event.preventDefault();
+    event.stopPropagation();
+  };
+
+  const onPointerOpen = (event: MouseEvent<HTMLDivElement>, double: boolean) => {
+    if (!onOpen || (!double && !openOnClick)) return;
+    const target = event.target as HTMLElement;
+    const cell = target.closest('.bp6-table-cell');
+    // A click on a cell's link, switch or button does what it does; one on a header opens nothing.
+    const control = target.closest(CONTROLS);
+    if (!cell || target.closest('.bp6-table-column-headers') || (control && cell.contains(control))) return;
+    const item = rows[focusedRef.current.row];
+    if (item !== undefined) onOpen(item);
+  };
+
+  const renderers = columns.map((column, c) => (r: number) => {
+    const item = rows[r];
+    if (item === undefined) return <Cell />;
+    const text = column.controls ? undefined : column.text?.(item);
+    return (
+      <Cell
+        className={classes(
+          r % 2 === 1 && 'mrn-grid-odd',
+          r === row && 'mrn-grid-row-focused',
+          r === row && c === col && 'mrn-grid-cell-focused',
+          column.align === 'end' && 'mrn-grid-end',
+        )}
+        interactive
+        tooltip={text}
+      >
+        {/* biome-ignore lint/a11y/noStaticElementInteractions: passes focus and keys of the cell's own controls */}
+        <div
+          className="mrn-grid-cell"
+          onKeyDown={keepKeysInCell}
+          // A control focused inside a cell moves the focused cell there; the control announces itself.
+          onFocus={() => moveTo(r, c, { announce: false })}
+        >
+          {column.render(item)}
+        </div>
+      </Cell>
+    );
+  });
+
+  return (
+    <div
+      ref={boxRef}
+      className={classes(
+        'mrn-grid',
+        stale && 'mrn-grid-stale',
+        onOpen && openOnClick && 'mrn-grid-click-opens',
+      )}
+      data-focused-row={row}
+      data-focused-col={col}
+    >
+      {/* biome-ignore lint/a11y/noStaticElementInteractions lint/a11y/useKeyWithClickEvents: the table inside is the focusable element; its keys are handled in the capture phase (Enter opens the row) */}
+      <div
+        ref={gridRef}
+        className="mrn-grid-table"
+        style={{ height: gridHeight }}
+        onKeyDownCapture={onKeyDownCapture}
+        onClick={(event) => onPointerOpen(event, false)}
+        onDoubleClick={(event) => onPointerOpen(event, true)}
+      >
+        <HotkeysContext.Provider value={NO_HOTKEYS_DIALOG}>
+          <Table
+            ref={tableRef}
+            numRows={rows.length}
+            columnWidths={columnWidths}
+            defaultRowHeight={rowHeight}
+            enableRowHeader={false}
+            enableRowResizing={false}
+            enableMultipleSelection={false}
+            selectionModes={SelectionModes.NONE}
+            selectedRegions={NO_REGIONS}
+            focusMode={FocusMode.CELL}
+            focusedRegion={focusedRegion}
+            onFocusedRegion={onFocusedRegion}
+            onColumnWidthChanged={onColumnWidthChanged}
+            minColumnWidth={40}
+            renderMode={RenderMode.NONE}
+            // New widths also need a new layout: Blueprint draws with the grid it had until these change.
+            cellRendererDependencies={[rows, columns, row, col, columnWidths, resizes]}
+          >
+            {columns.map((column, c) => (
+              <Column key={column.id} id={column.id} name={column.name} cellRenderer={renderers[c]} />
+            ))}
+          </Table>
+        </HotkeysContext.Provider>
+      </div>
+      <p id={hintId} className="mrn-visually-hidden">
+        {onOpen ? `${KEYS_HINT} Enter opens the row.` : KEYS_HINT}
+      </p>
+      <div className="mrn-visually-hidden" aria-live="polite">
+        {announcement}
+      </div>
+    </div>
+  );
+}
