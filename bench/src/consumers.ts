@@ -1,4 +1,4 @@
-import { DISPUTE_MAIL_CHECKPOINT, SEARCH_WATCH_CHECKPOINT } from '@mrn/command-api';
+import { MAIL_CHECKPOINT, SEARCH_WATCH_CHECKPOINT } from '@mrn/command-api';
 import { PostgresEventStore } from '@mrn/platform';
 import { allProjectors } from '@mrn/projections';
 import { CHECKPOINT_NAME as DISPATCHER_CHECKPOINT } from '@mrn/webhook-dispatcher';
@@ -8,11 +8,7 @@ import type { Pool } from 'pg';
  * The consumers a server process starts besides the projections (whose checkpoints the rebuild sets).
  * On a freshly seeded log they begin at its start; a live system has long been following it.
  */
-export const LIVE_CONSUMERS = [
-  DISPATCHER_CHECKPOINT,
-  SEARCH_WATCH_CHECKPOINT,
-  DISPUTE_MAIL_CHECKPOINT,
-] as const;
+export const LIVE_CONSUMERS = [DISPATCHER_CHECKPOINT, SEARCH_WATCH_CHECKPOINT, MAIL_CHECKPOINT] as const;
 
 /** Every follower of the log a server process runs: its projections and its live consumers. */
 export const ALL_FOLLOWERS = [...allProjectors.map((p) => p.name), ...LIVE_CONSUMERS];

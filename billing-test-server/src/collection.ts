@@ -10,7 +10,8 @@ import type { State } from './state.ts';
 
 /**
  * Charging invoices and what follows for their subscription: paid → active; failed → past_due
- * with retries, and cancellation after the last one (Stripe's "cancel the subscription" setting).
+ * with retries, and after the last one cancellation (Stripe's default "cancel the subscription") or,
+ * with `afterFinalRetry: 'unpaid'`, `unpaid` until the open invoice is paid.
  */
 
 /** Days after the previous failed attempt at which a renewal invoice is tried again. */
@@ -93,7 +94,10 @@ export function collect(
       customer.delinquent = false;
       ctx.emit('customer.updated', customer, before);
     }
-    if (sub && (sub.status === 'incomplete' || sub.status === 'past_due')) setStatus(ctx, sub, 'active');
+    // Paying the open invoice of a past-due or unpaid subscription makes it active again (Stripe's rule
+    // for `unpaid`: paying the most recent invoice reactivates it).
+    if (sub && (sub.status === 'incomplete' || sub.status === 'past_due' || sub.status === 'unpaid'))
+      setStatus(ctx, sub, 'active');
     return null;
   }
 
@@ -113,8 +117,9 @@ export function collect(
     ctx.emit('customer.updated', customer, before);
   }
   if (sub && retrying) {
-    if (nextDelay === undefined) endSubscription(ctx, sub, at, 'payment_failed');
-    else setStatus(ctx, sub, 'past_due');
+    if (nextDelay !== undefined) setStatus(ctx, sub, 'past_due');
+    else if (state.afterFinalRetry === 'unpaid') setStatus(ctx, sub, 'unpaid');
+    else endSubscription(ctx, sub, at, 'payment_failed');
   }
   return failure;
 }

@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { createServer } from './server.ts';
+import type { AfterFinalRetry } from './state.ts';
+
+export type { AfterFinalRetry } from './state.ts';
 
 export type { Delivery } from './webhooks.ts';
 export { signatureHeader } from './webhooks.ts';
@@ -17,6 +20,11 @@ export interface BillingTestServerOptions {
   webhookUrl?: string;
   /** Default: a new random `whsec_…` each start. */
   webhookSecret?: string;
+  /**
+   * When the last retry of a renewal fails: `cancel` (Stripe's default setting) ends the subscription;
+   * `unpaid` keeps it unpaid (no more charges) until its open invoice is paid, which makes it active.
+   */
+  afterFinalRetry?: AfterFinalRetry;
 }
 
 export interface BillingTestServer {
@@ -72,6 +80,7 @@ export async function startBillingTestServer(
     publishableKey,
     webhookUrl: opts.webhookUrl || null,
     webhookSecret: opts.webhookSecret || generated.webhookSecret,
+    afterFinalRetry: opts.afterFinalRetry ?? 'cancel',
   });
   const handle: BillingTestServer = {
     url: server.url,

@@ -52,6 +52,23 @@ export function createPortalSession(ctx: Ctx, params: Params): Stripe.BillingPor
   return session;
 }
 
+/**
+ * The card becomes the customer's default payment method, and the default of each live subscription
+ * that names its own (as Stripe's portal and hosted invoice page do).
+ */
+export function makeDefaultCard(ctx: Ctx, customer: Stripe.Customer, paymentMethodId: string): void {
+  const before = structuredClone(customer);
+  customer.invoice_settings.default_payment_method = paymentMethodId;
+  ctx.emit('customer.updated', customer, before);
+  for (const sub of ctx.state.subscriptions.values()) {
+    const live = sub.status !== 'canceled' && sub.status !== 'incomplete_expired';
+    if (sub.customer !== customer.id || !live || !sub.default_payment_method) continue;
+    const subBefore = structuredClone(sub);
+    sub.default_payment_method = paymentMethodId;
+    ctx.emit('customer.subscription.updated', sub, subBefore);
+  }
+}
+
 export interface PageResult {
   status: number;
   html?: string;
@@ -128,16 +145,7 @@ export function portalSubmit(ctx: Ctx, token: string, body: Params): PageResult 
     );
     const pm = paymentMethodFromCard(state, vc);
     attachPaymentMethod(ctx, pm.id, customer.id);
-    const before = structuredClone(customer);
-    customer.invoice_settings.default_payment_method = pm.id;
-    ctx.emit('customer.updated', customer, before);
-    for (const sub of state.subscriptions.values()) {
-      const live = sub.status !== 'canceled' && sub.status !== 'incomplete_expired';
-      if (sub.customer !== customer.id || !live || !sub.default_payment_method) continue;
-      const subBefore = structuredClone(sub);
-      sub.default_payment_method = pm.id;
-      ctx.emit('customer.subscription.updated', sub, subBefore);
-    }
+    makeDefaultCard(ctx, customer, pm.id);
   } catch (e) {
     if (!(e instanceof StripeApiError)) throw e;
     return { status: e.status, html: form(state, record.session, token, e.body.message) };

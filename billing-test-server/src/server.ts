@@ -28,7 +28,7 @@ import {
   parseForm,
 } from './form.ts';
 import { randomText } from './ids.ts';
-import { invoicePage } from './invoice-page.ts';
+import { invoicePage, payInvoiceFromPage } from './invoice-page.ts';
 import { getInvoice, listInvoiceLines, listInvoices } from './invoices.ts';
 import { PAGE_PARAMS, paginate } from './lists.ts';
 import {
@@ -43,7 +43,7 @@ import {
 import { invoicePdf } from './pdf.ts';
 import { createPortalSession, type PageResult, portalPage, portalSubmit } from './portal.ts';
 import { createPreview } from './preview.ts';
-import { State } from './state.ts';
+import { type AfterFinalRetry, State } from './state.ts';
 import {
   cancelSubscription,
   createSubscription,
@@ -60,6 +60,7 @@ export interface ServerConfig {
   publishableKey: string;
   webhookUrl: string | null;
   webhookSecret: string;
+  afterFinalRetry?: AfterFinalRetry;
 }
 
 type Method = 'GET' | 'POST' | 'DELETE';
@@ -101,6 +102,7 @@ function eventTime(state: State, object: object): number {
 
 export async function createServer(config: ServerConfig) {
   const state = new State();
+  state.afterFinalRetry = config.afterFinalRetry ?? 'cancel';
   seedCatalog(state);
   let baseUrl = '';
   const webhooks = new WebhookSender(config.webhookUrl, config.webhookSecret);
@@ -333,9 +335,19 @@ export async function createServer(config: ServerConfig) {
     return id ? state.invoices.get(id) : undefined;
   };
   app.get('/invoice/:token', (request, reply) => {
-    const invoice = linkedInvoice((request.params as { token: string }).token);
+    const { token } = request.params as { token: string };
+    const invoice = linkedInvoice(token);
     if (!invoice) return reply.code(404).type('text/plain').send('Not found');
-    return reply.type('text/html; charset=utf-8').send(invoicePage(invoice));
+    return reply.type('text/html; charset=utf-8').send(invoicePage(invoice, token));
+  });
+  app.post('/invoice/:token', (request, reply) => {
+    const { token } = request.params as { token: string };
+    const invoice = linkedInvoice(token);
+    if (!invoice) return reply.code(404).type('text/plain').send('Not found');
+    return sendPage(
+      reply,
+      payInvoiceFromPage(ctx, invoice, token, isRecord(request.body) ? request.body : {}),
+    );
   });
   app.get('/invoice/:token/pdf', (request, reply) => {
     const invoice = linkedInvoice((request.params as { token: string }).token);

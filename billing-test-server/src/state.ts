@@ -33,6 +33,9 @@ export interface RequestInfo {
   idempotencyKey: string | null;
 }
 
+/** What becomes of a subscription when the last retry of its renewal fails (see State). */
+export type AfterFinalRetry = 'cancel' | 'unpaid';
+
 export class State {
   readonly customers = new Map<string, Stripe.Customer>();
   /** Cards saved as customer sources (`source=tok_…`), `card_…`. */
@@ -57,6 +60,12 @@ export class State {
   readonly idempotency = new Map<string, { fingerprint: string; status: number; body: unknown }>();
   /** The API request being handled, for `event.request`; null while a test clock advances. */
   request: RequestInfo | null = null;
+  /**
+   * Stripe's "subscription status if all retries for a payment fail" setting: `cancel` (Stripe's
+   * default) ends the subscription; `unpaid` keeps it, charges nothing more, and makes it active again
+   * when its open invoice is paid.
+   */
+  afterFinalRetry: AfterFinalRetry = 'cancel';
 
   /** Any stored object by id, for `expand[]`. */
   find(id: string): object | undefined {

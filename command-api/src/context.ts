@@ -1,4 +1,4 @@
-import type { RouteSpec } from '@mrn/contracts';
+import type { ReadModel, RouteSpec } from '@mrn/contracts';
 import type {
   Clock,
   Config,
@@ -8,6 +8,7 @@ import type {
   Logger,
   Mailer,
   Pool,
+  Position,
 } from '@mrn/platform';
 import type { FastifyInstance } from 'fastify';
 import type { BillingGateway } from './billing/gateway.ts';
@@ -26,8 +27,19 @@ export interface CommandDeps {
   clock: Clock;
   /** Stripe, or the Stripe-compatible test server in billing test mode (DESIGN §4). */
   billing: BillingGateway;
+  /**
+   * When the read models have applied a position: work that follows a command and reads a read model
+   * (re-assessing a warned funder's contribution once its new records are counted) waits on it. The
+   * all-in-one server gives its ProjectionRunner.
+   */
+  readModels: ReadModelProgress;
   /** The partner API's sandbox (server/src/sandbox), where this process runs one; absent otherwise. */
   sandbox?: SandboxControl;
+}
+
+/** Resolves true once every named read model has applied `position`, false after `timeoutMs`. */
+export interface ReadModelProgress {
+  waitFor(position: Position, readModels: readonly ReadModel[], timeoutMs: number): Promise<boolean>;
 }
 
 /** What the dashboard may do to the sandbox: only reset it to its seed. */

@@ -14,8 +14,10 @@ import { passwordHandlers } from './handlers/passwords.ts';
 import { sandboxHandlers } from './handlers/sandbox.ts';
 import { userHandlers } from './handlers/users.ts';
 import { webhookLogHandlers } from './handlers/webhook-log.ts';
+import { contributionMails } from './subscriptions/contribution-mail.ts';
 import { registerDirectUploads } from './subscriptions/direct-uploads.ts';
-import { startDisputeMail } from './subscriptions/dispute-mail.ts';
+import { disputeMails } from './subscriptions/dispute-mail.ts';
+import { startMailReactor } from './subscriptions/mail-outbox.ts';
 import { startImportResumer } from './subscriptions/resume-imports.ts';
 
 /** The command side's slice of the route table. */
@@ -49,8 +51,13 @@ export function registerCommandApi(deps: CommandDeps): void {
   registerStripeWebhooks(deps);
   registerDirectUploads(deps);
   startImportResumer(deps);
-  // E-mails to business owners about their disputes, from the log (an outbox with its checkpoint).
-  startDisputeMail(deps);
+  // E-mails from the log (one outbox with its checkpoint): to business owners about their disputes, to
+  // funders' admins about their contribution warnings.
+  const productName = deps.config.PRODUCT_NAME;
+  startMailReactor(deps, [
+    disputeMails({ store: deps.store, productName }),
+    contributionMails({ ...deps, productName, publicUrl: () => deps.publicUrl }),
+  ]);
 }
 
 export const commandMigrations = () =>

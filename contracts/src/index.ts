@@ -1,3 +1,5 @@
+export * from './domain/billing-state.ts';
+export * from './domain/contribution.ts';
 export * from './domain/disputes.ts';
 export * from './domain/ein.ts';
 export * from './domain/messages.ts';

@@ -73,7 +73,7 @@ describe('the Contribution tab', () => {
     for (const label of ['Last 90 days', 'Last 30 days', 'Last 2 weeks', 'Last week']) {
       expect(await figures.getByRole('row', { name: new RegExp(label) }).textContent()).toContain('100');
     }
-    await page.getByText(/Over the last 90 days .* added for 0 distinct merchants searched/).waitFor();
+    await page.getByText(/Over the last 90 days, .* added for 0 distinct merchants searched/).waitFor();
     expect(await page.getByText('Contribution Requirement Override').count()).toBe(0);
 
     await fallBelowMinimum();

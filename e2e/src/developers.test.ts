@@ -78,14 +78,16 @@ describe('/developers', () => {
     expect(await hide.getAttribute('aria-expanded')).toBe('true');
     const search = card(page, 'partnerSearchMerchants');
     await search.locator('pre.mrn-answer').waitFor();
-    expect(await search.locator('pre.mrn-answer').textContent()).toContain('"fein": "010000001"');
+    // Production examples name an example merchant: the sandbox's is unknown in production.
+    expect(await search.locator('pre.mrn-answer').textContent()).toContain('"fein": "123456789"');
     expect(await shownCode(page, 'partnerSearchMerchants').textContent()).toBe(
-      `curl '${server.url}/api/v2/merchants/010000001' \\\n  -H "Authorization: Bearer $API_TOKEN"`,
+      `curl '${server.url}/api/v2/merchants/123456789' \\\n  -H "Authorization: Bearer $API_TOKEN"`,
     );
 
     await page.getByRole('radio', { name: 'Sandbox' }).click();
     expect(await page.getByTestId('base-address').textContent()).toBe(`${server.url}/sandbox`);
     await page.getByText('its only merchant has EIN').waitFor();
+    expect(await search.locator('pre.mrn-answer').textContent()).toContain('"fein": "010000001"');
     expect(await shownCode(page, 'partnerSearchMerchants').textContent()).toContain(
       `curl '${server.url}/sandbox/api/v2/merchants/010000001'`,
     );

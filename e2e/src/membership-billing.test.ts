@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:net';
 import { buildPath, routes, streams } from '@mrn/contracts';
 import { startTestServer, TEST_ADMIN, type TestServer } from '@mrn/server/testing';
 import type { Browser, Page } from 'playwright-core';
@@ -166,6 +165,20 @@ describe('membership and billing', () => {
     expect((await membershipOfAccount()).membership_status).toBe('none');
     await screenshot(page, 'membership-pay-declined');
 
+    // Issue 21 item 12: editing the card (a half-typed number) takes the old refusal away, leaving only
+    // what is wrong now; so does sending the form again.
+    await field(dialog, 'Card number').fill('4000 0000');
+    await dialog.getByText('Your card number is incorrect.').waitFor();
+    expect(await dialog.getByText('Your card was declined.').count()).toBe(0);
+    await screenshot(page, 'membership-pay-declined-then-edited');
+    await fillCard(page, '4000 0000 0000 0002');
+    await dialog.getByRole('button', { name: /^Pay/ }).click();
+    await dialog.getByText('Your card was declined.').waitFor();
+    await field(dialog, 'CVC').fill('');
+    await dialog.getByRole('button', { name: /^Pay/ }).click();
+    await dialog.getByText('CVC is required').waitFor();
+    expect(await dialog.getByText('Your card was declined.').count()).toBe(0);
+
     await fillCard(page, '4242 4242 4242 4242');
     await page.keyboard.press('Enter');
     await page.waitForURL('**/dashboard');
@@ -180,7 +193,7 @@ describe('membership and billing', () => {
     await ensureMembership();
     const page = await signIn(ADMIN, '/dashboard');
     await page.goto(`${server.url}/account?tab=membership`);
-    await page.getByText(/It renews on \d\d\/\d\d\/\d{4}/).waitFor();
+    await page.getByText(/renews on \d\d\/\d\d\/\d{4}/).waitFor();
     await page.getByRole('heading', { name: 'Danger Zone' }).waitFor();
     await screenshotsAtBothWidths(page, 'membership-tab');
 

@@ -138,6 +138,8 @@ export async function startServer(
     clock: opts.clock ?? systemClock,
     billing: billing.gateway,
     sandbox,
+    // Work after a command that reads a read model waits for the projections here (one process).
+    readModels: projections,
   };
   registerCommandApi(commandDeps);
   const kafka = startKafka(config, { pool: db.pool, store, logger });
@@ -190,7 +192,7 @@ export async function startServer(
     { store, logger },
     { productName: config.PRODUCT_NAME, email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD },
   );
-  if (opts.demo) await loadDemoNetwork({ store, logger, pool: db.pool }, projections);
+  if (opts.demo) await loadDemoNetwork(commandDeps, projections);
 
   let url = '';
   if (opts.listen !== false) {

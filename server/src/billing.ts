@@ -62,7 +62,15 @@ export async function startBilling(config: Config, logger: Logger): Promise<Bill
     };
   }
   const keys = billingTestKeys(config.DATA_DIR);
-  const server = await startBillingTestServer({ host: '127.0.0.1', port: 0, ...keys });
+  // After the last failed retry of a renewal the subscription stays, unpaid, until its open invoice is
+  // paid (Stripe's "mark the subscription as unpaid" setting, the one to choose with a real key too):
+  // the membership lapses meanwhile, and paying the invoice brings both back.
+  const server = await startBillingTestServer({
+    host: '127.0.0.1',
+    port: 0,
+    ...keys,
+    afterFinalRetry: 'unpaid',
+  });
   logger.info({ url: server.url }, 'billing test mode: the Stripe-compatible test server is running');
   return {
     gateway: createBillingGateway({

@@ -1,7 +1,15 @@
 import { createHash } from 'node:crypto';
-import { addMerchant, addNote, loadAccount, openAccount, registerUser } from '@mrn/command-api';
-import type { MembershipStatus, NoteCategory, PlanLevel } from '@mrn/contracts';
-import type { Actor, EventStore, Logger, Pool } from '@mrn/platform';
+import {
+  addMerchant,
+  addNote,
+  type CommandDeps,
+  loadAccount,
+  openAccount,
+  registerUser,
+  startMembership,
+} from '@mrn/command-api';
+import type { NoteCategory, PlanLevel } from '@mrn/contracts';
+import type { Actor, EventStore } from '@mrn/platform';
 import type { ProjectionRunner } from '@mrn/projections';
 
 /** Stable ids, so loading the demo twice recognises what is already there. */
@@ -18,7 +26,14 @@ interface DemoFunder {
   website: string;
   domain: string;
   plan: PlanLevel;
-  membership: MembershipStatus;
+  /**
+   * paid: its admin starts the membership with a test card through Start Membership, as a user would
+   * (billing test mode), so its card, invoices, plan changes and the revenue widget agree; trialing: a
+   * trial, nothing billed.
+   */
+  membership: 'paid' | 'trialing';
+  /** The test card token the admin pays with. */
+  card?: string;
   people: { first: string; last: string; admin: boolean }[];
 }
 
@@ -29,7 +44,8 @@ export const DEMO_FUNDERS: DemoFunder[] = [
     website: 'https://summitcapital.example',
     domain: 'summitcapital.example',
     plan: 'PRO',
-    membership: 'active',
+    membership: 'paid',
+    card: 'tok_visa',
     people: [
       { first: 'Dana', last: 'Whitfield', admin: true },
       { first: 'Marco', last: 'Reyes', admin: false },
@@ -41,7 +57,8 @@ export const DEMO_FUNDERS: DemoFunder[] = [
     website: 'https://harboradvance.example',
     domain: 'harboradvance.example',
     plan: 'BASIC',
-    membership: 'active',
+    membership: 'paid',
+    card: 'tok_mastercard',
     people: [
       { first: 'Priya', last: 'Natarajan', admin: true },
       { first: 'Tom', last: 'Becker', admin: false },
@@ -58,18 +75,22 @@ export const DEMO_FUNDERS: DemoFunder[] = [
   },
 ];
 
-/** `npm start -- --demo`: a few funders and their people, created through the same commands users issue. */
-export async function loadDemoNetwork(
-  deps: { store: EventStore; logger: Logger; pool: Pool },
-  _projections: ProjectionRunner,
-): Promise<void> {
+/**
+ * `npm start -- --demo`: a few funders and their people, created through the same commands users issue;
+ * the paying ones pay for their membership through Start Membership with a test card (billing test
+ * mode; with a real STRIPE_SECRET_KEY nothing is charged and they get a trial instead). The platform's
+ * own account is left as the server made it.
+ */
+export async function loadDemoNetwork(deps: CommandDeps, _projections: ProjectionRunner): Promise<void> {
   const ctx = { now: new Date() };
   const metadata = { source: 'system' as const };
   const created: string[] = [];
+  const billingTestMode = deps.billing.mode === 'test';
   for (const f of DEMO_FUNDERS) {
     const accountId = demoId(`account:${f.key}`);
     if ((await loadAccount(deps, accountId)).state.status === 'open') continue;
     const people = f.people.map((p) => ({ ...p, email: `${p.first}.${p.last}@${f.domain}`.toLowerCase() }));
+    const paid = f.membership === 'paid' && billingTestMode;
     await openAccount(
       deps,
       {
@@ -78,7 +99,7 @@ export async function loadDemoNetwork(
         website: f.website,
         primaryContactEmail: people[0]!.email,
         planLevel: f.plan,
-        membershipStatus: f.membership,
+        membershipStatus: paid ? 'none' : 'trialing',
         isPlatform: false,
       },
       ctx,
@@ -103,7 +124,30 @@ export async function loadDemoNetwork(
       );
       created.push(`${p.email} (${f.name}${p.admin ? ', admin' : ''})`);
     }
+    if (paid) {
+      // The funder's admin pays, as on /membership: the same command, the card charged by the provider.
+      const admin = people.find((p) => p.admin)!;
+      const actor: Actor = {
+        userId: demoId(`user:${admin.email}`),
+        accountId,
+        sessionId: 'demo',
+        sessionVersion: 0,
+        isAdmin: true,
+        isDmAdmin: false,
+        planLevel: f.plan,
+        mfaPending: false,
+      };
+      await startMembership(
+        deps,
+        accountId,
+        { token: f.card ?? 'tok_visa', email: admin.email, planLevel: f.plan },
+        { now: new Date(), actor },
+        { ...metadata, actorUserId: actor.userId, actorAccountId: accountId },
+      );
+    }
   }
+  if (!billingTestMode && created.length > 0)
+    deps.logger.info('billing is live: the demo funders get trials, nothing is charged');
   if (created.length > 0) await loadDemoMerchants(deps);
   if (created.length > 0) {
     process.stdout.write(

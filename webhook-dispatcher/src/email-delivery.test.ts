@@ -204,12 +204,14 @@ describe('notification e-mail over SMTP', () => {
       expect(mail.rcptTo).toEqual(['alerts@summit.example']);
       expect(mail.mailFrom).toBe('no-reply@merchantrisk.local');
       expect(mail.parsed.to).toMatchObject({ value: [{ address: 'alerts@summit.example' }] });
-      expect(mail.parsed.subject).toBe(`Note Added: Acme Coffee LLC (EIN ${fein})`);
+      // People read the e-mail: the EIN as the app writes it, 12-3456789.
+      const shownEin = `${fein.slice(0, 2)}-${fein.slice(2)}`;
+      expect(mail.parsed.subject).toBe(`Note Added: Acme Coffee LLC (EIN ${shownEin})`);
       const lines = (mail.parsed.text ?? '').trim().split(/\r?\n/);
       expect(lines).toEqual([
         'Note Added on a merchant you watch.',
         '',
-        `Merchant EIN: ${fein}`,
+        `Merchant EIN: ${shownEin}`,
         'Merchant Name: Acme Coffee LLC',
         'Action: Note Added',
         'Note Category: Slow Pay',

@@ -1,4 +1,4 @@
-import { type EventOf, parseEvent } from '@mrn/contracts';
+import { type EventOf, formatEin, parseEvent } from '@mrn/contracts';
 import type { PoolClient, RecordedEvent } from '@mrn/platform';
 import { resumeEndpoint } from './circuit-breaker.ts';
 
@@ -31,6 +31,7 @@ export const HANDLED_TYPES = new Set([
   'AccountMembershipStarted',
   'AccountPlanChanged',
   'AccountMembershipCanceled',
+  'AccountMembershipReinstated',
   'MerchantSubscriptionsAdded',
   'MerchantSubscriptionsRemoved',
   'MerchantAdded',
@@ -50,19 +51,24 @@ const TYPE_OF_ACTION: Record<NotificationData['action'], string> = {
 const actingAccount = (e: RecordedEvent): string | null =>
   e.metadata.onBehalfOfAccountId ?? e.metadata.actorAccountId ?? null;
 
+/**
+ * The notification e-mail. People read it, so the EIN is written as the app shows it (12-3456789); the
+ * webhook's JSON keeps the documented 9 digits (`merchant_ein`), which programs compare.
+ */
 export function emailText(p: WebhookPayload): { subject: string; text: string } {
   const d = p.data;
+  const ein = formatEin(d.merchant_ein);
   const lines = [
     `${d.action} on a merchant you watch.`,
     '',
-    `Merchant EIN: ${d.merchant_ein}`,
+    `Merchant EIN: ${ein}`,
     `Merchant Name: ${d.merchant_name}`,
     `Action: ${d.action}`,
   ];
   if (d.note_category) lines.push(`Note Category: ${d.note_category}`);
   if (d.note) lines.push(`Note: ${d.note}`);
   lines.push(`Action Performed By: ${d.action_performed_by}`, `Merchant URL: ${d.merchant_url}`);
-  return { subject: `${d.action}: ${d.merchant_name} (EIN ${d.merchant_ein})`, text: lines.join('\n') };
+  return { subject: `${d.action}: ${d.merchant_name} (EIN ${ein})`, text: lines.join('\n') };
 }
 
 interface Notice {
@@ -97,6 +103,7 @@ export async function applyEvent(
       return 0;
     }
     case 'AccountMembershipStarted':
+    case 'AccountMembershipReinstated':
     case 'AccountPlanChanged': {
       const d = (e as unknown as EventOf<'AccountPlanChanged'>).data;
       // A membership (re)started is no longer canceled; a plan change leaves that as it was.

@@ -30,10 +30,14 @@ export interface BillingGateway {
     planLevel: PlanLevel,
   ): Promise<{ prorationAmount: number; nextInvoiceAmount: number; nextPaymentDate: string | null }>;
   cancel(subscriptionId: string): Promise<void>;
+  /** Cancels the subscription unless it has ended already (canceled, or incomplete and expired). */
+  cancelIfLive(subscriptionId: string): Promise<void>;
+  /** The customer's invoices, newest first; only those in `status` when given. */
   invoices(
     customerId: string,
     page: number,
     perPage: number,
+    status?: Stripe.InvoiceListParams.Status,
   ): Promise<{ invoices: Stripe.Invoice[]; total: number }>;
   paymentMethod(customerId: string): Promise<Stripe.PaymentMethod.Card | null>;
   portalUrl(customerId: string, returnUrl: string): Promise<string>;
@@ -226,11 +230,18 @@ export function createBillingGateway(opts: GatewayOptions): BillingGateway {
       await stripe.subscriptions.cancel(subscriptionId);
     },
 
-    async invoices(customerId, page, perPage) {
+    async cancelIfLive(subscriptionId) {
+      const subscription = await stripe.subscriptions.retrieve(subscriptionId);
+      if (subscription.status === 'canceled' || subscription.status === 'incomplete_expired') return;
+      await stripe.subscriptions.cancel(subscriptionId);
+    },
+
+    async invoices(customerId, page, perPage, status) {
       // Stripe pages by cursor; the dashboard pages by number. A funder has one invoice a month, so
       // reading them all (100 at a time) is a few requests at most.
       const all: Stripe.Invoice[] = [];
-      for await (const invoice of stripe.invoices.list({ customer: customerId, limit: 100 })) {
+      const query = { customer: customerId, limit: 100, ...(status ? { status } : {}) };
+      for await (const invoice of stripe.invoices.list(query)) {
         all.push(invoice);
         if (all.length >= 1000) break;
       }

@@ -56,6 +56,14 @@ const invoiceShape = z.looseObject({
   customer: customerRef.nullable(),
   created: unix,
   next_payment_attempt: unix.nullish(),
+  // The subscription it bills (API 2025+: under `parent`); a one-off invoice has none.
+  parent: z
+    .looseObject({
+      subscription_details: z
+        .looseObject({ subscription: z.union([stripeId('sub'), z.looseObject({ id: stripeId('sub') })]) })
+        .nullish(),
+    })
+    .nullish(),
   lines: z.looseObject({
     data: z.array(z.looseObject({ period: z.looseObject({ end: unix }).optional() })),
   }),
@@ -180,6 +188,7 @@ async function commandFor(
               invoiceId: invoice.id,
               invoiceCreatedAt,
               currentPeriodEnd: iso(invoice.lines.data[0]?.period?.end),
+              subscriptionId: idOf(invoice.parent?.subscription_details?.subscription),
             },
           }
         : {
@@ -256,7 +265,7 @@ async function mailRenewalFailed(deps: CommandDeps, accountId: string): Promise<
       text:
         `Hello${admin.first_name ? ` ${admin.first_name}` : ''},\n\nThe renewal payment for ${admin.name}'s ` +
         `${deps.config.PRODUCT_NAME} membership was declined. We will try again; to keep your access, update ` +
-        `the card on file:\n\n${deps.publicUrl}/account?tab=billing\n\nIf every retry fails the membership ends.\n`,
+        `the card on file:\n\n${deps.publicUrl}/account?tab=billing\n\nIf every retry fails, the membership lapses until the open invoice is paid.\n`,
     });
   }
 }

@@ -11,7 +11,15 @@ import {
   type previewPlanChange,
   type upgradeSubscription,
 } from '@mrn/contracts';
-import { type Actor, conflict, type Handler, paymentRequired, unavailable } from '@mrn/platform';
+import {
+  type Actor,
+  conflict,
+  type EventMetadata,
+  type Handler,
+  paymentRequired,
+  requestOrigin,
+  unavailable,
+} from '@mrn/platform';
 import Stripe from 'stripe';
 import { accounts } from '../aggregates.ts';
 import { closeSession } from '../auth/sessions.ts';
@@ -55,50 +63,79 @@ const answer = (state: OpenAccountState) => ({
   membership_status: state.membershipStatus,
 });
 
+/**
+ * Start Membership (accounts spec §7 POST /accounts/{id}/subscription): the card token is charged for
+ * the first month through the provider and the membership recorded, one billing command per funder at a
+ * time. What the route runs, and what the demo network's paying funders are made with (server/demo.ts).
+ */
+export function startMembership(
+  deps: CommandDeps,
+  accountId: string,
+  card: { token: string; email: string; planLevel: PlanLevel },
+  ctx: { now: Date; actor: Actor },
+  metadata: EventMetadata,
+) {
+  return withBillingLock(deps.pool, accountId, async () => {
+    const account = await manageable(deps, accountId, ctx.actor);
+    // Refused before the card is charged; decided again when the outcome is recorded.
+    assertMayStartMembership(account, ctx.actor);
+    // A membership that lapsed unpaid keeps its subscription at the provider (its open invoice would
+    // revive it): a new membership ends it first, so the funder is never billed twice.
+    const lapsed = account.billing.stripeSubscriptionId;
+    if (lapsed && account.billing.endedReason === 'unpaid')
+      await viaStripe(() => deps.billing.cancelIfLive(lapsed));
+    const subscription = await viaStripe(() =>
+      deps.billing.subscribe({
+        accountId: account.accountId,
+        email: card.email,
+        token: card.token,
+        planLevel: card.planLevel,
+        customerId: account.billing.stripeCustomerId,
+      }),
+    );
+    const start = {
+      type: 'StartMembership' as const,
+      planLevel: card.planLevel,
+      stripeCustomerId: subscription.customerId,
+      stripeSubscriptionId: subscription.subscriptionId,
+      currentPeriodEnd: subscription.currentPeriodEnd,
+    };
+    try {
+      return await accounts.handle(deps, account.accountId, start, ctx, metadata);
+    } catch (err) {
+      // Charged but not recorded (the store failed, or the account changed meanwhile): the
+      // subscription is cancelled, so nobody pays for a membership the product does not know.
+      await deps.billing
+        .cancel(subscription.subscriptionId)
+        .catch((cancelErr: unknown) =>
+          deps.logger.error(
+            { err: cancelErr, subscription: subscription.subscriptionId },
+            'could not cancel an unrecorded subscription',
+          ),
+        );
+      throw err;
+    }
+  });
+}
+
 export function billingHandlers(deps: CommandDeps) {
   const ctxOf = (req: { actor: Actor }) => ({ now: deps.clock.now(), actor: req.actor });
 
-  const createSubscriptionHandler: Handler<typeof createSubscription> = (req) =>
-    withBillingLock(deps.pool, req.params.id, async () => {
-      const account = await manageable(deps, req.params.id, req.actor);
-      // Refused before the card is charged; decided again when the outcome is recorded.
-      assertMayStartMembership(account, req.actor);
-      const planLevel = req.body.stripePlanName;
-      const subscription = await viaStripe(() =>
-        deps.billing.subscribe({
-          accountId: account.accountId,
-          email: req.body.stripeEmail,
-          token: req.body.stripeToken,
-          planLevel,
-          customerId: account.billing.stripeCustomerId,
-        }),
-      );
-      const start = {
-        type: 'StartMembership' as const,
-        planLevel,
-        stripeCustomerId: subscription.customerId,
-        stripeSubscriptionId: subscription.subscriptionId,
-        currentPeriodEnd: subscription.currentPeriodEnd,
-      };
-      let result: Awaited<ReturnType<typeof accounts.handle>>;
-      try {
-        result = await accounts.handle(deps, account.accountId, start, ctxOf(req), metadataFor(req));
-      } catch (err) {
-        // Charged but not recorded (the store failed, or the account changed meanwhile): the
-        // subscription is cancelled, so nobody pays for a membership the product does not know.
-        await deps.billing
-          .cancel(subscription.subscriptionId)
-          .catch((cancelErr: unknown) =>
-            deps.logger.error(
-              { err: cancelErr, subscription: subscription.subscriptionId },
-              'could not cancel an unrecorded subscription',
-            ),
-          );
-        throw err;
-      }
-      req.reply.code(201);
-      return { data: answer(result.state as OpenAccountState), position: result.position };
-    });
+  const createSubscriptionHandler: Handler<typeof createSubscription> = async (req) => {
+    const result = await startMembership(
+      deps,
+      req.params.id,
+      {
+        token: req.body.stripeToken,
+        email: req.body.stripeEmail,
+        planLevel: req.body.stripePlanName,
+      },
+      ctxOf(req),
+      metadataFor(req),
+    );
+    req.reply.code(201);
+    return { data: answer(result.state as OpenAccountState), position: result.position };
+  };
 
   const changePlan =
     (planLevel: PlanLevel): Handler<typeof upgradeSubscription | typeof downgradeSubscription> =>
@@ -159,10 +196,10 @@ export function billingHandlers(deps: CommandDeps) {
 
   const listInvoicesHandler: Handler<typeof listInvoices> = async (req) => {
     const account = await manageable(deps, req.params.id, req.actor);
-    const { page, per_page } = req.query;
+    const { page, per_page, status } = req.query;
     const customer = account.billing.stripeCustomerId;
     const { invoices, total } = customer
-      ? await viaStripe(() => deps.billing.invoices(customer, page, per_page))
+      ? await viaStripe(() => deps.billing.invoices(customer, page, per_page, status))
       : { invoices: [], total: 0 };
     return {
       data: invoices.map((i) => ({
@@ -173,6 +210,7 @@ export function billingHandlers(deps: CommandDeps) {
         paid: i.status === 'paid',
         status: i.status ?? 'draft',
         invoice_pdf: i.invoice_pdf ?? null,
+        hosted_invoice_url: i.hosted_invoice_url ?? null,
       })),
       pagination: {
         current_page: page,
@@ -200,11 +238,15 @@ export function billingHandlers(deps: CommandDeps) {
     const account = await manageable(deps, req.body.account_id, req.actor);
     const customer = account.billing.stripeCustomerId;
     if (!customer) throw conflict(BILLING_TEXTS.notMember);
-    // Back on the funder's own page, whose #billing_updated opens the Billing tab with its toast.
+    // Back on the funder's own page, whose #billing_updated opens the Billing tab with its toast, at
+    // the address the user asked from (PUBLIC_URL when set): their session lives at that origin, so a
+    // way back to another (localhost for 127.0.0.1) would sign them out. Handed back to the signed-in
+    // caller only, so the request's own Host may be used (platform/src/http/link-origin.ts).
+    const origin = requestOrigin(req.request, deps.config.PUBLIC_URL) ?? deps.publicUrl;
     const back =
       req.body.update_type === 'funder' && req.actor.isDmAdmin
-        ? `${deps.publicUrl}/funders/${account.accountId}#billing_updated`
-        : `${deps.publicUrl}/account#billing_updated`;
+        ? `${origin}/funders/${account.accountId}#billing_updated`
+        : `${origin}/account#billing_updated`;
     return { data: { url: await viaStripe(() => deps.billing.portalUrl(customer, back)) } };
   };
 

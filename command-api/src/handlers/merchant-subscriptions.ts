@@ -8,21 +8,24 @@ import {
   type deleteSelectedMerchantSubscriptions,
   type downloadSubscriptionImportResults,
   SUBSCRIPTION_TEXTS,
+  type toggleMerchantSubscription,
 } from '@mrn/contracts';
 import {
   type Actor,
   conflict,
   forbidden,
+  gone,
   type Handler,
   notFound,
   type Position,
   ruleBroken,
 } from '@mrn/platform';
 import { merchantSubscriptionPage } from '@mrn/projections/read-models/merchant-subscription-page';
-import { subscriptions } from '../aggregates.ts';
+import { merchants, subscriptions } from '../aggregates.ts';
 import { runInBackground } from '../background.ts';
 import { type CommandDeps, metadataFor } from '../context.ts';
-import { subscriptionId } from '../domain/subscriptions/subscriptions.ts';
+import { MERCHANT_TEXTS } from '../domain/merchant/merchant.ts';
+import { type SubscriptionsCommand, subscriptionId } from '../domain/subscriptions/subscriptions.ts';
 import { loadAccount } from '../services/accounts.ts';
 import { runSubscriptionImport } from '../subscriptions/import.ts';
 
@@ -86,11 +89,45 @@ export function merchantSubscriptionHandlers(deps: CommandDeps) {
       ctxOf(req),
       metadataFor(req),
     );
-    req.reply.code(201);
+    // Subscribing again writes nothing: 200 and "already watched" rather than 201 "added".
+    const alreadyWatched = result.events.length === 0;
+    req.reply.code(alreadyWatched ? 200 : 201);
     const id = subscriptionId(accountId, fein);
     return {
-      data: { id, resource_id: id, fein },
-      message: SUBSCRIPTION_TEXTS.added(deps.config.PRODUCT_NAME),
+      data: { id, resource_id: id, fein, already_watched: alreadyWatched },
+      message: alreadyWatched
+        ? SUBSCRIPTION_TEXTS.alreadyWatched(fein)
+        : SUBSCRIPTION_TEXTS.added(deps.config.PRODUCT_NAME),
+      ...(result.position ? { position: result.position } : {}),
+    };
+  };
+
+  // GET /api/merchants/:id/toggle_subscription (core spec §7): a GET that changes state, as the spec has
+  // it. The caller's own account watches the live merchant's EIN, or stops; the choice is made on the
+  // subscriptions state the command is decided on, so a lost race decides again on the newer state.
+  const toggleHandler: Handler<typeof toggleMerchantSubscription> = async (req) => {
+    const accountId = req.actor.accountId;
+    await subscriptionAccount(deps, accountId, req.actor);
+    const { state: merchant } = await merchants.load(deps.store, req.params.id);
+    if (merchant.status === 'none') throw notFound(MERCHANT_TEXTS.notFound);
+    if (merchant.status === 'archived') throw gone(MERCHANT_TEXTS.archived);
+    const fein = merchant.fein;
+    let watched = false;
+    const result = await subscriptions.handle(
+      deps,
+      accountId,
+      (state): SubscriptionsCommand => {
+        watched = !state.feins.has(fein);
+        return watched
+          ? { type: 'Subscribe', accountId, feins: [fein], source: 'web' }
+          : { type: 'Unsubscribe', accountId, feins: [fein] };
+      },
+      ctxOf(req),
+      metadataFor(req),
+    );
+    return {
+      data: { resource_id: req.params.id, fein, has_merchant_subscription: watched },
+      message: watched ? SUBSCRIPTION_TEXTS.added(deps.config.PRODUCT_NAME) : SUBSCRIPTION_TEXTS.deleted,
       ...(result.position ? { position: result.position } : {}),
     };
   };
@@ -239,6 +276,7 @@ export function merchantSubscriptionHandlers(deps: CommandDeps) {
 
   return {
     addMerchantSubscription: addHandler,
+    toggleMerchantSubscription: toggleHandler,
     deleteSelectedMerchantSubscriptions: deleteSelectedHandler,
     deleteAllMerchantSubscriptions: deleteAllHandler,
     createPresignedUrl: presignHandler,

@@ -9,8 +9,9 @@ import type {
   updateMerchant,
   updateNote,
 } from '@mrn/contracts';
-import { type Actor, type Handler, notFound } from '@mrn/platform';
+import { type Actor, type Handler, notFound, type Position } from '@mrn/platform';
 import { merchants } from '../aggregates.ts';
+import { runInBackground } from '../background.ts';
 import { transact } from '../command-handler.ts';
 import { type CommandDeps, metadataFor } from '../context.ts';
 import {
@@ -20,6 +21,7 @@ import {
   type NoteContent,
 } from '../domain/merchant/merchant.ts';
 import { recordIds } from '../idempotency.ts';
+import { reassessAfterRecords } from '../services/contribution.ts';
 import {
   addMerchant as addMerchantWithNote,
   addNote as addNoteToMerchant,
@@ -69,6 +71,17 @@ type Types = {
 export function merchantHandlers(deps: CommandDeps): { [K in keyof Types]: Handler<Types[K]> } {
   const now = (actor: Actor) => ({ now: deps.clock.now(), actor });
 
+  /**
+   * New records raise the funder's contribution: a funder under a warning or lock is assessed again once
+   * they are counted (in the background, after the answer), so a figure back at the minimum lifts it.
+   */
+  const afterRecordsAdded = (accountId: string, position: Position | undefined, correlationId: string) => {
+    if (!position) return;
+    runInBackground(deps.logger, 'contribution re-assessment', () =>
+      reassessAfterRecords(deps, accountId, position, { correlationId }),
+    );
+  };
+
   /** A command on the merchant a note belongs to. */
   const onNote = async (
     req: Parameters<Handler<typeof updateNote>>[0] | Parameters<Handler<typeof archiveNote>>[0],
@@ -98,6 +111,7 @@ export function merchantHandlers(deps: CommandDeps): { [K in keyof Types]: Handl
         now(req.actor),
         metadataFor(req, { onBehalfOfAccountId: by.proxiedCreator }),
       );
+      if (events.length > 0) afterRecordsAdded(by.accountId, position, req.request.id);
       req.reply.code(events.length > 0 ? 201 : 200);
       return { data: { resource_id: merchantId, note_id: noteId }, position };
     },
@@ -149,6 +163,7 @@ export function merchantHandlers(deps: CommandDeps): { [K in keyof Types]: Handl
         now(req.actor),
         metadataFor(req, { onBehalfOfAccountId: by.proxiedCreator }),
       );
+      if (events.length > 0) afterRecordsAdded(by.accountId, position, req.request.id);
       req.reply.code(events.length > 0 ? 201 : 200);
       return { data: { resource_id: noteId }, position };
     },

@@ -2,6 +2,7 @@ import {
   type adminChangePassword,
   type changePassword,
   type forgotPassword,
+  INVITATION_LINK_PARAM,
   PASSWORD_HISTORY,
   type passwordReset,
   streams,
@@ -49,6 +50,7 @@ async function issueResetLink(
   email: string,
   ttlMs: number,
   metadata: EventMetadata,
+  purpose: 'reset' | 'invitation' = 'reset',
 ) {
   const token = newSecret();
   const result = await executeCommand(
@@ -63,7 +65,10 @@ async function issueResetLink(
     { now: deps.clock.now() },
     metadata,
   );
-  const link = `${deps.publicUrl}/password_reset?reset_token=${encodeURIComponent(token)}&email=${encodeURIComponent(email)}`;
+  // E-mailed, and often asked for by someone who is not signed in: PUBLIC_URL or the server's own
+  // address, never the request's Host (a forged one would carry the token to its server;
+  // platform/src/http/link-origin.ts).
+  const link = `${deps.publicUrl}/password_reset?reset_token=${encodeURIComponent(token)}&email=${encodeURIComponent(email)}${purpose === 'invitation' ? `&${INVITATION_LINK_PARAM}=1` : ''}`;
   return { link, position: result.position };
 }
 
@@ -75,7 +80,14 @@ export async function sendInvitation(
   accountName: string,
   metadata: EventMetadata,
 ) {
-  const { link, position } = await issueResetLink(deps, userId, email, INVITATION_TTL_MS, metadata);
+  const { link, position } = await issueResetLink(
+    deps,
+    userId,
+    email,
+    INVITATION_TTL_MS,
+    metadata,
+    'invitation',
+  );
   await deps.mailer.send({
     to: email,
     subject: `You have been added to ${deps.config.PRODUCT_NAME}`,

@@ -4,10 +4,12 @@ import { createLogger, type Mail, PostgresEventStore, platformMigrations } from 
 import { createTestDatabase, type TestDatabase } from '@mrn/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commandMigrations } from '../plugin.ts';
-import { DisputeMailReactor } from './dispute-mail.ts';
+import { disputeMails } from './dispute-mail.ts';
+import { MailReactor } from './mail-outbox.ts';
 
-// The dispute e-mail reactor over a real event store and outbox: each mail enqueued once however many
-// readers or restarts, sent again after a failure, never lost to a crash between enqueue and send.
+// The mail reactor with the dispute e-mails, over a real event store and outbox: each mail enqueued once
+// however many readers or restarts, sent again after a failure, never lost to a crash between enqueue
+// and send.
 
 let db: TestDatabase;
 let store: PostgresEventStore;
@@ -34,13 +36,9 @@ function recordingMailer() {
   };
 }
 const reactor = (mailer: ReturnType<typeof recordingMailer>) =>
-  new DisputeMailReactor({
-    pool: db.pool,
-    store,
-    mailer,
-    logger: createLogger('silent'),
-    productName: 'MRN',
-  });
+  new MailReactor({ pool: db.pool, store, mailer, logger: createLogger('silent') }, [
+    disputeMails({ store, productName: 'MRN' }),
+  ]);
 const append = (streamId: string, events: DomainEvent[]) =>
   store.appendToStream(
     streamId,
@@ -84,7 +82,7 @@ const resolve = (disputeId: string) =>
     },
   ]);
 
-describe('dispute mail reactor', () => {
+describe('mail reactor: dispute e-mails', () => {
   it('mails receipt and resolution once each, however often and by however many readers the log is read', async () => {
     const mailer = recordingMailer();
     const id = await dispute('once@biz.example');
@@ -106,13 +104,13 @@ describe('dispute mail reactor', () => {
     await dispute('outage@biz.example');
     expect((await reactor(mailer).runOnce()).sent).toBe(0);
     const { rows } = await db.pool.query(
-      `select attempts, sent_at, last_error, next_attempt_at > now() as later from dispute_mail_outbox where mail_to = $1`,
+      `select attempts, sent_at, last_error, next_attempt_at > now() as later from mail_outbox where mail_to = $1`,
       ['outage@biz.example'],
     );
     expect(rows).toEqual([{ attempts: 1, sent_at: null, last_error: 'SMTP unavailable', later: true }]);
     mailer.failing = false;
     expect((await reactor(mailer).runOnce()).sent).toBe(0); // not due yet
-    await db.pool.query(`update dispute_mail_outbox set next_attempt_at = now() where mail_to = $1`, [
+    await db.pool.query(`update mail_outbox set next_attempt_at = now() where mail_to = $1`, [
       'outage@biz.example',
     ]);
     expect((await reactor(mailer).runOnce()).sent).toBe(1);

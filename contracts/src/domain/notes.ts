@@ -15,6 +15,13 @@ export const NOTE_CATEGORIES = [
 export type NoteCategory = (typeof NOTE_CATEGORIES)[number];
 
 export const PLATFORM_ONLY_CATEGORY: NoteCategory = 'Merchant Dispute';
+/**
+ * The categories a funder's member may report in (and so a partner API call, made as one): every one
+ * but Merchant Dispute.
+ */
+export const MEMBER_NOTE_CATEGORIES = NOTE_CATEGORIES.filter(
+  (c): c is Exclude<NoteCategory, 'Merchant Dispute'> => c !== PLATFORM_ONLY_CATEGORY,
+);
 /** Only platform administrators may pick it when editing a note (core spec §5); anyone may add a note in it. */
 export const ADMIN_ONLY_CATEGORY: NoteCategory = 'Default Satisfied';
 /** A note in one of these may only be changed by a platform administrator. */

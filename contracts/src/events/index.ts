@@ -55,6 +55,16 @@ export const eventSchemas = {
     issuedAt: z.string(),
     expiresAt: z.string(),
   }),
+  /**
+   * Still below the minimum with the warning expiring within 3 days: the funder's admins are reminded,
+   * once per warning (the warning's own dates say which one).
+   */
+  AccountContributionWarningReminded: z.object({
+    accountId: z.string(),
+    percent: z.number(),
+    issuedAt: z.string(),
+    expiresAt: z.string(),
+  }),
   /** Still below the minimum when the warning expired: locked from search. */
   AccountContributionLocked: z.object({ accountId: z.string(), percent: z.number() }),
   /** Back at the minimum: the warning (and any lock) is lifted. */
@@ -85,8 +95,26 @@ export const eventSchemas = {
   }),
   AccountMembershipCanceled: z.object({
     accountId: z.string(),
-    /** requested: Cancel Membership; stripe: Stripe ended it (e.g. after the last failed retry). */
-    reason: z.enum(['requested', 'stripe']),
+    /**
+     * requested: Cancel Membership. unpaid: the card payment provider stopped retrying a failed
+     * renewal and keeps the subscription unpaid (Stripe's "mark the subscription as unpaid" after the
+     * last retry): paying its open invoice brings the subscription and the membership back. stripe:
+     * the provider ended the subscription (deleted, or its first payment expired): it cannot come back.
+     */
+    reason: z.enum(['requested', 'stripe', 'unpaid']),
+    /** The provider ended it while a renewal payment was failing (absent on older events: false). */
+    afterFailedPayment: z.boolean().optional(),
+    /** `created` of the provider's event that ended it (its clock's time); null or absent for a request. */
+    providerEndedAt: z.string().nullable().optional(),
+  }),
+  /**
+   * The membership the provider suspended for an unpaid renewal (`reason: 'unpaid'`) is paid again: its
+   * open invoice was paid and the same subscription is active again.
+   */
+  AccountMembershipReinstated: z.object({
+    accountId: z.string(),
+    planLevel: z.enum(PLAN_LEVELS),
+    currentPeriodEnd: z.string().nullable(),
   }),
   AccountRenewalPaid: z.object({
     accountId: z.string(),

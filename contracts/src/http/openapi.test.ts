@@ -4,8 +4,10 @@ import { PartnerErrorBody, partnerRoutes } from '../routes/partner-api.ts';
 import {
   PARTNER_ANSWER_EXAMPLES,
   PARTNER_ERROR_EXAMPLE,
+  PARTNER_SANDBOX_ANSWER_EXAMPLES,
   PartnerErrorAnswer,
   partnerOpenApiDocument,
+  SANDBOX_MERCHANT_EIN,
 } from '../routes/partner-api-document.ts';
 import { z } from '../zod.ts';
 import { openApiDocument, openApiMismatches, openApiPath, pathSpellingConflicts } from './openapi.ts';
@@ -108,10 +110,10 @@ describe('the partner OpenAPI document', () => {
     expect(PartnerErrorAnswer.safeParse(PARTNER_ERROR_EXAMPLE).success).toBe(true);
   });
 
-  it('takes the sandbox example EIN as a search key, and documents Idempotency-Key on the creates', () => {
+  it('takes an example EIN as the search key in production, and documents Idempotency-Key on the creates', () => {
     const search = doc().paths['/api/v2/merchants/{key}']!.get!;
     expect(search.parameters).toEqual([
-      expect.objectContaining({ name: 'key', in: 'path', required: true, example: '010000001' }),
+      expect.objectContaining({ name: 'key', in: 'path', required: true, example: '123456789' }),
     ]);
     const withKey = Object.values(doc().paths)
       .flatMap((byMethod) => Object.values(byMethod))
@@ -123,6 +125,51 @@ describe('the partner OpenAPI document', () => {
       'partnerAddNote',
       'partnerAddNoteWithAdditionalData',
     ]);
+  });
+
+  it('never shows the sandbox merchant in a production example; the sandbox examples ask about it', () => {
+    const sandboxEin = SANDBOX_MERCHANT_EIN.replace('-', '');
+    const operations = Object.values(doc().paths).flatMap((byMethod) => Object.values(byMethod));
+    for (const operation of operations) {
+      const { 'x-sandbox-example': sandbox, ...production } = operation;
+      expect(JSON.stringify(production), operation.operationId).not.toContain(sandboxEin);
+      if (!sandbox) continue;
+      expect(JSON.stringify(sandbox), operation.operationId).toContain(sandboxEin);
+      expect(JSON.stringify(sandbox), operation.operationId).not.toContain('123456789');
+    }
+    const search = doc().paths['/api/v2/merchants/{key}']!.get!;
+    expect(search['x-sandbox-example']).toEqual({
+      params: { key: sandboxEin },
+      answer: PARTNER_SANDBOX_ANSWER_EXAMPLES.partnerSearchMerchants,
+    });
+    // The note's sandbox body is the production one about the sandbox's merchant.
+    expect(doc().paths['/api/v2/notes']!.post!['x-sandbox-example']?.body).toEqual({
+      ...(partnerRoutes.partnerAddNote.docs.example.body as object),
+      fein: sandboxEin,
+    });
+    // Each sandbox example parses with the route's schemas, and so does its answer.
+    for (const [name, spec] of Object.entries(partnerRoutes as Record<string, RouteSpec>)) {
+      const sandbox = doc().paths[openApiPath(spec.path)]![spec.method.toLowerCase()]!['x-sandbox-example'];
+      if (!sandbox) continue;
+      if (sandbox.params) expect(spec.params?.safeParse(sandbox.params).success, name).toBe(true);
+      if (sandbox.body) expect(spec.body?.safeParse(sandbox.body).success, name).toBe(true);
+      expect(spec.response.safeParse(sandbox.answer).success, name).toBe(true);
+    }
+  });
+
+  it('offers exactly the note categories a partner may use: never Merchant Dispute', () => {
+    const body = doc().paths['/api/v2/notes']!.post!.requestBody!.content['application/json'].schema as {
+      properties: { note_category: { enum: string[] } };
+    };
+    expect(body.properties.note_category.enum).not.toContain('Merchant Dispute');
+    expect(body.properties.note_category.enum).toContain('Slow Pay');
+    const refused = partnerRoutes.partnerAddNote.body.safeParse({
+      fein: '123456789',
+      note_category: 'Merchant Dispute',
+      note: 'x',
+    });
+    expect(refused.error?.issues[0]?.message).not.toContain('Merchant Dispute');
+    expect(refused.error?.issues[0]?.message).toMatch(/^must be one of: Default Account, /);
   });
 
   it('leaves answers open to new fields but keeps requests exact', () => {

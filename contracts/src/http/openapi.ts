@@ -38,7 +38,15 @@ export type OpenApiOperation = Record<string, unknown> & {
   responses: Record<string, OpenApiResponse>;
   security: Record<string, string[]>[];
   'x-required-plan'?: 'PRO';
+  /** The request and answer as they are in the sandbox, where they differ (for the developer guide). */
+  'x-sandbox-example'?: SandboxExample;
 };
+/** A call's example in the sandbox: its path parameters, body and answer there, each when it differs. */
+export interface SandboxExample {
+  params?: Record<string, string>;
+  body?: unknown;
+  answer?: unknown;
+}
 export interface OpenApiHeader {
   description?: string;
   /** Sent with every answer of its status. */
@@ -78,6 +86,8 @@ export interface OpenApiOptions {
   errorExample?: unknown;
   /** A successful answer of each route, by route name: shown beside the request example. */
   answerExamples?: Record<string, unknown>;
+  /** The answer in the sandbox of each route with a `sandboxExample`, by route name. */
+  sandboxAnswerExamples?: Record<string, unknown>;
   rateLimits?: RateLimits;
   /**
    * Routes (by name) whose call answers 200 instead of 201 when it changed nothing because it was
@@ -233,6 +243,19 @@ const statusText = (status: number, options: OpenApiOptions): string =>
     503: 'Unavailable for a moment (the database, or the sandbox starting or being reset): try again shortly, after Retry-After seconds when it is given.',
   })[status] ?? 'Refused.';
 
+/** The route's sandbox example, whole: its overrides applied to the production example. */
+function sandboxExampleOf(spec: RouteSpec, answer: unknown): SandboxExample | undefined {
+  const sandbox = spec.docs?.sandboxExample;
+  if (!sandbox) return undefined;
+  const example = spec.docs?.example;
+  const body = example?.body;
+  return {
+    ...(sandbox.params ? { params: { ...example?.params, ...sandbox.params } } : {}),
+    ...(sandbox.body ? { body: { ...(body && typeof body === 'object' ? body : {}), ...sandbox.body } } : {}),
+    ...(answer !== undefined ? { answer } : {}),
+  };
+}
+
 const tagOf = (spec: RouteSpec) =>
   spec.docs?.subscriptions
     ? OPENAPI_TAGS.subscriptions.name
@@ -280,6 +303,7 @@ export function openApiDocument(table: Record<string, RouteSpec>, options: OpenA
       503,
     ];
     const answerExample = options.answerExamples?.[name];
+    const sandboxExample = sandboxExampleOf(spec, options.sandboxAnswerExamples?.[name]);
     const answerContent = {
       'application/json': {
         schema: jsonSchema(spec.response, 'output'),
@@ -293,6 +317,7 @@ export function openApiDocument(table: Record<string, RouteSpec>, options: OpenA
       tags: [tagOf(spec)],
       security: secured ? [{ bearerAuth: [] }] : [],
       ...(spec.plan ? { 'x-required-plan': spec.plan } : {}),
+      ...(sandboxExample ? { 'x-sandbox-example': sandboxExample } : {}),
       parameters: parameters(spec),
       ...(spec.body
         ? {

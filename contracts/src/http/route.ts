@@ -53,8 +53,16 @@ export interface RouteSpec {
 export interface RouteDocs {
   summary: string;
   description: string;
-  /** A request that works (values of params, query and body), shown in the guide and its snippets. */
+  /**
+   * A request that works in production (values of params, query and body), shown in the guide and its
+   * snippets. It names an example merchant, never the sandbox's: that EIN is unknown in production.
+   */
   example?: { params?: Record<string, string>; query?: Record<string, string>; body?: unknown };
+  /**
+   * What changes in the sandbox (params, and body fields over the example's), where the call is about
+   * a merchant that must exist: the sandbox's own merchant, EIN 01-0000001.
+   */
+  sandboxExample?: { params?: Record<string, string>; body?: Record<string, unknown> };
   /** Shown only to accounts with merchant subscriptions (accounts spec §6). */
   subscriptions?: boolean;
   /** The status of a successful answer, when not the default (201 for a command's POST, else 200). */

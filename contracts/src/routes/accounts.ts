@@ -1,3 +1,4 @@
+import { MEMBERSHIP_ENDED_REASONS } from '../domain/billing-state.ts';
 import { MEMBERSHIP_STATUSES, PLAN_LEVELS } from '../domain/plans.ts';
 import { WATCH_SEARCHED_MONTHS } from '../domain/search-watch.ts';
 import { dataEnvelope, Pagination } from '../http/envelope.ts';
@@ -19,6 +20,22 @@ export const AccountView = z.object({
   /** A renewal failed and Stripe is retrying it: the account's admins see a bar and get an e-mail. */
   payment_failed: z.boolean(),
   next_payment_attempt: z.string().nullable(),
+  /**
+   * The membership is paid through the card payment provider: started with Start Membership (a
+   * subscription) and not ended since. False for trials, for a membership granted outside billing (the
+   * platform's own account) and for one that ended. Only a billed membership counts as revenue.
+   */
+  billed: z.boolean(),
+  /**
+   * Why the last membership or trial ended (null while none has): requested (Cancel Membership),
+   * trial_canceled (Cancel Trial), unpaid (the provider stopped retrying a failed renewal and keeps the
+   * subscription unpaid: paying its open invoice restores the membership), provider_payment_failed (the
+   * provider ended the subscription after the renewal payment failed), provider (the provider ended it
+   * otherwise). `billingStateOf` (contracts/domain/billing-state) reads these fields as one state.
+   */
+  membership_ended_reason: z.enum(MEMBERSHIP_ENDED_REASONS).nullable(),
+  /** When it ended, on the provider's clock when the provider ended it. */
+  membership_ended_at: z.string().nullable(),
   merchants_added: z.number().int(),
   notes_added: z.number().int(),
   last_merchant_added_at: z.string().nullable(),
@@ -36,6 +53,20 @@ export const AccountView = z.object({
   /** More merchants or notes that would bring the 90-day figure to the minimum (0 when it is there). */
   contribution_records_needed: z.number().int(),
   can_access_api: z.boolean(),
+  /**
+   * When a platform administrator last granted (api_granted) and last revoked (api_revoked) the funder's
+   * API access (accounts spec §3, §4: the grant toggles with can_access_api); null when never.
+   */
+  api_granted: z.string().nullable(),
+  api_revoked: z.string().nullable(),
+  /**
+   * Where an admin updates the card the membership is charged to: the Billing tab of the funder's page
+   * in the product (`/account?tab=billing` for the account's admins, `/funders/{id}?tab=billing` for
+   * platform admins), whose Update Payment Method opens the provider's portal. Built from PUBLIC_URL, or
+   * the origin the request was made to. Only for the account's admins and platform admins; null for
+   * anyone else.
+   */
+  payment_method_update_url: z.string().nullable(),
   mfa_required: z.boolean(),
   merchant_subscription_enabled: z.boolean(),
   merchant_subscription_notification_email: z.string().nullable(),
@@ -183,6 +214,46 @@ export const recalculateContribution = route({
   params: idParam,
   response: dataEnvelope(z.object({ resource_id: z.string() })),
   action: 'recalculate contribution',
+});
+
+/**
+ * A funder's contribution as every one of its members may see it (accounts spec §6: an ordinary member has
+ * the contribution view): the four figures, what the 90-day one is made of, the warning and lock, and
+ * whether search is locked out now. Nothing else of the account (no contacts, settings or billing).
+ */
+export const ContributionView = AccountView.pick({
+  total_ninety_days_contribution_percentage: true,
+  total_month_contribution_percentage: true,
+  total_two_week_contribution_percentage: true,
+  total_week_contribution_percentage: true,
+  contribution_locked: true,
+  contribution_warning_date: true,
+  contribution_warning_expire_date: true,
+  contribution_override: true,
+  contribution_records_added: true,
+  contribution_merchants_searched: true,
+  contribution_records_needed: true,
+}).extend({
+  account_id: z.string(),
+  account_name: z.string(),
+  /**
+   * Search is refused now: below the minimum, locked or past the warning's expiry, no override (the rule
+   * the search itself applies).
+   */
+  search_locked: z.boolean(),
+});
+export type ContributionView = z.infer<typeof ContributionView>;
+
+/** Every member of the funder (read-only), its admins and platform admins; another funder's members get 404. */
+export const getAccountContribution = route({
+  method: 'GET',
+  path: '/api/accounts/:id/contribution',
+  service: 'query',
+  readModels: ['accounts', 'contribution'],
+  access: 'member',
+  params: idParam,
+  response: dataEnvelope(ContributionView),
+  action: 'retrieve contribution',
 });
 
 export const exportContacts = route({

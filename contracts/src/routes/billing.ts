@@ -90,6 +90,9 @@ export const previewPlanChange = route({
   action: 'retrieve invoices',
 });
 
+/** The provider's invoice states (Stripe's): draft, open (to be paid), paid, uncollectible, void. */
+export const INVOICE_STATUSES = ['draft', 'open', 'paid', 'uncollectible', 'void'] as const;
+
 export const InvoiceView = z.object({
   id: z.string(),
   created_at: z.string(),
@@ -99,6 +102,11 @@ export const InvoiceView = z.object({
   paid: z.boolean(),
   status: z.string(),
   invoice_pdf: z.string().nullable(),
+  /**
+   * The provider's hosted invoice page: an open invoice is paid there by card (paying the open invoice
+   * of a past-due or unpaid membership brings it back). Null when the provider gives none (a draft).
+   */
+  hosted_invoice_url: z.string().nullable(),
 });
 export type InvoiceView = z.infer<typeof InvoiceView>;
 
@@ -108,7 +116,10 @@ export const listInvoices = route({
   service: 'command',
   access: 'account_admin',
   params: idParam,
-  query: paging,
+  query: paging.extend({
+    /** Only the invoices in this state (open: still to be paid); all when absent. */
+    status: z.enum(INVOICE_STATUSES, { error: `must be one of ${INVOICE_STATUSES.join(', ')}` }).optional(),
+  }),
   response: z.object({ data: z.array(InvoiceView), pagination: Pagination }),
   action: 'retrieve invoices',
 });

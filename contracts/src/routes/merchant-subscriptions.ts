@@ -1,4 +1,4 @@
-import { normaliseEin } from '../domain/ein.ts';
+import { formatEin, normaliseEin } from '../domain/ein.ts';
 import { dataEnvelope, Pagination } from '../http/envelope.ts';
 import { requiredText, uuid } from '../http/fields.ts';
 import { route } from '../http/route.ts';
@@ -18,6 +18,8 @@ export const SUBSCRIPTION_IMPORT_STATUSES = ['queued', 'processing', 'done', 'fa
 export const SUBSCRIPTION_TEXTS = {
   notEnabled: 'Merchant subscriptions are only available to PRO funders with merchant subscriptions enabled.',
   added: (product: string) => `Merchant subscription has been added to ${product}.`,
+  /** Subscribing an EIN the account already watches (answered 200, nothing written). */
+  alreadyWatched: (fein: string) => `${formatEin(fein)} is already watched.`,
   deleted: 'Merchant subscriptions have been deleted.',
   uploadFailed: 'Could not upload the file.',
   redeliveryQueued: 'The webhook will be delivered again in a moment.',
@@ -102,12 +104,45 @@ export const addMerchantSubscription = route({
   plan: 'PRO',
   params: idParam,
   body: z.object({ merchant_subscription: z.object({ fein: einField() }, { error: 'is required' }) }),
+  // 201 when the EIN is now watched; 200, writing nothing, when it already was (`already_watched`).
   response: z.object({
-    data: z.object({ id: z.string(), resource_id: z.string(), fein: z.string() }),
+    data: z.object({
+      id: z.string(),
+      resource_id: z.string(),
+      fein: z.string(),
+      already_watched: z.boolean(),
+    }),
     message: z.string(),
     position: z.string().optional(),
   }),
   action: 'create merchant subscription',
+});
+
+/**
+ * Core spec §7: `GET /merchants/{id}/toggle_subscription`, "Toggles the merchant subscription." The
+ * merchant page's Subscription Enabled switch: the caller's account starts watching the merchant's EIN,
+ * or stops, and the answer is the new state. It is a GET that changes state because the spec's call is
+ * one; answers are never cached (`no-store`, as every API answer) and the web client calls it only on a
+ * click. Access as the switch: an admin of a PRO account with subscriptions enabled (checked by the
+ * handler against the account). Not a partner route, so not in the OpenAPI document.
+ */
+export const toggleMerchantSubscription = route({
+  method: 'GET',
+  path: '/api/merchants/:id/toggle_subscription',
+  service: 'command',
+  access: 'account_admin',
+  plan: 'PRO',
+  params: idParam,
+  response: z.object({
+    data: z.object({
+      resource_id: z.string(),
+      fein: z.string(),
+      has_merchant_subscription: z.boolean(),
+    }),
+    message: z.string(),
+    position: z.string().optional(),
+  }),
+  action: 'toggle merchant subscription',
 });
 
 const listState = {

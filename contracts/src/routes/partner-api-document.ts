@@ -35,8 +35,16 @@ const ACME = {
   created_at: ADDED,
   added_by: 'Summit Capital Funding',
 };
-// The search example's key is the sandbox's merchant, so the answer shown is (close to) what the
-// sandbox gives: its seed (server/src/sandbox/seed.ts), reported by a sandbox-only funder.
+// A search in production finds an example merchant another funder reported (who reported it is not
+// shown). In the sandbox the examples ask about the sandbox's own merchant, so the answer shown there is
+// (close to) what the sandbox gives: its seed (server/src/sandbox/seed.ts), by a sandbox-only funder.
+const FOUND_IN_PRODUCTION = { ...ACME, added_by: null };
+const FOUND_NOTE_IN_PRODUCTION = {
+  note_category: 'Stacking History',
+  note: 'Took a second position 10 days after funding.',
+  created_at: ADDED,
+  added_by: null,
+};
 const FOUND = {
   fein: '010000001',
   legal_name: 'Sandbox Test Merchant LLC',
@@ -68,7 +76,10 @@ export const PARTNER_ANSWER_EXAMPLES: AnswerExamples = {
       expires_at: '2026-03-15T15:09:26.000Z',
     },
   },
-  partnerSearchMerchants: { errors: [], data: [{ ...FOUND, notes: [FOUND_NOTE] }] },
+  partnerSearchMerchants: {
+    errors: [],
+    data: [{ ...FOUND_IN_PRODUCTION, notes: [FOUND_NOTE_IN_PRODUCTION] }],
+  },
   partnerAddMerchant: {
     errors: [],
     data: {
@@ -100,8 +111,10 @@ export const PARTNER_ANSWER_EXAMPLES: AnswerExamples = {
     errors: [],
     data: [
       {
-        ...FOUND,
-        notes: [{ ...FOUND_NOTE, submission_source: 'broker', broker_name: 'Main Street Brokers' }],
+        ...FOUND_IN_PRODUCTION,
+        notes: [
+          { ...FOUND_NOTE_IN_PRODUCTION, submission_source: 'broker', broker_name: 'Main Street Brokers' },
+        ],
       },
     ],
   },
@@ -140,6 +153,34 @@ export const PARTNER_ANSWER_EXAMPLES: AnswerExamples = {
       searches: [{ created_at: '2026-03-12T18:02:11.000Z' }, { created_at: '2026-02-27T10:15:40.000Z' }],
     },
   },
+};
+
+/** The same answer about the sandbox's merchant: its EIN in place of the example's. */
+const inSandbox = <T>(answer: T): T =>
+  JSON.parse(JSON.stringify(answer).replaceAll('"123456789"', `"${SANDBOX_FEIN}"`)) as T;
+const SANDBOX_FEIN = SANDBOX_MERCHANT_EIN.replace('-', '');
+
+/**
+ * What the calls whose sandbox example differs (routes' `docs.sandboxExample`) answer there: the
+ * searches find the sandbox's merchant; the others answer about its EIN.
+ */
+export const PARTNER_SANDBOX_ANSWER_EXAMPLES: Partial<AnswerExamples> = {
+  partnerSearchMerchants: { errors: [], data: [{ ...FOUND, notes: [FOUND_NOTE] }] },
+  partnerSearchWithAdditionalData: {
+    errors: [],
+    data: [
+      {
+        ...FOUND,
+        notes: [{ ...FOUND_NOTE, submission_source: 'broker', broker_name: 'Main Street Brokers' }],
+      },
+    ],
+  },
+  partnerAddNote: inSandbox(PARTNER_ANSWER_EXAMPLES.partnerAddNote),
+  partnerAddNoteWithAdditionalData: inSandbox(PARTNER_ANSWER_EXAMPLES.partnerAddNoteWithAdditionalData),
+  partnerSubscribe: inSandbox(PARTNER_ANSWER_EXAMPLES.partnerSubscribe),
+  partnerGetSubscription: inSandbox(PARTNER_ANSWER_EXAMPLES.partnerGetSubscription),
+  partnerDeleteSubscription: inSandbox(PARTNER_ANSWER_EXAMPLES.partnerDeleteSubscription),
+  partnerSearchHistory: inSandbox(PARTNER_ANSWER_EXAMPLES.partnerSearchHistory),
 };
 
 /** A refusal, as sent: each problem names the request field it concerns. */
@@ -210,6 +251,7 @@ export function partnerOpenApiDocument(options: PartnerDocumentOptions): OpenApi
     errorBody: PartnerErrorAnswer,
     errorExample: PARTNER_ERROR_EXAMPLE,
     answerExamples: PARTNER_ANSWER_EXAMPLES,
+    sandboxAnswerExamples: PARTNER_SANDBOX_ANSWER_EXAMPLES,
     rateLimits: limits,
     repeatable: REPEATABLE,
     ...(options.bodyLimitBytes ? { bodyLimitBytes: options.bodyLimitBytes } : {}),

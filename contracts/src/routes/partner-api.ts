@@ -1,5 +1,5 @@
 import { isEinDigits, normaliseEin } from '../domain/ein.ts';
-import { NOTE_CATEGORIES, NOTE_MAX, SUBMISSION_SOURCES } from '../domain/notes.ts';
+import { MEMBER_NOTE_CATEGORIES, NOTE_MAX, SUBMISSION_SOURCES } from '../domain/notes.ts';
 import { STATES } from '../domain/us-states.ts';
 import { optionalDate, optionalText, requiredText } from '../http/fields.ts';
 import { route } from '../http/route.ts';
@@ -39,6 +39,11 @@ export const partnerEin = () =>
 
 const einParam = z.object({ fein: partnerEin() });
 
+/** The EIN of the examples: a made-up merchant in production; the sandbox examples use the sandbox's own. */
+const EXAMPLE_EIN = '123456789';
+/** The sandbox's only merchant (accounts spec §7: EIN 01-0000001). */
+const SANDBOX_EIN = '010000001';
+
 /** A 9-digit EIN, or legal-name keywords (at least 2 characters). */
 const searchKey = z.object({
   key: z
@@ -61,7 +66,10 @@ const merchantBody = {
   business_phone: optionalText(40),
   business_startdate: optionalDate(),
   industry: optionalText(120),
-  note_category: z.enum(NOTE_CATEGORIES, { error: `must be one of: ${NOTE_CATEGORIES.join(', ')}` }),
+  // Exactly what a partner may send: Merchant Dispute is for platform administrators alone.
+  note_category: z.enum(MEMBER_NOTE_CATEGORIES, {
+    error: `must be one of: ${MEMBER_NOTE_CATEGORIES.join(', ')}`,
+  }),
   note: requiredText(NOTE_MAX),
 };
 
@@ -164,7 +172,8 @@ export const partnerSearchMerchants = route({
     summary: 'Search merchants',
     description:
       'A 9-digit EIN finds that merchant; legal-name keywords find up to 5 merchants, with their notes. More matches ask you to narrow the search. Every search is recorded, as on the dashboard.',
-    example: { params: { key: '010000001' } },
+    example: { params: { key: EXAMPLE_EIN } },
+    sandboxExample: { params: { key: SANDBOX_EIN } },
   },
 });
 
@@ -183,7 +192,7 @@ export const partnerAddMerchant = route({
       'fein, legal_name, city, state, note_category and note are required; dba, street1, street2, business_phone, business_startdate (YYYY-MM-DD) and industry are optional. Send an `Idempotency-Key` header to retry safely.',
     example: {
       body: {
-        fein: '123456789',
+        fein: EXAMPLE_EIN,
         legal_name: 'Acme Coffee LLC',
         city: 'Austin',
         state: 'TX',
@@ -208,8 +217,9 @@ export const partnerAddNote = route({
     description:
       'Adds a note to the merchant with this EIN. Send an `Idempotency-Key` header to retry safely.',
     example: {
-      body: { fein: '123456789', note_category: 'Stacking History', note: 'Took a second advance.' },
+      body: { fein: EXAMPLE_EIN, note_category: 'Stacking History', note: 'Took a second advance.' },
     },
+    sandboxExample: { body: { fein: SANDBOX_EIN } },
   },
 });
 
@@ -226,7 +236,8 @@ export const partnerSubscribe = route({
     summary: 'Watch an EIN',
     description:
       'Subscribes your account to an EIN (it need not have been reported yet): your notification e-mail and webhook hear of every merchant and note other funders add on it. PRO accounts with merchant subscriptions enabled.',
-    example: { body: { fein: '123456789' } },
+    example: { body: { fein: EXAMPLE_EIN } },
+    sandboxExample: { body: { fein: SANDBOX_EIN } },
     subscriptions: true,
   },
 });
@@ -244,7 +255,8 @@ export const partnerGetSubscription = route({
   docs: {
     summary: 'Is an EIN watched?',
     description: 'Whether your account watches this EIN, and since when.',
-    example: { params: { fein: '123456789' } },
+    example: { params: { fein: EXAMPLE_EIN } },
+    sandboxExample: { params: { fein: SANDBOX_EIN } },
     subscriptions: true,
   },
 });
@@ -262,7 +274,8 @@ export const partnerDeleteSubscription = route({
     summary: 'Stop watching an EIN',
     description:
       'Removes the subscription (a GET, as documented for older integrations). Removing one that does not exist is not an error.',
-    example: { params: { fein: '123456789' } },
+    example: { params: { fein: EXAMPLE_EIN } },
+    sandboxExample: { params: { fein: SANDBOX_EIN } },
     subscriptions: true,
   },
 });
@@ -280,7 +293,8 @@ export const partnerSearchWithAdditionalData = route({
   docs: {
     summary: 'Search merchants, with submission sources',
     description: 'As Search merchants, with each note’s submission_source and broker_name. PRO accounts.',
-    example: { params: { key: '010000001' } },
+    example: { params: { key: EXAMPLE_EIN } },
+    sandboxExample: { params: { key: SANDBOX_EIN } },
   },
 });
 
@@ -300,7 +314,7 @@ export const partnerAddMerchantWithAdditionalData = route({
       'As Add a merchant, with submission_source (in-house or broker) and broker_name (required for broker). PRO accounts.',
     example: {
       body: {
-        fein: '123456789',
+        fein: EXAMPLE_EIN,
         legal_name: 'Acme Coffee LLC',
         city: 'Austin',
         state: 'TX',
@@ -328,12 +342,13 @@ export const partnerAddNoteWithAdditionalData = route({
     description: 'As Add a note, with submission_source and broker_name. PRO accounts.',
     example: {
       body: {
-        fein: '123456789',
+        fein: EXAMPLE_EIN,
         note_category: 'Default',
         note: 'Defaulted in May.',
         submission_source: 'in-house',
       },
     },
+    sandboxExample: { body: { fein: SANDBOX_EIN } },
   },
 });
 
@@ -351,7 +366,8 @@ export const partnerSearchHistory = route({
     summary: 'When an EIN was searched',
     description:
       'The time of every search of this EIN on the network in the last 6 months, newest first. PRO accounts.',
-    example: { params: { fein: '123456789' } },
+    example: { params: { fein: EXAMPLE_EIN } },
+    sandboxExample: { params: { fein: SANDBOX_EIN } },
   },
 });
 

@@ -200,6 +200,12 @@ export const forgotPassword = route({
   action: 'process request',
 });
 
+/**
+ * The query parameter an invitation's link carries beside its reset_token (`invitation=1`): the same
+ * form sets a new member's first password, titled "Set your password" rather than "Reset password".
+ */
+export const INVITATION_LINK_PARAM = 'invitation';
+
 export const passwordReset = route({
   method: 'POST',
   path: '/api/auth/password_reset',

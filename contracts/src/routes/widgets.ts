@@ -15,7 +15,9 @@ import { z } from '../zod.ts';
 //   Our Members) by plan, with the spec's minus-1 rule applied (see TOTAL_MEMBERS_EXCLUDED).
 // - total_users: members (users) not archived, of funder accounts not archived; the platform's staff
 //   are not counted (they run the network, they are not its users).
-// - total_monthly_revenue: the monthly price of every paid membership running now (DESIGN §4 prices).
+// - total_monthly_revenue: the monthly price of every membership paid through the card payment provider
+//   and running now, a renewal still being retried included (billingStateOf(...).paying; DESIGN §4
+//   prices). Trials and memberships opened active without billing (the platform's own) pay nothing.
 // - recent_merchants_by_category: live merchants by their latest live note (any category, Merchant
 //   Dispute included), newest first; with `category`, those whose latest note is in that category.
 // - top/bottom_contributors: funders by merchants added + notes added (the Funders list's figures),

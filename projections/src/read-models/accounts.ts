@@ -1,5 +1,11 @@
-import { watchSettingsOf } from '@mrn/contracts';
+import { type EventData, type MembershipEndedReason, watchSettingsOf } from '@mrn/contracts';
 import { projector } from '../projector.ts';
+
+/** AccountView.membership_ended_reason of a cancellation (contracts/src/domain/billing-state.ts). */
+function endedReasonOf(d: EventData<'AccountMembershipCanceled'>): MembershipEndedReason {
+  if (d.reason === 'requested' || d.reason === 'unpaid') return d.reason;
+  return d.afterFailedPayment ? 'provider_payment_failed' : 'provider';
+}
 
 export const accountsProjector = projector({
   name: 'accounts',
@@ -48,10 +54,16 @@ export const accountsProjector = projector({
       ]);
     },
     AccountApiAccessGranted: async (tx, e) => {
-      await tx.query('update read.accounts set can_access_api = true where id = $1', [e.data.accountId]);
+      await tx.query('update read.accounts set can_access_api = true, api_granted_at = $2 where id = $1', [
+        e.data.accountId,
+        e.recordedAt,
+      ]);
     },
     AccountApiAccessRevoked: async (tx, e) => {
-      await tx.query('update read.accounts set can_access_api = false where id = $1', [e.data.accountId]);
+      await tx.query('update read.accounts set can_access_api = false, api_revoked_at = $2 where id = $1', [
+        e.data.accountId,
+        e.recordedAt,
+      ]);
     },
     AccountTrialStarted: async (tx, e) => {
       await tx.query(
@@ -60,9 +72,11 @@ export const accountsProjector = projector({
       );
     },
     AccountTrialCanceled: async (tx, e) => {
-      await tx.query(`update read.accounts set membership_status = 'canceled' where id = $1`, [
-        e.data.accountId,
-      ]);
+      await tx.query(
+        `update read.accounts set membership_status = 'canceled', membership_ended_reason = 'trial_canceled',
+           membership_ended_at = $2 where id = $1`,
+        [e.data.accountId, e.recordedAt],
+      );
     },
     AccountContributionWarningIssued: async (tx, e) => {
       await tx.query(
@@ -90,7 +104,17 @@ export const accountsProjector = projector({
     AccountMembershipStarted: async (tx, e) => {
       await tx.query(
         `update read.accounts set plan_level = $2, membership_status = 'active', current_period_end = $3,
-           payment_failed = false, next_payment_attempt = null where id = $1`,
+           payment_failed = false, next_payment_attempt = null, billed = true, membership_ended_reason = null,
+           membership_ended_at = null where id = $1`,
+        [e.data.accountId, e.data.planLevel, e.data.currentPeriodEnd],
+      );
+    },
+    AccountMembershipReinstated: async (tx, e) => {
+      await tx.query(
+        `update read.accounts set plan_level = $2, membership_status = 'active',
+           current_period_end = coalesce($3, current_period_end), payment_failed = false,
+           next_payment_attempt = null, billed = true, membership_ended_reason = null,
+           membership_ended_at = null where id = $1`,
         [e.data.accountId, e.data.planLevel, e.data.currentPeriodEnd],
       );
     },
@@ -101,10 +125,11 @@ export const accountsProjector = projector({
       ]);
     },
     AccountMembershipCanceled: async (tx, e) => {
+      const d = e.data;
       await tx.query(
-        `update read.accounts set membership_status = 'canceled', payment_failed = false, next_payment_attempt = null
-         where id = $1`,
-        [e.data.accountId],
+        `update read.accounts set membership_status = 'canceled', payment_failed = false, next_payment_attempt = null,
+           billed = false, membership_ended_reason = $2, membership_ended_at = $3 where id = $1`,
+        [d.accountId, endedReasonOf(d), d.providerEndedAt ?? e.recordedAt],
       );
     },
     AccountRenewalPaid: async (tx, e) => {

@@ -11,6 +11,8 @@ let db: TestDatabase;
 let store: PostgresEventStore;
 const accountId = randomUUID();
 const userId = randomUUID();
+/** A funder through billing: paid, failed, lapsed unpaid, paid again; API access granted then revoked. */
+const billedId = randomUUID();
 const append = (stream: string, ...events: DomainEvent[]) =>
   store.appendToStream(
     stream,
@@ -50,6 +52,51 @@ beforeAll(async () => {
     { type: 'AccountTrialStarted', data: { accountId } },
     { type: 'AccountApiAccessGranted', data: { accountId } },
     { type: 'AccountMfaRequiredChanged', data: { accountId, mfaRequired: true } },
+  );
+  await append(
+    streams.account(billedId),
+    {
+      type: 'AccountOpened',
+      data: {
+        accountId: billedId,
+        name: 'Basalt',
+        website: null,
+        primaryContactEmail: 'ops@basalt.example',
+        planLevel: 'BASIC',
+        membershipStatus: 'none',
+        isPlatform: false,
+      },
+    },
+    { type: 'AccountApiAccessGranted', data: { accountId: billedId } },
+    { type: 'AccountApiAccessRevoked', data: { accountId: billedId } },
+    {
+      type: 'AccountMembershipStarted',
+      data: {
+        accountId: billedId,
+        planLevel: 'BASIC',
+        stripeCustomerId: 'cus_1',
+        stripeSubscriptionId: 'sub_1',
+        currentPeriodEnd: '2026-12-24T12:00:00.000Z',
+      },
+    },
+    {
+      type: 'AccountRenewalFailed',
+      data: {
+        accountId: billedId,
+        invoiceId: 'in_2',
+        nextPaymentAttempt: null,
+        invoiceCreatedAt: '2026-12-24T12:00:00.000Z',
+      },
+    },
+    {
+      type: 'AccountMembershipCanceled',
+      data: {
+        accountId: billedId,
+        reason: 'unpaid',
+        afterFailedPayment: true,
+        providerEndedAt: '2027-01-14T12:00:00.000Z',
+      },
+    },
   );
   await append(
     streams.user(userId),
@@ -154,6 +201,45 @@ describe('member read models', () => {
       notes_added: 3,
     });
     expect(rows[0].last_merchant_added_at).toBeInstanceOf(Date);
+  });
+
+  it('accounts: billed, why and when a membership ended, API granted and revoked dates; a rebuild yields the same rows', async () => {
+    const row = async () =>
+      (await db.pool.query('select * from read.accounts where id = $1', [billedId])).rows[0];
+    // Fed from an empty table each time (the test above left its rows).
+    const replayed = async () => {
+      await db.pool.query('delete from read.accounts');
+      await expectRebuildEqualsIncremental({ pool: db.pool, store }, accountsProjector);
+    };
+    await replayed();
+    expect(await row()).toMatchObject({
+      membership_status: 'canceled',
+      billed: false,
+      payment_failed: false,
+      membership_ended_reason: 'unpaid',
+      membership_ended_at: new Date('2027-01-14T12:00:00.000Z'),
+      can_access_api: false,
+    });
+    const lapsed = await row();
+    expect(lapsed.api_granted_at).toBeInstanceOf(Date);
+    expect(lapsed.api_revoked_at.getTime()).toBeGreaterThanOrEqual(lapsed.api_granted_at.getTime());
+    // Paid again: back, billed, nothing ended.
+    await append(streams.account(billedId), {
+      type: 'AccountMembershipReinstated',
+      data: { accountId: billedId, planLevel: 'BASIC', currentPeriodEnd: '2027-01-24T12:00:00.000Z' },
+    });
+    await replayed();
+    expect(await row()).toMatchObject({
+      membership_status: 'active',
+      billed: true,
+      membership_ended_reason: null,
+      membership_ended_at: null,
+      current_period_end: new Date('2027-01-24T12:00:00.000Z'),
+    });
+    // The trial's account: no billing, its API granted once and never revoked.
+    const trial = (await db.pool.query('select * from read.accounts where id = $1', [accountId])).rows[0];
+    expect(trial).toMatchObject({ billed: false, api_revoked_at: null });
+    expect(trial.api_granted_at).toBeInstanceOf(Date);
   });
 
   it('users: profile, admin, MFA, device, API, terms, archive; a rebuild yields the same rows', async () => {

@@ -1,7 +1,9 @@
 import type {
   AccountView,
+  ContributionView,
   exportContacts,
   getAccount,
+  getAccountContribution,
   getApiCredentials,
   getUser,
   listAccounts,
@@ -10,12 +12,13 @@ import type {
   listMemberFunders,
   UserView,
 } from '@mrn/contracts';
-import { MIN_CONTRIBUTION_PERCENT } from '@mrn/contracts';
-import { type Actor, forbidden, type Handler, notFound } from '@mrn/platform';
+import { recordsNeeded } from '@mrn/contracts';
+import { type Actor, forbidden, type Handler, notFound, requestOrigin } from '@mrn/platform';
 import { webhookSecretOf } from '@mrn/webhook-dispatcher/signing';
 import type { QueryDeps } from '../context.ts';
 import { toCsv } from '../csv.ts';
 import { iso, likeEscape, pagination } from '../views.ts';
+import { LOCKED_OUT_SQL } from './search.ts';
 
 interface AccountRow {
   id: string;
@@ -28,6 +31,11 @@ interface AccountRow {
   current_period_end: Date | null;
   payment_failed: boolean;
   next_payment_attempt: Date | null;
+  billed: boolean;
+  membership_ended_reason: AccountView['membership_ended_reason'];
+  membership_ended_at: Date | null;
+  api_granted_at: Date | null;
+  api_revoked_at: Date | null;
   merchants_added: number;
   notes_added: number;
   last_merchant_added_at: Date | null;
@@ -55,17 +63,32 @@ interface AccountRow {
 // An account with no contribution row yet has added and searched nothing: 100 (DESIGN §4).
 const percent = (value: string | null): number => (value === null ? 100 : Number(value));
 
-/** Records to add so that added ÷ searched reaches the minimum percentage. */
-export const recordsNeeded = (added: number, searched: number): number =>
-  Math.max(0, Math.ceil((searched * MIN_CONTRIBUTION_PERCENT) / 100 - added - 1e-9));
-
 // The account with its contribution figures and, for the 90-day window ending now, what they are made of.
 const ACCOUNT_COLUMNS = `a.*, c.ninety_day, c.month, c.two_week, c.week,
   w.added::int as records_added, w.searched::int as merchants_searched`;
 const ACCOUNT_FROM = `read.accounts a left join read.account_contribution c on c.account_id = a.id
   cross join lateral read.contribution_in_window(a.id, now(), 90) w`;
 
-const toAccountView = (r: AccountRow): AccountView => ({
+/**
+ * `payment_method_update_url` (accounts spec §3): the Billing tab where this viewer updates the card, at
+ * the origin they asked from (PUBLIC_URL when set; platform/src/http/link-origin.ts). Platform admins
+ * get the funder's page, the account's own admins their Account page, anyone else null. Without a usable
+ * origin (no Host), the path alone.
+ */
+export function paymentMethodUpdateUrl(
+  viewer: Pick<Actor, 'accountId' | 'isAdmin' | 'isDmAdmin'>,
+  accountId: string,
+  origin: string | null,
+): string | null {
+  const path = viewer.isDmAdmin
+    ? `/funders/${accountId}?tab=billing`
+    : viewer.isAdmin && viewer.accountId === accountId
+      ? '/account?tab=billing'
+      : null;
+  return path === null ? null : `${origin ?? ''}${path}`;
+}
+
+const toAccountView = (r: AccountRow, updateUrl: string | null): AccountView => ({
   id: r.id,
   resource_id: r.id,
   name: r.name,
@@ -77,6 +100,9 @@ const toAccountView = (r: AccountRow): AccountView => ({
   current_period_end: iso(r.current_period_end),
   payment_failed: r.payment_failed,
   next_payment_attempt: iso(r.next_payment_attempt),
+  billed: r.billed,
+  membership_ended_reason: r.membership_ended_reason,
+  membership_ended_at: iso(r.membership_ended_at),
   merchants_added: r.merchants_added,
   notes_added: r.notes_added,
   last_merchant_added_at: iso(r.last_merchant_added_at),
@@ -92,6 +118,9 @@ const toAccountView = (r: AccountRow): AccountView => ({
   contribution_merchants_searched: r.merchants_searched,
   contribution_records_needed: recordsNeeded(r.records_added, r.merchants_searched),
   can_access_api: r.can_access_api,
+  api_granted: iso(r.api_granted_at),
+  api_revoked: iso(r.api_revoked_at),
+  payment_method_update_url: updateUrl,
   mfa_required: r.mfa_required,
   merchant_subscription_enabled: r.merchant_subscription_enabled,
   merchant_subscription_notification_email: r.merchant_subscription_notification_email,
@@ -100,6 +129,24 @@ const toAccountView = (r: AccountRow): AccountView => ({
   watch_searched_months: r.watch_searched_months,
   archived_at: iso(r.archived_at),
   created_at: iso(r.created_at)!,
+});
+
+/** The contribution part of an account, all that its ordinary members may read of it. */
+const toContributionView = (r: AccountRow & { search_locked: boolean }): ContributionView => ({
+  account_id: r.id,
+  account_name: r.name,
+  total_ninety_days_contribution_percentage: percent(r.ninety_day),
+  total_month_contribution_percentage: percent(r.month),
+  total_two_week_contribution_percentage: percent(r.two_week),
+  total_week_contribution_percentage: percent(r.week),
+  contribution_locked: r.contribution_locked,
+  contribution_warning_date: iso(r.contribution_warning_date),
+  contribution_warning_expire_date: iso(r.contribution_warning_expire_date),
+  contribution_override: r.contribution_override,
+  contribution_records_added: r.records_added,
+  contribution_merchants_searched: r.merchants_searched,
+  contribution_records_needed: recordsNeeded(r.records_added, r.merchants_searched),
+  search_locked: r.search_locked,
 });
 
 const USER_COLUMNS = `u.id, u.account_id, u.first_name, u.last_name, u.email, u.is_admin, u.is_dm_admin, u.mfa_required,
@@ -200,8 +247,9 @@ export function accountQueryHandlers(deps: QueryDeps) {
       ),
       deps.pool.query<{ n: number }>(`select count(*)::int as n from read.accounts a where ${where}`, params),
     ]);
+    const origin = requestOrigin(req.request, deps.config.PUBLIC_URL);
     return {
-      data: rows.rows.map(toAccountView),
+      data: rows.rows.map((r) => toAccountView(r, paymentMethodUpdateUrl(req.actor, r.id, origin))),
       pagination: pagination(page, per_page, count.rows[0]?.n ?? 0),
     };
   };
@@ -217,7 +265,23 @@ export function accountQueryHandlers(deps: QueryDeps) {
     // the dispatcher, which creates it on first need: asking for it is how an admin sets up
     // verification before the first webhook is sent.
     const secret = await webhookSecretOf(deps.pool, req.params.id);
-    return { data: { ...toAccountView(rows[0]), merchant_subscription_webhook_secret: secret } };
+    const url = paymentMethodUpdateUrl(
+      req.actor,
+      req.params.id,
+      requestOrigin(req.request, deps.config.PUBLIC_URL),
+    );
+    return { data: { ...toAccountView(rows[0], url), merchant_subscription_webhook_secret: secret } };
+  };
+
+  // Every member of the funder (accounts spec §6), read-only; another funder's answers as an unknown id.
+  const getAccountContributionHandler: Handler<typeof getAccountContribution> = async (req) => {
+    if (!req.actor.isDmAdmin && req.actor.accountId !== req.params.id) throw notFound(ACCOUNT_NOT_FOUND);
+    const { rows } = await deps.pool.query<AccountRow & { search_locked: boolean }>(
+      `select ${ACCOUNT_COLUMNS}, ${LOCKED_OUT_SQL} as search_locked from ${ACCOUNT_FROM} where a.id = $1`,
+      [req.params.id],
+    );
+    if (!rows[0]) throw notFound(ACCOUNT_NOT_FOUND);
+    return { data: toContributionView(rows[0]) };
   };
 
   const exportContactsHandler: Handler<typeof exportContacts> = async (req) => {
@@ -325,6 +389,7 @@ export function accountQueryHandlers(deps: QueryDeps) {
   return {
     listAccounts: listAccountsHandler,
     getAccount: getAccountHandler,
+    getAccountContribution: getAccountContributionHandler,
     exportContacts: exportContactsHandler,
     listMemberFunders: listMemberFundersHandler,
     listAccountUsers: listAccountUsersHandler,

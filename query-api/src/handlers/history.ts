@@ -1,9 +1,9 @@
-import { type merchantHistory, streams } from '@mrn/contracts';
+import { formatEin, type merchantHistory, streams } from '@mrn/contracts';
 import { type Handler, notFound } from '@mrn/platform';
 import type { QueryDeps } from '../context.ts';
 
 const SUMMARIES: Record<string, (d: Record<string, unknown>) => string> = {
-  MerchantAdded: (d) => `Merchant added: ${d.legalName} (EIN ${d.fein})`,
+  MerchantAdded: (d) => `Merchant added: ${d.legalName} (EIN ${formatEin(String(d.fein))})`,
   MerchantUpdated: (d) => `Merchant details updated: ${d.legalName}`,
   MerchantArchived: (d) => `Merchant deleted. Reason: ${d.reason}`,
   NoteAdded: (d) => `Note added in ${d.category}`,

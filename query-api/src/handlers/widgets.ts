@@ -1,7 +1,8 @@
 import {
+  type BillingFields,
+  billingStateOf,
   type bottomContributors,
   PLANS,
-  type PlanLevel,
   type recentMerchantsByCategory,
   TOTAL_MEMBERS_EXCLUDED,
   type topContributors,
@@ -68,17 +69,29 @@ export function widgetHandlers(deps: QueryDeps) {
   };
 
   const totalMonthlyRevenueHandler: Handler<typeof totalMonthlyRevenue> = async () => {
-    // A paid membership is running while its status is active: AccountMembershipStarted sets it,
-    // AccountMembershipCanceled ends it, AccountPlanChanged moves its plan. Trials pay nothing; a
-    // renewal Stripe is still retrying is still a running membership.
-    const { rows } = await deps.pool.query<{ plan_level: PlanLevel; n: number }>(
-      `select plan_level, count(*)::int as n from read.accounts
-        where ${FUNDERS} and membership_status = 'active' group by plan_level`,
+    // What counts is decided by the one billing state (billingStateOf: `paying`): a membership paid
+    // through the card payment provider (AccountMembershipStarted or Reinstated until it is cancelled),
+    // a renewal still being retried included. Trials pay nothing, and neither does a membership opened
+    // active without billing. The accounts are grouped by what the state is made of, so the rule is
+    // applied to a handful of groups.
+    const { rows } = await deps.pool.query<BillingFields & { n: number }>(
+      `select plan_level, membership_status, billed, payment_failed, membership_ended_reason, count(*)::int as n
+         from read.accounts where ${FUNDERS} and membership_status = 'active'
+        group by plan_level, membership_status, billed, payment_failed, membership_ended_reason`,
+    );
+    const paying = rows.filter(
+      (r) =>
+        billingStateOf({
+          ...r,
+          next_payment_attempt: null,
+          current_period_end: null,
+          membership_ended_at: null,
+        }).paying,
     );
     return {
       data: {
-        total_monthly_revenue: rows.reduce((sum, r) => sum + PLANS[r.plan_level].priceCents * r.n, 0),
-        paying_members: rows.reduce((sum, r) => sum + r.n, 0),
+        total_monthly_revenue: paying.reduce((sum, r) => sum + PLANS[r.plan_level].priceCents * r.n, 0),
+        paying_members: paying.reduce((sum, r) => sum + r.n, 0),
       },
     };
   };

@@ -493,7 +493,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example 010000001 */
+                /** @example 123456789 */
                 key: string;
             };
             cookie?: never;
@@ -517,23 +517,23 @@ export interface operations {
                      *       "errors": [],
                      *       "data": [
                      *         {
-                     *           "fein": "010000001",
-                     *           "legal_name": "Sandbox Test Merchant LLC",
-                     *           "dba": "Sandbox Coffee",
+                     *           "fein": "123456789",
+                     *           "legal_name": "Acme Coffee LLC",
+                     *           "dba": null,
                      *           "street1": null,
                      *           "street2": null,
                      *           "city": "Austin",
                      *           "state": "TX",
                      *           "business_phone": null,
                      *           "business_startdate": null,
-                     *           "industry": "Restaurants",
-                     *           "created_at": "2026-03-09T00:00:00.000Z",
+                     *           "industry": null,
+                     *           "created_at": "2026-03-14T15:09:26.000Z",
                      *           "added_by": null,
                      *           "notes": [
                      *             {
                      *               "note_category": "Stacking History",
-                     *               "note": "Sandbox note: took a second position 10 days after funding.",
-                     *               "created_at": "2026-03-09T00:00:00.000Z",
+                     *               "note": "Took a second position 10 days after funding.",
+                     *               "created_at": "2026-03-14T15:09:26.000Z",
                      *               "added_by": null
                      *             }
                      *           ]
@@ -733,7 +733,7 @@ export interface operations {
                     business_startdate?: string | null;
                     industry?: string | null;
                     /** @enum {string} */
-                    note_category: "Default Account" | "Suspicious Activity" | "Slow Pay" | "Stacking History" | "Split Payer" | "Covid-19 Hardship" | "Criminal History" | "Default" | "Other" | "Default Satisfied" | "Merchant Dispute";
+                    note_category: "Default Account" | "Suspicious Activity" | "Slow Pay" | "Stacking History" | "Split Payer" | "Covid-19 Hardship" | "Criminal History" | "Default" | "Other" | "Default Satisfied";
                     note: string;
                 };
             };
@@ -1069,7 +1069,7 @@ export interface operations {
                 "application/json": {
                     fein: string;
                     /** @enum {string} */
-                    note_category: "Default Account" | "Suspicious Activity" | "Slow Pay" | "Stacking History" | "Split Payer" | "Covid-19 Hardship" | "Criminal History" | "Default" | "Other" | "Default Satisfied" | "Merchant Dispute";
+                    note_category: "Default Account" | "Suspicious Activity" | "Slow Pay" | "Stacking History" | "Split Payer" | "Covid-19 Hardship" | "Criminal History" | "Default" | "Other" | "Default Satisfied";
                     note: string;
                 };
             };
@@ -1951,7 +1951,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example 010000001 */
+                /** @example 123456789 */
                 key: string;
             };
             cookie?: never;
@@ -1975,23 +1975,23 @@ export interface operations {
                      *       "errors": [],
                      *       "data": [
                      *         {
-                     *           "fein": "010000001",
-                     *           "legal_name": "Sandbox Test Merchant LLC",
-                     *           "dba": "Sandbox Coffee",
+                     *           "fein": "123456789",
+                     *           "legal_name": "Acme Coffee LLC",
+                     *           "dba": null,
                      *           "street1": null,
                      *           "street2": null,
                      *           "city": "Austin",
                      *           "state": "TX",
                      *           "business_phone": null,
                      *           "business_startdate": null,
-                     *           "industry": "Restaurants",
-                     *           "created_at": "2026-03-09T00:00:00.000Z",
+                     *           "industry": null,
+                     *           "created_at": "2026-03-14T15:09:26.000Z",
                      *           "added_by": null,
                      *           "notes": [
                      *             {
                      *               "note_category": "Stacking History",
-                     *               "note": "Sandbox note: took a second position 10 days after funding.",
-                     *               "created_at": "2026-03-09T00:00:00.000Z",
+                     *               "note": "Took a second position 10 days after funding.",
+                     *               "created_at": "2026-03-14T15:09:26.000Z",
                      *               "added_by": null,
                      *               "submission_source": "broker",
                      *               "broker_name": "Main Street Brokers"
@@ -2197,7 +2197,7 @@ export interface operations {
                     business_startdate?: string | null;
                     industry?: string | null;
                     /** @enum {string} */
-                    note_category: "Default Account" | "Suspicious Activity" | "Slow Pay" | "Stacking History" | "Split Payer" | "Covid-19 Hardship" | "Criminal History" | "Default" | "Other" | "Default Satisfied" | "Merchant Dispute";
+                    note_category: "Default Account" | "Suspicious Activity" | "Slow Pay" | "Stacking History" | "Split Payer" | "Covid-19 Hardship" | "Criminal History" | "Default" | "Other" | "Default Satisfied";
                     note: string;
                     /** @enum {string} */
                     submission_source: "in-house" | "broker";
@@ -2545,7 +2545,7 @@ export interface operations {
                 "application/json": {
                     fein: string;
                     /** @enum {string} */
-                    note_category: "Default Account" | "Suspicious Activity" | "Slow Pay" | "Stacking History" | "Split Payer" | "Covid-19 Hardship" | "Criminal History" | "Default" | "Other" | "Default Satisfied" | "Merchant Dispute";
+                    note_category: "Default Account" | "Suspicious Activity" | "Slow Pay" | "Stacking History" | "Split Payer" | "Covid-19 Hardship" | "Criminal History" | "Default" | "Other" | "Default Satisfied";
                     note: string;
                     /** @enum {string} */
                     submission_source: "in-house" | "broker";

@@ -165,6 +165,84 @@ describe('funders (platform admin)', () => {
   });
 });
 
+// Issue 21 item 13: the accounts spec's Account fields api_granted, api_revoked and
+// payment_method_update_url, and who gets them.
+describe('API access dates and the payment-method update address', () => {
+  const FIELDS = ['api_granted', 'api_revoked', 'payment_method_update_url'] as const;
+
+  it('dates the last grant and the last revoke of API access', async () => {
+    const created = await server.call({
+      method: 'POST',
+      url: routes.createAccount.path,
+      token: admin,
+      payload: {
+        account: {
+          name: 'Dated Api Funding',
+          website: 'datedapi.example',
+          primary_contact_email: 'ops@datedapi.example',
+        },
+      },
+    });
+    const path = (p: string) => buildPath(p, { id: created.body.data.resource_id });
+    const view = async () =>
+      (await server.call({ method: 'GET', url: path(routes.getAccount.path), token: admin })).body.data;
+    expect(await view()).toMatchObject({ can_access_api: false, api_granted: null, api_revoked: null });
+    expect((await put(admin, path(routes.grantAccountApiAccess.path))).status).toBe(200);
+    const granted = await view();
+    expect(granted.can_access_api).toBe(true);
+    expect(Date.parse(granted.api_granted)).toBeGreaterThan(Date.now() - 60_000);
+    expect(granted.api_revoked).toBeNull();
+    expect((await put(admin, path(routes.revokeAccountApiAccess.path))).status).toBe(200);
+    const revoked = await view();
+    expect(revoked).toMatchObject({ can_access_api: false, api_granted: granted.api_granted });
+    expect(Date.parse(revoked.api_revoked)).toBeGreaterThanOrEqual(Date.parse(granted.api_granted));
+    expect((await put(admin, path(routes.grantAccountApiAccess.path))).status).toBe(200);
+    const again = await view();
+    expect(Date.parse(again.api_granted)).toBeGreaterThanOrEqual(Date.parse(revoked.api_revoked));
+    expect(again.api_revoked).toBe(revoked.api_revoked);
+  });
+
+  it("gives the account's admins their Billing tab and platform admins the funder's, in the one view and the list", async () => {
+    const summit = accountOf.dana!;
+    const url = buildPath(routes.getAccount.path, { id: summit });
+    const own = await server.call({ method: 'GET', url, token: tokens.dana! });
+    expect(own.body.data.payment_method_update_url).toMatch(
+      /^http:\/\/localhost(:\d+)?\/account\?tab=billing$/,
+    );
+    const staff = await server.call({ method: 'GET', url, token: admin });
+    expect(staff.body.data.payment_method_update_url).toMatch(
+      new RegExp(`^http://localhost(:\\d+)?/funders/${summit}\\?tab=billing$`),
+    );
+    for (const field of FIELDS) expect(Object.keys(own.body.data)).toContain(field);
+    const list = await server.call({
+      method: 'GET',
+      url: `${routes.listAccounts.path}?search=summit`,
+      token: admin,
+    });
+    expect(list.body.data[0].payment_method_update_url).toBe(staff.body.data.payment_method_update_url);
+  });
+
+  it("gives none of them, field by field, to a plain member or to another funder's admin", async () => {
+    const url = buildPath(routes.getAccount.path, { id: accountOf.dana! });
+    const member = await server.call({ method: 'GET', url, token: tokens.marco! });
+    expect(member.status).toBe(403);
+    const otherAdmin = await server.call({ method: 'GET', url, token: tokens.priya! });
+    expect(otherAdmin.status).toBe(404);
+    for (const refused of [member, otherAdmin]) {
+      const text = JSON.stringify(refused.body);
+      for (const field of FIELDS) expect(text).not.toContain(field);
+      expect(text).not.toContain('tab=billing');
+      expect(refused.body.data).toBeUndefined();
+    }
+    // Nor through the list of funders (platform admins only).
+    for (const token of [tokens.marco!, tokens.priya!]) {
+      const list = await server.call({ method: 'GET', url: routes.listAccounts.path, token });
+      expect(list.status).toBe(403);
+      expect(JSON.stringify(list.body)).not.toContain('payment_method_update_url');
+    }
+  });
+});
+
 describe('members', () => {
   it('adds a member on the account domain and e-mails an invitation; the domain rule refuses others', async () => {
     const url = buildPath(routes.createUser.path, { id: accountOf.dana! });

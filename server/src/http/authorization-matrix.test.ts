@@ -64,6 +64,7 @@ const queryOf = (f: Fixture) => (f.query ? `?${new URLSearchParams(f.query)}` : 
 /** Account-admin routes aimed at Harbor's account or its member: Summit's admin must get 404 there. */
 const HARBOR_RECORDS = new Set<RouteName>([
   'getAccount',
+  'getAccountContribution',
   'updateAccount',
   'recalculateContribution',
   'createSubscription',
@@ -139,6 +140,7 @@ const FIXTURES: Record<RouteName, (c: Ctx, role: Role) => Fixture> = {
   listAccounts: none,
   createAccount: () => ({ body: {} }),
   getAccount: harborAccount,
+  getAccountContribution: harborAccount,
   updateAccount: (c) => ({
     ...harborAccount(c),
     body: {
@@ -221,6 +223,8 @@ const FIXTURES: Record<RouteName, (c: Ctx, role: Role) => Fixture> = {
     ...harborAccount(c),
     body: { merchant_subscription: { fein: '44-0000009' } },
   }),
+  // The caller's own account watches the merchant: no other funder's records are reached.
+  toggleMerchantSubscription: (c) => id(c.merchant),
   deleteSelectedMerchantSubscriptions: (c) => ({
     params: { account_id: c.harbor },
     body: { merchant_subscription_ids: [] },
@@ -394,6 +398,8 @@ const SPEC_ACCESS: Record<RouteName, string> = {
   // Accounts spec §2 (Contribution panel): Recalculate for the account's admins, the override for staff.
   toggleContributionOverride: 'platform_admin',
   recalculateContribution: 'account_admin',
+  // Accounts spec §6: every member sees their own funder's contribution (the handler refuses another's).
+  getAccountContribution: 'member',
   // Accounts spec §2, §7: billing is the account admin's (and platform admins'); the card panel's
   // configuration is needed on /membership, before the membership exists.
   createSubscription: 'account_admin',
@@ -440,6 +446,9 @@ const SPEC_ACCESS: Record<RouteName, string> = {
   // (enabled is checked against the account by the handlers) and platform admins.
   listMerchantSubscriptions: 'account_admin+PRO',
   addMerchantSubscription: 'account_admin+PRO',
+  // Core spec §6, §7: the merchant page's Subscription Enabled switch (its toggle call), for the admins
+  // of a PRO account with subscriptions enabled.
+  toggleMerchantSubscription: 'account_admin+PRO',
   deleteSelectedMerchantSubscriptions: 'account_admin+PRO',
   deleteAllMerchantSubscriptions: 'account_admin+PRO',
   listSubscriptionImports: 'account_admin+PRO',
@@ -538,7 +547,10 @@ describe('authorisation matrix from the route table', () => {
     } else {
       expect({ status: res.status, text }, where).toEqual(want);
     }
-    // A sign-out ends the caller's session: the next routes need a new one.
-    if (name === 'logout' && tokens[role]) await signIn(role);
+    // A sign-out ends the caller's session, and so does Cancel Membership for the funder's own users
+    // (the demo's Harbor pays through billing, so its admin's cancel goes through): the next routes
+    // need a new one.
+    const ended = name === 'logout' || (name === 'cancelSubscription' && res.status === 200);
+    if (ended && tokens[role]) await signIn(role);
   });
 });

@@ -306,12 +306,13 @@ describe('membership and billing', () => {
       )
       .toMatch(/membership payment failed/);
 
-    // Every retry fails: Stripe gives up and the membership ends.
+    // Every retry fails: Stripe stops retrying and keeps the subscription unpaid; the membership lapses.
     await stripe.testHelpers.testClocks.advance(clock, { frozen_time: frozen + 60 * DAY });
     await webhooksSettled();
     view = await account();
     expect(view.membership_status).toBe('canceled');
     expect(view.payment_failed).toBe(false);
+    expect(view.membership_ended_reason).toBe('unpaid');
   });
 
   it("refuses billing to a plain member and answers another funder's admin as if the account did not exist", async () => {
@@ -329,6 +330,7 @@ describe('membership and billing', () => {
     const priya = await server.login('priya.natarajan@harboradvance.example', DEMO_PASSWORD);
     const harbor = (await server.call({ method: 'GET', url: routes.autoLogin.path, token: priya })).body.data
       .user.account_resource_id;
+    // The demo's Harbor paid for its BASIC membership through Start Membership: already a member.
     const start = await server.call({
       method: 'POST',
       url: buildPath(routes.createSubscription.path, { id: harbor }),
@@ -339,7 +341,7 @@ describe('membership and billing', () => {
         stripePlanName: 'PRO',
       },
     });
-    expect(start.status).toBe(201);
+    expect(start.status).toBe(409);
     const cancel = await server.call({
       method: 'POST',
       url: buildPath(routes.cancelSubscription.path, { id: harbor }),
@@ -772,5 +774,196 @@ describe('prorations on the invoices themselves (accounts spec §4)', () => {
     );
     expect(downLines.find((l) => l.amount === -downCredit)!.description).toMatch(/Unused time on PRO/);
     expect(downLines.find((l) => l.amount === downCharge)!.description).toMatch(/Remaining time on BASIC/);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------
+// Issue 21 item 2: one billing state. A renewal that fails is past due (retried, still a member); when
+// every retry failed the provider keeps the subscription unpaid and the membership lapses, saying why;
+// the open invoice is listed with the provider's hosted page, and paying it there brings it back.
+
+/** The funder's card becomes one the provider saves but can never charge (4000 0000 0000 0341). */
+async function cardThatFails(f: { customer: Stripe.Customer; subscription: Stripe.Subscription }) {
+  const pm = await stripe.paymentMethods.attach('pm_card_chargeCustomerFail', { customer: f.customer.id });
+  await stripe.customers.update(f.customer.id, { invoice_settings: { default_payment_method: pm.id } });
+  await stripe.subscriptions.update(f.subscription.id, { default_payment_method: pm.id });
+}
+const openInvoices = async (id: string, token = admin) =>
+  server.call({
+    method: 'GET',
+    url: `${buildPath(routes.listInvoices.path, { id })}?status=open`,
+    token,
+  });
+/** Pays the invoice on the provider's hosted invoice page with a typed card, as the funder's admin would. */
+async function payOnHostedPage(url: string, number: string) {
+  const page = await fetch(url);
+  expect(page.status).toBe(200);
+  const html = await page.text();
+  expect(html).toContain('Pay invoice');
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: `number=${number}&exp_month=12&exp_year=2034&cvc=123`,
+    redirect: 'manual',
+  });
+}
+const revenue = async () =>
+  (await server.call({ method: 'GET', url: routes.totalMonthlyRevenue.path, token: admin })).body.data
+    .total_monthly_revenue as number;
+
+describe('past due, lapsed and paid again (issue 21 item 2)', () => {
+  it('a failed renewal is past due: still a member and revenue, the open invoice listed with its hosted page, paid there', async () => {
+    const f = await paidFunder('Past Due Lending');
+    await cardThatFails(f);
+    const frozen = (await stripe.testHelpers.testClocks.retrieve(f.clock)).frozen_time;
+    const before = await revenue();
+    await stripe.testHelpers.testClocks.advance(f.clock, { frozen_time: frozen + 31 * DAY });
+    await webhooksSettled();
+    expect(await viewOf(f.id)).toMatchObject({
+      membership_status: 'active',
+      billed: true,
+      payment_failed: true,
+      membership_ended_reason: null,
+    });
+    expect((await viewOf(f.id)).next_payment_attempt).not.toBeNull();
+    // A renewal still being retried counts.
+    expect(await revenue()).toBe(before);
+
+    const open = await openInvoices(f.id);
+    expect(open.status).toBe(200);
+    expect(open.body.data).toHaveLength(1);
+    expect(open.body.data[0]).toMatchObject({ status: 'open', paid: false, amount_due: 69_500 });
+    expect(open.body.data[0].hosted_invoice_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/invoice\//);
+
+    // A card that fails again is refused on the page, and nothing changes.
+    const refused = await payOnHostedPage(open.body.data[0].hosted_invoice_url, '4000000000000341');
+    expect(refused.status).toBe(402);
+    expect(await refused.text()).toMatch(/declined/);
+    await webhooksSettled();
+    expect((await viewOf(f.id)).payment_failed).toBe(true);
+
+    const paid = await payOnHostedPage(open.body.data[0].hosted_invoice_url, '4242424242424242');
+    expect(paid.status).toBe(303);
+    await webhooksSettled();
+    expect(await viewOf(f.id)).toMatchObject({ membership_status: 'active', payment_failed: false });
+    expect((await openInvoices(f.id)).body.data).toHaveLength(0);
+    // The card paid with is now the one on file, so the next renewal is charged to it.
+    const card = await server.call({
+      method: 'POST',
+      url: routes.getPaymentMethod.path,
+      token: admin,
+      payload: { account_id: f.id },
+    });
+    expect(card.body.data.card.last4).toBe('4242');
+  });
+
+  it('every retry failed: the membership lapses as unpaid and leaves the revenue; paying the open invoice restores it', async () => {
+    const f = await paidFunder('Lapsed Unpaid Capital');
+    await cardThatFails(f);
+    const frozen = (await stripe.testHelpers.testClocks.retrieve(f.clock)).frozen_time;
+    const before = await revenue();
+    await stripe.testHelpers.testClocks.advance(f.clock, { frozen_time: frozen + 60 * DAY });
+    await webhooksSettled();
+    const lapsed = await viewOf(f.id);
+    expect(lapsed).toMatchObject({
+      membership_status: 'canceled',
+      billed: false,
+      payment_failed: false,
+      membership_ended_reason: 'unpaid',
+    });
+    // On the provider's clock: the last retry, well after today.
+    expect(Date.parse(lapsed.membership_ended_at)).toBeGreaterThan(Date.now() + 40 * DAY * 1000);
+    expect(await revenue()).toBe(before - 69_500);
+    expect((await stripe.subscriptions.retrieve(f.subscription.id)).status).toBe('unpaid');
+
+    const open = await openInvoices(f.id);
+    expect(open.body.data).toHaveLength(1);
+    const paid = await payOnHostedPage(open.body.data[0].hosted_invoice_url, '5555555555554444');
+    expect(paid.status).toBe(303);
+    await webhooksSettled();
+    expect(await viewOf(f.id)).toMatchObject({
+      membership_status: 'active',
+      billed: true,
+      payment_failed: false,
+      membership_ended_reason: null,
+      membership_ended_at: null,
+    });
+    expect(await revenue()).toBe(before);
+    expect((await stripe.subscriptions.retrieve(f.subscription.id)).status).toBe('active');
+    expect(await eventsOfType('AccountMembershipReinstated', `account-${f.id}`)).toBe(1);
+  });
+
+  it('a new membership after an unpaid lapse ends the unpaid subscription first: never billed twice', async () => {
+    const f = await paidFunder('Fresh Start Funding');
+    await cardThatFails(f);
+    const frozen = (await stripe.testHelpers.testClocks.retrieve(f.clock)).frozen_time;
+    await stripe.testHelpers.testClocks.advance(f.clock, { frozen_time: frozen + 60 * DAY });
+    await webhooksSettled();
+    expect((await viewOf(f.id)).membership_ended_reason).toBe('unpaid');
+    const again = await server.call({
+      method: 'POST',
+      url: buildPath(routes.createSubscription.path, { id: f.id }),
+      token: admin,
+      payload: { stripeToken: 'tok_visa', stripeEmail: 'billing@paid.example', stripePlanName: 'PRO' },
+    });
+    expect(again.status).toBe(201);
+    await webhooksSettled();
+    expect((await stripe.subscriptions.retrieve(f.subscription.id)).status).toBe('canceled');
+    const live = (await stripe.subscriptions.list({ customer: f.customer.id })).data;
+    expect(live.map((s) => s.status)).toEqual(['active']);
+    expect(await viewOf(f.id)).toMatchObject({
+      membership_status: 'active',
+      plan_level: 'PRO',
+      billed: true,
+    });
+  });
+
+  it('answers 400 naming the field for an invoice status it does not know', async () => {
+    const f = await paidFunder('Status Filter Partners');
+    const bad = await server.call({
+      method: 'GET',
+      url: `${buildPath(routes.listInvoices.path, { id: f.id })}?status=overdue`,
+      token: admin,
+    });
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body)).toMatch(/status/);
+  });
+});
+
+describe("the demo network's paying funders are paid through billing (issue 21 item 2)", () => {
+  it('Summit (PRO) has the card it paid with, its paid invoice, a downgrade preview and counts as revenue', async () => {
+    const dana = await server.login('dana.whitfield@summitcapital.example', DEMO_PASSWORD);
+    const summit = (await server.call({ method: 'GET', url: routes.autoLogin.path, token: dana })).body.data
+      .user.account_resource_id as string;
+    const view = (
+      await server.call({
+        method: 'GET',
+        url: buildPath(routes.getAccount.path, { id: summit }),
+        token: dana,
+      })
+    ).body.data;
+    expect(view).toMatchObject({ plan_level: 'PRO', membership_status: 'active', billed: true });
+    expect(view.current_period_end).not.toBeNull();
+    const card = await server.call({
+      method: 'POST',
+      url: routes.getPaymentMethod.path,
+      token: dana,
+      payload: { account_id: summit },
+    });
+    expect(card.body.data.card).toMatchObject({ brand: 'visa', last4: '4242' });
+    const invoices = await server.call({
+      method: 'GET',
+      url: `${buildPath(routes.listInvoices.path, { id: summit })}?page=1&per_page=10`,
+      token: dana,
+    });
+    expect(invoices.body.data).toHaveLength(1);
+    expect(invoices.body.data[0]).toMatchObject({ amount_due: 94_500, paid: true });
+    const preview = await server.call({
+      method: 'GET',
+      url: `${buildPath(routes.previewPlanChange.path, { id: summit })}?plan=BASIC`,
+      token: dana,
+    });
+    expect(preview.status).toBe(200);
+    expect(preview.body.data.proration_amount).toBeLessThan(0);
   });
 });

@@ -91,14 +91,17 @@ describe('who may use merchant subscriptions', () => {
 });
 
 describe('subscribing, listing and deleting', () => {
-  it('adds an EIN once however often it is subscribed, with the spec text', async () => {
+  it('adds an EIN once however often it is subscribed, with the spec text; a repeat is 200 "already watched"', async () => {
     const first = await add('dana', '12-3456789');
     expect(first.status).toBe(201);
     expect(first.body.message).toBe(`Merchant subscription has been added to ${'Merchant Risk Network'}.`);
-    expect(first.body.data.fein).toBe('123456789');
+    expect(first.body.data).toMatchObject({ fein: '123456789', already_watched: false });
+    const before = (await streamEvents()).length;
     const again = await add('dana', '123456789');
-    expect(again.status).toBe(201);
-    expect(again.body.data).toEqual(first.body.data);
+    expect(again.status).toBe(200);
+    expect(again.body.message).toBe('12-3456789 is already watched.');
+    expect(again.body.data).toEqual({ ...first.body.data, already_watched: true });
+    expect((await streamEvents()).length).toBe(before);
     const res = await list('dana');
     expect(res.status).toBe(200);
     expect(res.body.data.filter((s: { fein: string }) => s.fein === '123456789')).toHaveLength(1);
@@ -115,7 +118,8 @@ describe('subscribing, listing and deleting', () => {
 
   it('is idempotent under concurrency: the same EIN 10 times at once is one subscription', async () => {
     const answers = await Promise.all(Array.from({ length: 10 }, () => add('dana', '77-7777777')));
-    expect(answers.map((a) => a.status)).toEqual(Array(10).fill(201));
+    // One of them subscribed it; the others found it already watched.
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 200, 201]);
     const added = (await streamEvents()).filter(
       (e) => e.type === 'MerchantSubscriptionsAdded' && e.data.feins?.includes('777777777'),
     );

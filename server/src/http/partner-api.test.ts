@@ -413,6 +413,34 @@ describe('calls', () => {
     });
   });
 
+  it('lists exactly the note categories a partner may use, and refuses Merchant Dispute with that list', async () => {
+    const before = await server.db.pool.query('select count(*)::int as n from events');
+    for (const note_category of ['Merchant Dispute', 'Bogus']) {
+      const res = await api('POST', routes.partnerAddNote.path, token, {
+        fein: '771234567',
+        note_category,
+        note: 'The owner disputes the default.',
+      });
+      expect(res.status, note_category).toBe(400);
+      const error = firstError(res.body);
+      expect(error?.field).toBe('note_category');
+      // What the error offers is what is accepted: Merchant Dispute is never listed.
+      expect(error?.message).toBe(
+        'must be one of: Default Account, Suspicious Activity, Slow Pay, Stacking History, Split Payer, Covid-19 Hardship, Criminal History, Default, Other, Default Satisfied',
+      );
+    }
+    for (const note_category of ['Split Payer', 'Default Satisfied']) {
+      const res = await api('POST', routes.partnerAddNote.path, token, {
+        fein: '771234567',
+        note_category,
+        note: `A ${note_category} note.`,
+      });
+      expect(res.status, note_category).toBe(201);
+    }
+    const after = await server.db.pool.query('select count(*)::int as n from events');
+    expect(after.rows[0].n).toBeGreaterThan(before.rows[0].n);
+  });
+
   it('watches, reports and stops watching an EIN; refused when subscriptions are not enabled', async () => {
     const fein = '771234569';
     const subscribed = await api('POST', routes.partnerSubscribe.path, token, { fein });

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { buildPath, PARTNER_ANSWER_EXAMPLES, routes } from '@mrn/contracts';
+import { buildPath, PARTNER_SANDBOX_ANSWER_EXAMPLES, routes } from '@mrn/contracts';
 import createClient from 'openapi-fetch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD } from '../demo.ts';
@@ -121,7 +121,7 @@ describe('the generated partner client', () => {
     for (const t of times) expect(Date.now() - t).toBeLessThan(600_000);
   });
 
-  it('works against the sandbox address the document lists, whose merchant is the search example', async () => {
+  it('works against the sandbox address the document lists, whose merchant is the sandbox search example', async () => {
     const sandbox = createClient<paths>({ baseUrl: `${server.url}/sandbox` });
     const issued = await sandbox.POST('/api/v2/token', {
       body: {
@@ -137,7 +137,8 @@ describe('the generated partner client', () => {
       headers: { Authorization: `Bearer ${issued.data!.data.token}` },
     });
     expect(found.response.status).toBe(200);
-    const example = PARTNER_ANSWER_EXAMPLES.partnerSearchMerchants.data[0]!;
+    // The answer the guide shows for the sandbox (production's names a made-up merchant).
+    const example = PARTNER_SANDBOX_ANSWER_EXAMPLES.partnerSearchMerchants!.data[0]!;
     expect(found.data?.data[0]).toMatchObject({
       fein: example.fein,
       legal_name: example.legal_name,

@@ -1,4 +1,13 @@
-import { buildPath, CONSISTENT_AFTER_HEADER, CONTRIBUTOR_PAGE_SIZES, MESSAGES, routes } from '@mrn/contracts';
+import { randomUUID } from 'node:crypto';
+import {
+  buildPath,
+  CONSISTENT_AFTER_HEADER,
+  CONTRIBUTOR_PAGE_SIZES,
+  type DomainEvent,
+  MESSAGES,
+  routes,
+  streams,
+} from '@mrn/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD } from '../demo.ts';
 import { startTestServer, TEST_ADMIN, type TestServer } from '../testing.ts';
@@ -7,7 +16,7 @@ import { startTestServer, TEST_ADMIN, type TestServer } from '../testing.ts';
 // every figure worked out by hand from the demo data, moved by adds and archives, and refused to
 // everyone but platform admins.
 //
-// Demo network: Summit (PRO, active; Dana, Marco), Harbor (BASIC, active; Priya, Tom), Lakeside
+// Demo network: Summit (PRO, paid through Start Membership; Dana, Marco), Harbor (BASIC, paid; Priya, Tom), Lakeside
 // (BASIC, trialing; Alex), and the platform's own account (PRO, active). Merchants, oldest first:
 // Sunrise Diner (Summit; Slow Pay by Summit, then Stacking History by Harbor), Keystone Auto
 // (Harbor; Suspicious Activity), Blue Harbor Bakery (Summit; Default Account, then Other by Lakeside).
@@ -241,6 +250,74 @@ describe('admin widgets follow adds and archives', () => {
       (c: { resource_id: string }) => c.resource_id === accountOf.tom,
     );
     expect(harbor).toMatchObject({ merchants_added: 2, notes_added: 3 });
+  });
+});
+
+// Issue 21 item 2: the revenue is what is actually paid through the card payment provider.
+describe('total monthly revenue counts only memberships paid through billing', () => {
+  const revenue = async () => (await data(routes.totalMonthlyRevenue.path)).data;
+  const append = async (accountId: string, events: DomainEvent[]) => {
+    await server.store.appendToStream(
+      streams.account(accountId),
+      events.map((e) => ({ id: randomUUID(), ...e })),
+      { expectedRevision: 'any' },
+    );
+    await server.projections.waitFor(await server.store.headPosition(), undefined, 10_000);
+  };
+
+  it('leaves out a membership opened active without billing; keeps a renewal being retried; drops a lapsed one until it is paid again', async () => {
+    // The demo's Summit (PRO) and Harbor (BASIC) paid through Start Membership.
+    expect(await revenue()).toEqual({ total_monthly_revenue: 164_000, paying_members: 2 });
+    // Opened "active" by a command, as the demo network used to be: nothing was ever paid.
+    const unbilled = randomUUID();
+    await append(unbilled, [
+      {
+        type: 'AccountOpened',
+        data: {
+          accountId: unbilled,
+          name: 'Never Billed Capital',
+          website: null,
+          primaryContactEmail: 'ops@neverbilled.example',
+          planLevel: 'PRO',
+          membershipStatus: 'active',
+          isPlatform: false,
+        },
+      },
+    ]);
+    expect(await revenue()).toEqual({ total_monthly_revenue: 164_000, paying_members: 2 });
+    // Summit's renewal failed and is being retried: still counted (README).
+    await append(accountOf.dana!, [
+      {
+        type: 'AccountRenewalFailed',
+        data: {
+          accountId: accountOf.dana!,
+          invoiceId: 'in_widget_failed',
+          nextPaymentAttempt: '2099-01-04T00:00:00.000Z',
+          invoiceCreatedAt: '2099-01-01T00:00:00.000Z',
+        },
+      },
+    ]);
+    expect(await revenue()).toEqual({ total_monthly_revenue: 164_000, paying_members: 2 });
+    // Every retry failed: lapsed, not paying; paid again: back.
+    await append(accountOf.dana!, [
+      {
+        type: 'AccountMembershipCanceled',
+        data: {
+          accountId: accountOf.dana!,
+          reason: 'unpaid',
+          afterFailedPayment: true,
+          providerEndedAt: null,
+        },
+      },
+    ]);
+    expect(await revenue()).toEqual({ total_monthly_revenue: 69_500, paying_members: 1 });
+    await append(accountOf.dana!, [
+      {
+        type: 'AccountMembershipReinstated',
+        data: { accountId: accountOf.dana!, planLevel: 'PRO', currentPeriodEnd: null },
+      },
+    ]);
+    expect(await revenue()).toEqual({ total_monthly_revenue: 164_000, paying_members: 2 });
   });
 });
 

@@ -69,6 +69,7 @@ const noBilling: BillingGateway = {
   changePlan: refuseBilling,
   previewPlanChange: refuseBilling,
   cancel: refuseBilling,
+  cancelIfLive: refuseBilling,
   invoices: refuseBilling,
   paymentMethod: refuseBilling,
   portalUrl: refuseBilling,
@@ -152,6 +153,7 @@ export async function startSandboxRuntime(opts: {
     publicUrl: config.PUBLIC_URL ?? `http://localhost:${config.PORT}`,
     clock,
     billing: noBilling,
+    readModels: projections,
   };
   const commands = partnerCommandHandlers(commandDeps);
   const validateResponses = config.NODE_ENV !== 'production';

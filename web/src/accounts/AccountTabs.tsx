@@ -25,7 +25,7 @@ function panel(id: TabId, account: AccountView, view: 'admin' | 'own') {
     case 'billing':
       return <BillingPanel account={account} view={view} />;
     case 'contribution':
-      return <ContributionPanel account={account} />;
+      return <ContributionPanel accountId={account.id} />;
     case 'analytics':
       return <AnalyticsPanel accountId={account.id} />;
   }

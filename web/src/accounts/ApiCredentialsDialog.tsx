@@ -16,6 +16,7 @@ import { useState } from 'react';
 import { useApiMutation, useApiQuery } from '../api/hooks.ts';
 import { CopyButton } from '../ui/CopyButton.tsx';
 import { showError, showSuccess } from '../ui/toaster.ts';
+import { useReturnFocus } from '../ui/use-return-focus.ts';
 
 export interface IssuedCredentials {
   authentication_token: string;
@@ -40,8 +41,10 @@ export function ApiCredentialsDialog({
   target: CredentialsTarget | null;
   onClose: () => void;
 }) {
+  const returnFocus = useReturnFocus(target !== null);
   return (
     <Dialog
+      {...returnFocus}
       isOpen={target !== null}
       onClose={onClose}
       title={target ? `API Credentials for ${target.name}` : 'API Credentials'}

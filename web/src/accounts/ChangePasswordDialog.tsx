@@ -8,6 +8,7 @@ import { serverFieldErrors } from '../merchants/server-fields.ts';
 import { TextField } from '../ui/fields.tsx';
 import { showError, showSuccess } from '../ui/toaster.ts';
 import { useForm } from '../ui/use-form.ts';
+import { useReturnFocus } from '../ui/use-return-focus.ts';
 import { type ChangePasswordValues, isValid, PASSWORD_LABELS, validateChangePassword } from './validation.ts';
 
 export const PASSWORD_UPDATED = 'Password has been updated.';
@@ -26,8 +27,10 @@ interface ChangePasswordDialogProps {
 
 /** Change Password (accounts §2, §5): the form starts empty each time the dialog opens. */
 export function ChangePasswordDialog({ isOpen, onClose, ...rest }: ChangePasswordDialogProps) {
+  const returnFocus = useReturnFocus(isOpen);
   return (
     <Dialog
+      {...returnFocus}
       isOpen={isOpen}
       onClose={onClose}
       title={rest.mode === 'admin' && rest.name ? `Change Password for ${rest.name}` : 'Change Password'}

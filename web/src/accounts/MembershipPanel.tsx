@@ -1,14 +1,16 @@
 import { Alert, Button, Callout, Card, Classes, H4, H5, Intent, Tag } from '@blueprintjs/core';
+import { billingStateOf } from '@mrn/contracts/domain/billing-state';
 import type { AccountView } from '@mrn/contracts/routes/accounts';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
+import { BillingStateCallout, BillingStateTag, describeBilling } from '../billing/BillingState.tsx';
 import { PLAN_CHANGES, type PlanChange, PlanChangeDialog } from '../billing/PlanChangeDialog.tsx';
 import { useBillingConfig } from '../billing/queries.ts';
 import { useMembershipChanges } from '../billing/use-membership-changes.ts';
 import { formatDate } from '../merchants/format.ts';
-import { VideoPlaceholder } from '../pages/public/VideoPlaceholder.tsx';
+import { ProductWalkthrough } from '../pages/public/ProductWalkthrough.tsx';
 import { PATHS } from '../routing/paths.ts';
-import { membershipIntent, membershipLabel, trialActions } from './membership.ts';
+import { trialActions } from './membership.ts';
 import { PlanComparison } from './PlanComparison.tsx';
 import { useFunderActions } from './use-funder-actions.ts';
 import '../billing/billing.css';
@@ -27,7 +29,9 @@ export function MembershipPanel({ account, view }: { account: AccountView; view:
   const { canStart, canCancel } = trialActions(status);
   const busy = actions.trialBusy(account.resource_id);
   const archived = account.archived_at !== null;
-  const paid = status === 'active';
+  // The one billing state (issue 21): the tag, the sentence and what can be done follow from it.
+  const state = billingStateOf(account);
+  const paid = state.manageable;
   const { prices } = useBillingConfig();
   const [planChange, setPlanChange] = useState<PlanChange | null>(null);
   const [confirmingCancel, setConfirmingCancel] = useState(false);
@@ -45,9 +49,7 @@ export function MembershipPanel({ account, view }: { account: AccountView; view:
         <div className="mrn-card-title-row">
           <H4>Membership</H4>
           <span className="mrn-tag-row">
-            <Tag intent={membershipIntent(status)} size="large">
-              {membershipLabel(status)}
-            </Tag>
+            <BillingStateTag state={state} size="large" />
             <Tag minimal size="large" intent={account.plan_level === 'PRO' ? Intent.PRIMARY : Intent.NONE}>
               {account.plan_level}
             </Tag>
@@ -66,49 +68,33 @@ export function MembershipPanel({ account, view }: { account: AccountView; view:
             )}
           </Callout>
         )}
-        {status === 'none' && (
+        {(state.kind === 'none' ||
+          state.kind === 'canceled' ||
+          state.kind === 'active' ||
+          state.kind === 'complimentary') && (
           <p className={Classes.RUNNING_TEXT}>
-            No membership has been started, so members cannot search yet.
-            {view === 'admin' ? ' Start a trial to give them access.' : ''}
-            {view === 'own' && (
+            {describeBilling(state)}
+            {view === 'admin' && state.kind === 'none' ? ' Start a trial to give them access.' : ''}
+            {view === 'own' && (state.kind === 'none' || state.kind === 'canceled') && (
               <>
                 {' '}
-                <Link to={PATHS.membership}>Choose a plan</Link> to start one.
+                <Link to={PATHS.membership}>Choose a plan</Link> to start{' '}
+                {state.kind === 'none' ? 'one' : 'a new one'}.
               </>
             )}
           </p>
         )}
-        {(status === 'canceled' || status === 'inactive') && (
-          <p className={Classes.RUNNING_TEXT}>
-            The membership has ended; members cannot search.
-            {view === 'own' && (
-              <>
-                {' '}
-                <Link to={PATHS.membership}>Choose a plan</Link> to start a new one.
-              </>
-            )}
-          </p>
-        )}
-        {paid && (
-          <p className={Classes.RUNNING_TEXT}>
-            The {account.plan_level} membership is active.
-            {account.current_period_end && (
-              <>
-                {' '}
-                It renews on <strong>{formatDate(account.current_period_end)}</strong>.
-              </>
-            )}
-          </p>
-        )}
-        {account.payment_failed && (
-          <Callout intent={Intent.DANGER} icon="credit-card" className="mrn-callout-gap">
-            The last renewal payment failed
-            {account.next_payment_attempt
-              ? `; the card payment provider tries again on ${formatDate(account.next_payment_attempt)}`
-              : ''}
-            . Update the payment method on the Billing tab.
-          </Callout>
-        )}
+        <BillingStateCallout
+          state={state}
+          accountId={account.resource_id}
+          view={view === 'admin' ? 'funder' : 'account'}
+        >
+          {view === 'own' && state.kind === 'lapsed' && (
+            <p>
+              <Link to={PATHS.membership}>Choose a plan</Link> to start a new membership instead.
+            </p>
+          )}
+        </BillingStateCallout>
         {view === 'admin' && (
           <div className="mrn-form-actions mrn-actions-start">
             {canStart && (
@@ -153,7 +139,7 @@ export function MembershipPanel({ account, view }: { account: AccountView; view:
             Plans can be changed once a paid membership is active.
           </p>
         )}
-        <VideoPlaceholder title="What PRO adds" />
+        <ProductWalkthrough tour="pro" title="What PRO adds" />
         <section className="mrn-danger-zone" aria-labelledby="danger-zone-title">
           <H5 id="danger-zone-title" className="mrn-danger-title">
             Danger Zone

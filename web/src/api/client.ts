@@ -25,13 +25,19 @@ export type CallRequest<R extends RouteSpec> = Part<'params', RouteRequest<R>['p
      * "Failed" on a session that is still good.
      */
     ownUnauthorized?: boolean;
+    /**
+     * What the screen calls the action, when not the route's: the fallback text names it ("update
+     * profile" for the own profile, where the same route is "update member" for an admin).
+     */
+    action?: string;
   };
 
 /** `call(route)` for routes that need nothing, `call(route, { params, query, body })` otherwise. */
 export type CallArgs<R extends RouteSpec> =
   Partial<CallRequest<R>> extends CallRequest<R> ? [request?: CallRequest<R>] : [request: CallRequest<R>];
 
-const fallbackText = (route: RouteSpec): string => MESSAGES.fallback(route.action ?? 'complete the request');
+const fallbackText = (route: RouteSpec, action?: string): string =>
+  MESSAGES.fallback(action ?? route.action ?? 'complete the request');
 
 /** Calls one route of the route table with the session token; throws ApiError with the text to show. */
 export async function call<R extends RouteSpec>(
@@ -45,6 +51,7 @@ export async function call<R extends RouteSpec>(
     signal,
     headers: extraHeaders,
     ownUnauthorized,
+    action,
   } = (request ?? {}) as {
     params?: Record<string, string | number>;
     query?: unknown;
@@ -52,6 +59,7 @@ export async function call<R extends RouteSpec>(
     signal?: AbortSignal;
     headers?: Record<string, string>;
     ownUnauthorized?: boolean;
+    action?: string;
   };
   const url = buildPath(route.path, params) + toQueryString(query);
 
@@ -72,7 +80,7 @@ export async function call<R extends RouteSpec>(
     });
   } catch (error) {
     if (signal?.aborted) throw error;
-    throw new ApiError(0, fallbackText(route));
+    throw new ApiError(0, fallbackText(route, action));
   }
 
   const payload = await readJson(response);
@@ -84,7 +92,7 @@ export async function call<R extends RouteSpec>(
     // Anonymous routes (sign in above all) answer 401 for bad credentials, not for a lost session.
     if (response.status === 401 && route.access !== 'anonymous' && !ownUnauthorized) notifyUnauthorized();
     const errorBody = asErrorBody(payload);
-    throw new ApiError(response.status, errorBody?.errors || fallbackText(route), errorBody);
+    throw new ApiError(response.status, errorBody?.errors || fallbackText(route, action), errorBody);
   }
 
   return payload as RouteResponse<R>;

@@ -1,4 +1,5 @@
 import { Callout, Card, Classes, H4, Icon, Intent, Spinner, Tag } from '@blueprintjs/core';
+import { billingStateOf } from '@mrn/contracts/domain/billing-state';
 import type { AccountView } from '@mrn/contracts/routes/accounts';
 import type { InvoiceView } from '@mrn/contracts/routes/billing';
 import { routes } from '@mrn/contracts/routes/index';
@@ -9,6 +10,7 @@ import { formatDate } from '../merchants/format.ts';
 import { DataTable } from '../ui/DataTable.tsx';
 import { ListState } from '../ui/ListState.tsx';
 import { Pager } from '../ui/Pager.tsx';
+import { BillingStateCallout } from './BillingState.tsx';
 import { cardBrandLabel, formatCardExpiry } from './card.ts';
 import { formatCents } from './money.ts';
 import { usePaymentMethod } from './queries.ts';
@@ -18,18 +20,20 @@ import './billing.css';
 export const INVOICES_PER_PAGE = 10;
 const INVOICE_COLUMNS = ['Date', 'Amount', 'Paid?', 'Download PDF'];
 
-/** The Billing tab (accounts spec §2): the invoices, paged, and the card on file with its update. */
+/**
+ * The Billing tab (accounts spec §2): the invoices, paged, and the card on file with its update. Past
+ * due or lapsed, the billing state's callout first (issue 21): what happened, and the open invoice with
+ * its Pay link.
+ */
 export function BillingPanel({ account, view }: { account: AccountView; view: 'admin' | 'own' }) {
+  const state = billingStateOf(account);
   return (
     <div className="mrn-tab-panel">
-      {account.payment_failed && (
-        <Callout intent={Intent.DANGER} icon="credit-card" title="The last renewal payment failed">
-          {account.next_payment_attempt
-            ? `The card payment provider tries again on ${formatDate(account.next_payment_attempt)}. `
-            : ''}
-          Update the payment method so the membership continues.
-        </Callout>
-      )}
+      <BillingStateCallout
+        state={state}
+        accountId={account.resource_id}
+        view={view === 'admin' ? 'funder' : 'account'}
+      />
       <PaymentMethodCard account={account} view={view} />
       <InvoicesCard accountId={account.resource_id} />
     </div>
@@ -69,7 +73,7 @@ function PaymentMethodCard({ account, view }: { account: AccountView; view: 'adm
             <UpdatePaymentMethodButton
               accountId={account.resource_id}
               updateType={view === 'admin' ? 'funder' : 'account'}
-              intent={account.payment_failed ? Intent.DANGER : Intent.NONE}
+              intent={billingStateOf(account).updateCard ? Intent.DANGER : Intent.NONE}
             />
           )}
         </div>
@@ -134,9 +138,21 @@ function InvoiceRow({ invoice }: { invoice: InvoiceView }) {
             Paid
           </Tag>
         ) : (
-          <Tag minimal intent={invoice.status === 'open' ? Intent.WARNING : Intent.NONE}>
-            {invoice.status === 'open' ? 'Not paid' : `Not paid (${invoice.status})`}
-          </Tag>
+          <span className="mrn-tag-row">
+            <Tag minimal intent={invoice.status === 'open' ? Intent.WARNING : Intent.NONE}>
+              {invoice.status === 'open' ? 'Not paid' : `Not paid (${invoice.status})`}
+            </Tag>
+            {invoice.status === 'open' && invoice.hosted_invoice_url && (
+              <a
+                href={invoice.hosted_invoice_url}
+                target="_blank"
+                rel="noopener noreferrer"
+                aria-label={`Pay the invoice of ${date} (${formatCents(invoice.amount_due - invoice.amount_paid)})`}
+              >
+                Pay
+              </a>
+            )}
+          </span>
         )}
       </td>
       <td data-label="Download PDF">

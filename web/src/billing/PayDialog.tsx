@@ -111,9 +111,17 @@ function PayForm({
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    if (pay.isPending) return;
+    // A refusal answered an earlier attempt: it goes, whether this one is sent or stopped by a field.
+    pay.reset();
     form.touchAll();
-    if (Object.keys(errors).length > 0 || pay.isPending) return;
+    if (Object.keys(errors).length > 0) return;
     pay.mutate(form.values);
+  };
+  /** A field typed into: the card payment provider's refusal of the card before no longer applies. */
+  const edit = (name: keyof CardValues, value: string) => {
+    if (pay.isError) pay.reset();
+    form.setField(name, value);
   };
 
   const failure = paymentFailure(pay.error);
@@ -122,6 +130,7 @@ function PayForm({
     id: `pay-${name}`,
     label,
     ...form.bindText(name, errorOf(name)),
+    onValueChange: (value: string) => edit(name, value),
     required: true,
     disabled: pay.isPending,
   });
@@ -157,7 +166,7 @@ function PayForm({
             )}
             <TextField
               {...fieldProps('number', 'Card number')}
-              onValueChange={(value) => form.setField('number', formatCardNumberInput(value))}
+              onValueChange={(value) => edit('number', formatCardNumberInput(value))}
               inputMode="numeric"
               autoComplete="cc-number"
               placeholder="1234 1234 1234 1234"
@@ -167,7 +176,7 @@ function PayForm({
             <div className="mrn-pay-row">
               <TextField
                 {...fieldProps('expiry', 'Expiry (MM/YY)')}
-                onValueChange={(value) => form.setField('expiry', formatExpiryInput(value))}
+                onValueChange={(value) => edit('expiry', formatExpiryInput(value))}
                 inputMode="numeric"
                 autoComplete="cc-exp"
                 placeholder="MM/YY"
@@ -175,7 +184,7 @@ function PayForm({
               />
               <TextField
                 {...fieldProps('cvc', 'CVC')}
-                onValueChange={(value) => form.setField('cvc', value.replace(/\D/g, '').slice(0, 4))}
+                onValueChange={(value) => edit('cvc', value.replace(/\D/g, '').slice(0, 4))}
                 inputMode="numeric"
                 autoComplete="cc-csc"
                 placeholder="123"

@@ -1,15 +1,18 @@
 import { Callout, Intent } from '@blueprintjs/core';
+import { billingStateOf } from '@mrn/contracts/domain/billing-state';
 import type { SessionUser } from '@mrn/contracts/routes/auth';
 import { routes } from '@mrn/contracts/routes/index';
 import { useApiQuery } from '../api/hooks.ts';
 import { formatDate } from '../merchants/format.ts';
+import { OpenInvoices } from './BillingState.tsx';
 import { UpdatePaymentMethodButton } from './UpdatePaymentMethodButton.tsx';
 import './billing.css';
 
 /**
  * On every page, for the admins of an account whose renewal payment failed (DESIGN §4 "Billing"): what
- * happened, when the card payment provider tries again, and the way to change the card. It reads the
- * account the Account page reads (one cached answer); other members see nothing.
+ * happened, when the card payment provider tries again, and the ways out (change the card, pay the open
+ * invoice). It reads the account the Account page reads (one cached answer) and shows while the billing
+ * state is past due; other members see nothing.
  */
 export function PaymentFailedBar({ user }: { user: SessionUser }) {
   const account = useApiQuery(
@@ -17,8 +20,9 @@ export function PaymentFailedBar({ user }: { user: SessionUser }) {
     { params: { id: user.account_resource_id } },
     { select: (answer) => answer.data, enabled: user.is_admin },
   );
-  if (!account.data?.payment_failed) return null;
-  const retry = account.data.next_payment_attempt;
+  const state = account.data ? billingStateOf(account.data) : null;
+  if (state?.kind !== 'past_due') return null;
+  const retry = state.nextAttempt;
   return (
     <div className="mrn-payment-failed-bar">
       <Callout
@@ -38,6 +42,7 @@ export function PaymentFailedBar({ user }: { user: SessionUser }) {
           updateType="account"
           intent={Intent.DANGER}
         />
+        <OpenInvoices accountId={user.account_resource_id} />
       </Callout>
     </div>
   );

@@ -29,6 +29,7 @@ import { useApiMutation } from '../api/hooks.ts';
 import { formatDate } from '../merchants/format.ts';
 import { TextAreaField } from '../ui/fields.tsx';
 import { showError, showSuccess } from '../ui/toaster.ts';
+import { useReturnFocus } from '../ui/use-return-focus.ts';
 import { fieldErrorOf, invalidateDisputeData } from './queries.ts';
 
 interface Props {
@@ -47,8 +48,10 @@ const noteLabel = (n: NoteView) =>
  * change and what the business owner will be told. Nothing is written until the confirmation.
  */
 export function ResolveDisputeDialog({ dispute, notes, isOpen, onClose }: Props) {
+  const returnFocus = useReturnFocus(isOpen);
   return (
     <Dialog
+      {...returnFocus}
       isOpen={isOpen}
       onClose={onClose}
       title="Resolve dispute"

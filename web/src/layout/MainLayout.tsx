@@ -4,6 +4,7 @@ import { Outlet } from 'react-router-dom';
 import { useAuth } from '../auth/auth-context.ts';
 import { pendingSessionStep } from '../auth/post-login-route.ts';
 import { PaymentFailedBar } from '../billing/PaymentFailedBar.tsx';
+import { ContributionBanner } from '../contribution/ContributionBanner.tsx';
 import { PRODUCT_NAME } from '../product.ts';
 import { PageSpinner } from '../ui/PageSpinner.tsx';
 import { Footer } from './Footer.tsx';
@@ -48,6 +49,7 @@ export function MainLayout() {
         )}
         <div className="mrn-main-column">
           {isMember && state.user.is_admin && <PaymentFailedBar user={state.user} />}
+          {isMember && <ContributionBanner user={state.user} />}
           <main className="mrn-content" id="mrn-main" tabIndex={-1}>
             <Suspense fallback={<PageSpinner />}>
               <Outlet />

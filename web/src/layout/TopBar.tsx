@@ -1,6 +1,8 @@
-import { Alignment, Button, Navbar, NavbarDivider, NavbarGroup, NavbarHeading, Tag } from '@blueprintjs/core';
+import { Alignment, Button, Navbar, NavbarDivider, NavbarGroup, NavbarHeading } from '@blueprintjs/core';
 import { Link, useNavigate } from 'react-router-dom';
 import { useAuth } from '../auth/auth-context.ts';
+import { PlanTag } from '../billing/PlanTag.tsx';
+import { useOwnContribution } from '../contribution/queries.ts';
 import { PATHS } from '../routing/paths.ts';
 import { Logo } from '../ui/Logo.tsx';
 import { ContributionIndicator } from './ContributionIndicator.tsx';
@@ -19,6 +21,7 @@ export function TopBar({ showMemberTools, onOpenMenu }: TopBarProps) {
   const { state, logout, loggingOut } = useAuth();
   const navigate = useNavigate();
   const user = state.status === 'signed-in' ? state.user : null;
+  const contribution = useOwnContribution(showMemberTools ? user : null);
 
   return (
     <Navbar className="mrn-topbar">
@@ -37,16 +40,15 @@ export function TopBar({ showMemberTools, onOpenMenu }: TopBarProps) {
             <Logo />
           </Link>
         </NavbarHeading>
-        {user?.plan_level === 'PRO' && (
-          <Tag intent="primary" className="mrn-pro-badge" aria-label="PRO account">
-            PRO
-          </Tag>
-        )}
+        {user && <PlanTag user={user} />}
       </NavbarGroup>
       <NavbarGroup align={Alignment.END}>
         {user && showMemberTools && (
           <>
-            <ContributionIndicator percent={user.account_total_ninety_days_contribution_percentage} />
+            <ContributionIndicator
+              percent={user.account_total_ninety_days_contribution_percentage}
+              view={contribution.data}
+            />
             <NavbarDivider className="mrn-wide-only" />
             <MerchantSearchForm
               className="mrn-topbar-search mrn-wide-only"

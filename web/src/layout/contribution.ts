@@ -1,9 +1,12 @@
 import { Intent } from '@blueprintjs/core';
+import { formatContributionPercent } from '@mrn/contracts/domain/contribution';
 import { contributionColour } from '@mrn/contracts/domain/plans';
 
-const percentFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
-
-export const formatContribution = (percent: number): string => `${percentFormat.format(percent)}%`;
+/**
+ * A contribution figure everywhere it is shown (top bar, contribution view, funders list): "Over 100%"
+ * above 100 (833.33 % says no more than that), two decimals below 1 % so 0.49 % never reads as 0.5 %.
+ */
+export const formatContribution = (percent: number): string => formatContributionPercent(percent);
 
 /** Blueprint's danger, warning and success intents are its red, orange and green. */
 const INTENT_OF_COLOUR = { red: Intent.DANGER, orange: Intent.WARNING, green: Intent.SUCCESS } as const;

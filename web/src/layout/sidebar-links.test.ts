@@ -12,7 +12,14 @@ const labels = (user: typeof member | Parameters<typeof sidebarLinks>[0]) =>
 
 describe('sidebarLinks', () => {
   it('gives every member the common links', () => {
-    expect(labels(member)).toEqual(['Dashboard', 'Analytics', 'Our Members', 'Profile', 'Logout']);
+    expect(labels(member)).toEqual([
+      'Dashboard',
+      'Analytics',
+      'Contribution',
+      'Our Members',
+      'Profile',
+      'Logout',
+    ]);
   });
 
   it('adds Account for account admins', () => {

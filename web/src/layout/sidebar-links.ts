@@ -19,6 +19,8 @@ export function sidebarLinks(user: SidebarUser): SidebarLink[] {
   const links: (SidebarLink | false)[] = [
     { to: PATHS.dashboard, label: 'Dashboard', icon: 'dashboard' },
     { to: PATHS.analytics, label: 'Analytics', icon: 'timeline-bar-chart' },
+    // Every funder member sees their funder's contribution (accounts spec §6); staff see it per funder.
+    !user.is_dm_admin && { to: PATHS.contribution, label: 'Contribution', icon: 'percentage' },
     { to: PATHS.members, label: 'Our Members', icon: 'people' },
     user.is_admin && { to: PATHS.account, label: 'Account', icon: 'office' },
     user.is_dm_admin && { to: PATHS.funders, label: 'Funders', icon: 'bank-account' },

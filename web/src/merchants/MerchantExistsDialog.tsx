@@ -1,6 +1,7 @@
 import { Button, Dialog, DialogBody, DialogFooter, Intent } from '@blueprintjs/core';
 import { useNavigate } from 'react-router-dom';
 import { merchantPath } from '../routing/paths.ts';
+import { useReturnFocus } from '../ui/use-return-focus.ts';
 import type { DraftNoteState } from './draft-note.ts';
 
 export interface ExistingMerchant {
@@ -24,8 +25,10 @@ export function MerchantExistsDialog({
   carry?: () => DraftNoteState | undefined;
 }) {
   const navigate = useNavigate();
+  const returnFocus = useReturnFocus(isOpen && existing !== null);
   return (
     <Dialog
+      {...returnFocus}
       isOpen={isOpen && existing !== null}
       onClose={onClose}
       title="Merchant already exists"

@@ -6,6 +6,7 @@ import { useApiQuery } from '../api/hooks.ts';
 import { useSignedInUser } from '../auth/auth-context.ts';
 import { hasProFeatures } from '../auth/permissions.ts';
 import { newMerchantPath } from '../routing/paths.ts';
+import { useReturnFocus } from '../ui/use-return-focus.ts';
 
 /** "Searched 3 times on the network": how often funders looked this EIN up, though nobody reported it. */
 export const searchCountText = (total: number): string =>
@@ -43,8 +44,15 @@ export function NoMerchantsFoundDialog({
     onAdd?.();
   };
 
+  const returnFocus = useReturnFocus(term !== null);
   return (
-    <Dialog isOpen={term !== null} onClose={onClose} title="No Merchants Found" icon="search">
+    <Dialog
+      {...returnFocus}
+      isOpen={term !== null}
+      onClose={onClose}
+      title="No Merchants Found"
+      icon="search"
+    >
       <DialogBody>
         <p>
           No merchant matches <strong>{term}</strong>.

@@ -8,6 +8,7 @@ import { idempotencyKeys } from '../api/idempotency.ts';
 import { useSignedInUser } from '../auth/auth-context.ts';
 import { showError, showSuccess } from '../ui/toaster.ts';
 import { useForm } from '../ui/use-form.ts';
+import { useReturnFocus } from '../ui/use-return-focus.ts';
 import { NoteFieldsForm } from './NoteFieldsForm.tsx';
 import {
   categoryChoices,
@@ -30,8 +31,10 @@ export type NoteDialogMode =
 /** The Add Note and Edit Note dialog (core spec §2). */
 export function NoteDialog({ mode, onClose }: { mode: NoteDialogMode | null; onClose: () => void }) {
   const title = mode?.kind === 'edit' ? 'Edit Note' : 'Add Note';
+  const returnFocus = useReturnFocus(mode !== null);
   return (
     <Dialog
+      {...returnFocus}
       isOpen={mode !== null}
       onClose={onClose}
       title={title}

@@ -1,6 +1,7 @@
 import { Button, Dialog, DialogBody, DialogFooter, Intent } from '@blueprintjs/core';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { TextAreaField } from '../ui/fields.tsx';
+import { useReturnFocus } from '../ui/use-return-focus.ts';
 
 export const REASON_MAX = 1000;
 
@@ -20,8 +21,15 @@ interface ReasonDialogProps {
 
 /** A dialog asking for a required reason: deleting a merchant, requesting deletion of a note. */
 export function ReasonDialog({ isOpen, onClose, title, ...rest }: ReasonDialogProps) {
+  const returnFocus = useReturnFocus(isOpen);
   return (
-    <Dialog isOpen={isOpen} onClose={rest.saving ? undefined : onClose} title={title} icon="trash">
+    <Dialog
+      {...returnFocus}
+      isOpen={isOpen}
+      onClose={rest.saving ? undefined : onClose}
+      title={title}
+      icon="trash"
+    >
       {isOpen && <ReasonForm {...rest} onClose={onClose} />}
     </Dialog>
   );

@@ -14,12 +14,13 @@ import { showError, showSuccess } from '../ui/toaster.ts';
 
 /**
  * "Subscription Enabled" on a merchant page, for admins whose account may use merchant subscriptions:
- * on adds the merchant's EIN to the account's subscriptions, off deletes that subscription.
+ * each change is the spec's toggle call (GET /merchants/{id}/toggle_subscription), which watches the
+ * merchant's EIN or stops and answers the new state, shown at once.
  */
 export function SubscriptionSwitch({
   merchant,
 }: {
-  merchant: Pick<MerchantView, 'fein' | 'has_merchant_subscription'>;
+  merchant: Pick<MerchantView, 'resource_id' | 'fein' | 'has_merchant_subscription'>;
 }) {
   const user = useSignedInUser();
   const queryClient = useQueryClient();
@@ -27,34 +28,19 @@ export function SubscriptionSwitch({
   // What was last set here, until the merchant is read again.
   const [override, setOverride] = useState<{ from: boolean; to: boolean } | null>(null);
   if (!canUseMerchantSubscriptions(user)) return null;
-  const accountId = user.account_resource_id;
   const checked =
     override && override.from === merchant.has_merchant_subscription
       ? override.to
       : merchant.has_merchant_subscription;
 
-  const change = async (on: boolean) => {
+  const toggle = async () => {
     setBusy(true);
     try {
-      if (on) {
-        const answer = await call(routes.addMerchantSubscription, {
-          params: { id: accountId },
-          body: { merchant_subscription: { fein: merchant.fein } },
-        });
-        showSuccess(answer.message || SUBSCRIPTION_TEXTS.added(PRODUCT_NAME));
-      } else {
-        const found = await call(routes.listMerchantSubscriptions, {
-          params: { id: accountId },
-          query: { page: 1, per_page: 25, search: merchant.fein },
-        });
-        const ids = found.data.filter((s) => s.fein === merchant.fein).map((s) => s.id);
-        if (ids.length > 0)
-          await call(routes.deleteSelectedMerchantSubscriptions, {
-            params: { account_id: accountId },
-            body: { merchant_subscription_ids: ids, page: 1, per_page: 25 },
-          });
-        showSuccess(SUBSCRIPTION_TEXTS.deleted);
-      }
+      const answer = await call(routes.toggleMerchantSubscription, { params: { id: merchant.resource_id } });
+      const on = answer.data.has_merchant_subscription;
+      showSuccess(
+        answer.message || (on ? SUBSCRIPTION_TEXTS.added(PRODUCT_NAME) : SUBSCRIPTION_TEXTS.deleted),
+      );
       setOverride({ from: merchant.has_merchant_subscription, to: on });
       void invalidateApiPaths(queryClient, [
         routes.listMerchantSubscriptions.path,
@@ -75,7 +61,7 @@ export function SubscriptionSwitch({
       label="Subscription Enabled"
       checked={checked}
       disabled={busy}
-      onChange={(event) => void change(event.currentTarget.checked)}
+      onChange={() => void toggle()}
     />
   );
 }

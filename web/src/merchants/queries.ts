@@ -1,7 +1,17 @@
+import { routes } from '@mrn/contracts/routes/index';
 import type { QueryClient } from '@tanstack/react-query';
 
-/** Read paths whose answers a merchant or note change can alter (searches are left alone: each is recorded). */
-const MERCHANT_READ_PATHS = ['/api/merchants', '/api/notes', '/api/reported_notes', '/api/deleted_merchants'];
+/**
+ * Read paths whose answers a merchant or note change can alter (searches are left alone: each is
+ * recorded); a funder's contribution too, so its banner goes once new records bring the figure back.
+ */
+const MERCHANT_READ_PATHS = [
+  '/api/merchants',
+  '/api/notes',
+  '/api/reported_notes',
+  '/api/deleted_merchants',
+  routes.getAccountContribution.path,
+];
 
 const pathOf = (queryKey: readonly unknown[]): string | null =>
   typeof queryKey[1] === 'string' ? queryKey[1] : null;

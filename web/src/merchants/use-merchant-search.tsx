@@ -1,6 +1,6 @@
 import { routes } from '@mrn/contracts/routes/index';
 import { SEARCH_MIN } from '@mrn/contracts/routes/merchants';
-import { useQueryClient } from '@tanstack/react-query';
+import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { ApiError } from '../api/api-error.ts';
@@ -16,6 +16,14 @@ export const SEARCH_RESULTS_STALE_MS = 5 * 60_000;
 export const SEARCH_TOO_SHORT = `Type at least ${SEARCH_MIN} characters to search.`;
 
 export const searchQuery = (term: string) => apiQuery(routes.searchMerchants, { query: { search: term } });
+
+/**
+ * A search changes the search counts it touched (the not-found dialog's "searched N times", a merchant's
+ * search history): the counts fetched before it are dropped, so the next look shows the fresh figure
+ * instead of the one cached a moment ago.
+ */
+export const forgetSearchCounts = (queryClient: QueryClient) =>
+  queryClient.removeQueries({ queryKey: [routes.searchCounts.method, routes.searchCounts.path] });
 
 /**
  * The search flow of every search box (core spec §4): one result opens the merchant, several open
@@ -42,7 +50,9 @@ export function useMerchantSearch(onNavigate?: () => void) {
       setSearching(true);
       try {
         // Each search is a recorded fact: always ask the server, never an earlier answer.
-        const answer = await queryClient.fetchQuery({ ...searchQuery(term), staleTime: 0, retry: false });
+        const answer = await queryClient
+          .fetchQuery({ ...searchQuery(term), staleTime: 0, retry: false })
+          .finally(() => forgetSearchCounts(queryClient));
         const outcome = searchOutcome(answer);
         if (outcome.kind === 'none') {
           setNotFoundTerm(term);

@@ -56,6 +56,7 @@ const MembershipPage = page(() => import('../pages/session/MembershipPage.tsx'),
 
 const ProfilePage = page(() => import('../pages/profile/ProfilePage.tsx'), 'ProfilePage');
 const AnalyticsPage = page(() => import('../pages/analytics/AnalyticsPage.tsx'), 'AnalyticsPage');
+const ContributionPage = page(() => import('../pages/contribution/ContributionPage.tsx'), 'ContributionPage');
 const OurMembersPage = page(() => import('../pages/members/OurMembersPage.tsx'), 'OurMembersPage');
 const AccountPage = page(() => import('../pages/account/AccountPage.tsx'), 'AccountPage');
 const MemberPage = lazyPage<
@@ -65,6 +66,10 @@ const MemberPage = lazyPage<
 const MerchantSubscriptionsPage = page(
   () => import('../pages/merchant-subscriptions/MerchantSubscriptionsPage.tsx'),
   'MerchantSubscriptionsPage',
+);
+const SubscriptionsUnavailable = page(
+  () => import('../pages/merchant-subscriptions/SubscriptionsUnavailable.tsx'),
+  'SubscriptionsUnavailable',
 );
 const FundersPage = page(() => import('../pages/funders/FundersPage.tsx'), 'FundersPage');
 const NewFunderPage = page(() => import('../pages/funders/NewFunderPage.tsx'), 'NewFunderPage');
@@ -93,6 +98,7 @@ registerPreloadedRoutes([
   [PATHS.profile, ProfilePage],
   [PATHS.members, OurMembersPage],
   [PATHS.account, AccountPage],
+  [PATHS.contribution, ContributionPage],
   [PATHS.merchantSubscriptions, MerchantSubscriptionsPage],
   [PATHS.merchantSubscriptionImports, MerchantSubscriptionsPage],
   [PATHS.merchantSubscriptionWebhookLogs, MerchantSubscriptionsPage],
@@ -144,6 +150,7 @@ export function AppRoutes() {
           <Route path={PATHS.profile} element={<ProfilePage />} />
           <Route path={PATHS.members} element={<OurMembersPage />} />
           <Route path={PATHS.analytics} element={<AnalyticsPage />} />
+          <Route path={PATHS.contribution} element={<ContributionPage />} />
           {placeholders(MEMBER_PLACEHOLDERS)}
 
           <Route element={<RequireRole has={isAccountAdmin} />}>
@@ -151,7 +158,7 @@ export function AppRoutes() {
             <Route path={PATHS.newAccountMember} element={<MemberPage scope="account" mode="add" />} />
             <Route path={PATHS.accountMember} element={<MemberPage scope="account" mode="edit" />} />
           </Route>
-          <Route element={<RequireMerchantSubscriptions />}>
+          <Route element={<RequireMerchantSubscriptions unavailable={<SubscriptionsUnavailable />} />}>
             <Route path={PATHS.merchantSubscriptions} element={<MerchantSubscriptionsPage />} />
             <Route path={PATHS.merchantSubscriptionImports} element={<MerchantSubscriptionsPage />} />
             <Route path={PATHS.merchantSubscriptionWebhookLogs} element={<MerchantSubscriptionsPage />} />

@@ -1,5 +1,5 @@
 import type { SessionUser } from '@mrn/contracts/routes/auth';
-import { useEffect, useRef } from 'react';
+import { type ReactNode, useEffect, useRef } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
 import { forgetAttemptedRoute, rememberAttemptedRoute } from '../auth/attempted-route.ts';
 import { useAuth, useSignedInUser } from '../auth/auth-context.ts';
@@ -61,10 +61,14 @@ export function RequireRole({ has }: { has: (user: SessionUser) => boolean }) {
 export const isAccountAdmin = (user: SessionUser) => user.is_admin;
 export const isPlatformAdmin = (user: SessionUser) => user.is_dm_admin;
 
-/** Merchant subscriptions: an account admin (else log out) whose account has them (else the dashboard). */
-export function RequireMerchantSubscriptions() {
+/**
+ * Merchant subscriptions: an account admin (else no access) whose account has them; an admin whose
+ * account does not (BASIC, or PRO with them not turned on) sees `unavailable`, which says what they
+ * are and how to get them, at the address asked for.
+ */
+export function RequireMerchantSubscriptions({ unavailable }: { unavailable: ReactNode }) {
   const user = useSignedInUser();
   if (!user.is_admin) return <NoAccess />;
-  if (!canUseMerchantSubscriptions(user)) return <Navigate to={PATHS.dashboard} replace />;
+  if (!canUseMerchantSubscriptions(user)) return unavailable;
   return <Outlet />;
 }

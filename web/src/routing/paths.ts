@@ -23,6 +23,8 @@ export const PATHS = {
   dashboard: '/dashboard',
   dashboardOld: '/dashboardold',
   analytics: '/analytics',
+  /** The funder's contribution, for every member (accounts spec §6). */
+  contribution: '/contribution',
   members: '/members',
   profile: '/profile',
   search: '/search',

@@ -1,4 +1,5 @@
 import { Intent, OverlayToaster, Position, type Toaster } from '@blueprintjs/core';
+import './toaster.css';
 
 /** Toast timings of core spec §9 and DESIGN §6. */
 export const SUCCESS_TOAST_MS = 6_000;
@@ -9,7 +10,9 @@ const PERSISTENT = 0;
 
 let toaster: Promise<Toaster> | null = null;
 const getToaster = () => {
-  toaster ??= OverlayToaster.create({ position: Position.TOP, maxToasts: 5 });
+  // Top centre, below the top bar (toaster.css): at the very top a toast covered the bar's contribution
+  // figure and search, at 1280 px as on a phone.
+  toaster ??= OverlayToaster.create({ position: Position.TOP, maxToasts: 5, className: 'mrn-toaster' });
   return toaster;
 };
 

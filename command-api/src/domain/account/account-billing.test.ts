@@ -70,6 +70,11 @@ const subscription = (
     eventCreatedAt,
   },
 });
+/** Stripe ended the subscription (its event made at `at`), with or without a failing renewal. */
+const providerEnded = (afterFailedPayment: boolean, at = '2026-11-24T12:00:00.000Z'): AccountEvent => ({
+  type: 'AccountMembershipCanceled',
+  data: { accountId: 'a1', reason: 'stripe', afterFailedPayment, providerEndedAt: at },
+});
 const recordPlanChange = (planLevel: Plan, planVersion: number) => ({
   type: 'RecordPlanChange' as const,
   planLevel,
@@ -170,7 +175,7 @@ describe('account decider: membership and billing', () => {
     as()
       .given([opened, started, toPro, downgraded])
       .when(subscription('canceled', 'PRO', 'sub_1', 1))
-      .thenEvents([{ type: 'AccountMembershipCanceled', data: { accountId: 'a1', reason: 'stripe' } }]);
+      .thenEvents([providerEnded(false)]);
   });
 
   it('orders changes made outside the product (the version unchanged) by when Stripe made their events', () => {
@@ -235,7 +240,7 @@ describe('account decider: membership and billing', () => {
     as()
       .given([opened, started])
       .when(subscription('canceled'))
-      .thenEvents([{ type: 'AccountMembershipCanceled', data: { accountId: 'a1', reason: 'stripe' } }]);
+      .thenEvents([providerEnded(false)]);
     // A late "updated" after the end changes nothing; neither does a subscription the account left.
     const ended: AccountEvent = {
       type: 'AccountMembershipCanceled',
@@ -273,6 +278,7 @@ describe('account decider: membership and billing', () => {
         invoiceId: 'in_1',
         invoiceCreatedAt: '2026-11-24T12:00:00.000Z',
         currentPeriodEnd: null,
+        subscriptionId: 'sub_1',
       })
       .thenEvents([]);
     as()
@@ -282,6 +288,7 @@ describe('account decider: membership and billing', () => {
         invoiceId: 'in_2',
         invoiceCreatedAt: '2026-12-24T12:00:00.000Z',
         currentPeriodEnd: '2027-01-24T12:00:00.000Z',
+        subscriptionId: 'sub_1',
       })
       .thenEvents([
         {
@@ -294,5 +301,117 @@ describe('account decider: membership and billing', () => {
           },
         },
       ]);
+  });
+
+  // Issue 21 item 2: when every retry of a renewal failed the provider keeps the subscription unpaid;
+  // the membership lapses, and paying the open invoice brings it back.
+  describe('a renewal every retry failed', () => {
+    const failedAt = '2027-01-14T12:00:00.000Z';
+    const failedEvent: AccountEvent = {
+      type: 'AccountRenewalFailed',
+      data: {
+        accountId: 'a1',
+        invoiceId: 'in_2',
+        nextPaymentAttempt: null,
+        invoiceCreatedAt: '2026-12-24T12:00:00.000Z',
+      },
+    };
+    const lapsed: AccountEvent = {
+      type: 'AccountMembershipCanceled',
+      data: { accountId: 'a1', reason: 'unpaid', afterFailedPayment: true, providerEndedAt: failedAt },
+    };
+    const reinstated: AccountEvent = {
+      type: 'AccountMembershipReinstated',
+      data: { accountId: 'a1', planLevel: 'BASIC', currentPeriodEnd: '2027-01-24T12:00:00.000Z' },
+    };
+    const paid = (subscriptionId: string | null = 'sub_1') => ({
+      type: 'RecordInvoicePaid' as const,
+      invoiceId: 'in_2',
+      invoiceCreatedAt: '2026-12-24T12:00:00.000Z',
+      currentPeriodEnd: '2027-01-24T12:00:00.000Z',
+      subscriptionId,
+    });
+    const renewalPaid: AccountEvent = {
+      type: 'AccountRenewalPaid',
+      data: {
+        accountId: 'a1',
+        invoiceId: 'in_2',
+        currentPeriodEnd: '2027-01-24T12:00:00.000Z',
+        invoiceCreatedAt: '2026-12-24T12:00:00.000Z',
+      },
+    };
+
+    it('lapses the membership when the subscription turns unpaid, saying so', () => {
+      as()
+        .given([opened, started, failedEvent])
+        .when(subscription('unpaid', 'BASIC', 'sub_1', 0, failedAt))
+        .thenEvents([lapsed]);
+      const state = [opened, started, failedEvent, lapsed].reduce(
+        accountDecider.evolve,
+        accountDecider.initialState(),
+      ) as OpenAccountState;
+      expect(state.membershipStatus).toBe('canceled');
+      expect(state.billing.endedReason).toBe('unpaid');
+    });
+
+    it('brings it back when the open invoice is paid, from invoice.paid or the subscription, once', () => {
+      as().given([opened, started, failedEvent, lapsed]).when(paid()).thenEvents([renewalPaid, reinstated]);
+      as()
+        .given([opened, started, failedEvent, lapsed])
+        .when({
+          ...subscription('active', 'BASIC', 'sub_1', 0, '2027-01-20T12:00:00.000Z'),
+          subscription: {
+            ...subscription('active').subscription,
+            eventCreatedAt: '2027-01-20T12:00:00.000Z',
+            currentPeriodEnd: '2027-01-24T12:00:00.000Z',
+          },
+        })
+        .thenEvents([reinstated]);
+      // The other of the two, after it: nothing more.
+      as()
+        .given([opened, started, failedEvent, lapsed, renewalPaid, reinstated])
+        .when(subscription('active', 'BASIC', 'sub_1', 0, '2027-01-20T12:00:00.000Z'))
+        .thenEvents([]);
+      const back = [opened, started, failedEvent, lapsed, renewalPaid, reinstated].reduce(
+        accountDecider.evolve,
+        accountDecider.initialState(),
+      ) as OpenAccountState;
+      expect(back).toMatchObject({ membershipStatus: 'active', planLevel: 'BASIC' });
+      expect(back.billing).toMatchObject({ endedReason: null, paymentFailed: false });
+    });
+
+    it('is not brought back by an older subscription event, another subscription, or a cancellation on request', () => {
+      // "active" made before the lapse, delivered after it.
+      as()
+        .given([opened, started, failedEvent, lapsed])
+        .when(subscription('active', 'BASIC', 'sub_1', 0, '2027-01-01T12:00:00.000Z'))
+        .thenEvents([]);
+      as().given([opened, started, failedEvent, lapsed]).when(paid('sub_other')).thenEvents([renewalPaid]);
+      as().given([opened, started, failedEvent, lapsed]).when(paid(null)).thenEvents([renewalPaid]);
+      const requested: AccountEvent = {
+        type: 'AccountMembershipCanceled',
+        data: { accountId: 'a1', reason: 'requested' },
+      };
+      as()
+        .given([opened, started, requested])
+        .when({ ...paid(), invoiceCreatedAt: '2026-12-24T12:00:00.000Z' })
+        .thenEvents([renewalPaid]);
+    });
+
+    it('ends it for good when the provider then deletes the unpaid subscription, or ended it after a failure', () => {
+      as()
+        .given([opened, started, failedEvent, lapsed])
+        .when(subscription('canceled', 'BASIC', 'sub_1', 0, '2027-02-01T12:00:00.000Z'))
+        .thenEvents([providerEnded(true, '2027-02-01T12:00:00.000Z')]);
+      // Stripe set to cancel after the last retry: ended while the renewal was failing.
+      as()
+        .given([opened, started, failedEvent])
+        .when(subscription('canceled', 'BASIC', 'sub_1', 0, failedAt))
+        .thenEvents([providerEnded(true, failedAt)]);
+      as()
+        .given([opened, started, failedEvent, providerEnded(true, failedAt)])
+        .when(paid())
+        .thenEvents([renewalPaid]);
+    });
   });
 });

@@ -6,7 +6,8 @@ export type BillingEvent =
   | EventOf<'AccountPlanChanged'>
   | EventOf<'AccountMembershipCanceled'>
   | EventOf<'AccountRenewalPaid'>
-  | EventOf<'AccountRenewalFailed'>;
+  | EventOf<'AccountRenewalFailed'>
+  | EventOf<'AccountMembershipReinstated'>;
 
 export interface BillingState {
   stripeCustomerId: string | null;
@@ -28,6 +29,14 @@ export interface BillingState {
    * Stripe dashboard) leaves the version as it was.
    */
   planChangedAt: string | null;
+  /**
+   * Why the last paid membership ended (its AccountMembershipCanceled), null while it runs. `unpaid`:
+   * the provider stopped retrying the renewal and keeps the subscription unpaid; paying its open invoice
+   * makes the subscription active again, and the membership with it.
+   */
+  endedReason: 'requested' | 'stripe' | 'unpaid' | null;
+  /** When the provider ended it (its event's `created`): an older subscription event cannot undo it. */
+  endedAt: string | null;
 }
 
 export const initialBilling = (): BillingState => ({
@@ -39,6 +48,8 @@ export const initialBilling = (): BillingState => ({
   lastInvoiceAt: null,
   planVersion: 0,
   planChangedAt: null,
+  endedReason: null,
+  endedAt: null,
 });
 
 /**
@@ -78,6 +89,8 @@ export type BillingCommand =
       invoiceId: string;
       invoiceCreatedAt: string;
       currentPeriodEnd: string | null;
+      /** The subscription the invoice bills (its `parent.subscription_details.subscription`), if any. */
+      subscriptionId: string | null;
     }
   | {
       type: 'RecordInvoiceFailed';
@@ -153,14 +166,30 @@ export function decideBilling(
       return [{ type: 'AccountMembershipCanceled', data: { accountId, reason: 'requested' } }];
     case 'ApplyStripeSubscription': {
       const s = command.subscription;
+      const { billing } = account;
       // An old subscription (before a cancel and a new start) no longer speaks for the account.
-      if (s.subscriptionId !== account.billing.stripeSubscriptionId) return [];
-      if (s.status === 'canceled' || s.status === 'incomplete_expired' || s.status === 'unpaid') {
-        return account.membershipStatus === 'active'
-          ? [{ type: 'AccountMembershipCanceled', data: { accountId, reason: 'stripe' } }]
+      if (s.subscriptionId !== billing.stripeSubscriptionId) return [];
+      // The provider's own order: nothing older than the event that ended the membership undoes it.
+      if (billing.endedAt !== null && s.eventCreatedAt < billing.endedAt) return [];
+      const ended = (reason: 'stripe' | 'unpaid', afterFailedPayment: boolean): BillingEvent => ({
+        type: 'AccountMembershipCanceled',
+        data: { accountId, reason, afterFailedPayment, providerEndedAt: s.eventCreatedAt },
+      });
+      const active = account.membershipStatus === 'active';
+      // Every retry of the renewal failed: the provider keeps the subscription, unpaid, and charges
+      // nothing more; the membership lapses until its open invoice is paid.
+      if (s.status === 'unpaid') return active ? [ended('unpaid', true)] : [];
+      if (s.status === 'canceled' || s.status === 'incomplete_expired') {
+        if (active) return [ended('stripe', billing.paymentFailed)];
+        // An unpaid membership whose subscription the provider then ended can no longer come back.
+        return billing.endedReason === 'unpaid' ? [ended('stripe', true)] : [];
+      }
+      if (!active) {
+        // The unpaid subscription is active again: its open invoice was paid.
+        return s.status === 'active' && billing.endedReason === 'unpaid'
+          ? [reinstated(account, s.planLevel ?? account.planLevel, s.currentPeriodEnd)]
           : [];
       }
-      if (account.membershipStatus !== 'active') return [];
       if (!s.planLevel || s.planLevel === account.planLevel) return [];
       // By the provider's order, not arrival: an older version is stale. A change of the version
       // recorded was made outside the product (the version moves only with ours); it applies when
@@ -186,17 +215,33 @@ export function decideBilling(
       const last = account.billing.lastInvoiceAt;
       if (last && command.invoiceCreatedAt < last) return [];
       if (command.type === 'RecordInvoicePaid') {
-        return [
-          {
-            type: 'AccountRenewalPaid',
-            data: {
-              accountId,
-              invoiceId: command.invoiceId,
-              currentPeriodEnd: command.currentPeriodEnd,
-              invoiceCreatedAt: command.invoiceCreatedAt,
-            },
+        const paid: BillingEvent = {
+          type: 'AccountRenewalPaid',
+          data: {
+            accountId,
+            invoiceId: command.invoiceId,
+            currentPeriodEnd: command.currentPeriodEnd,
+            invoiceCreatedAt: command.invoiceCreatedAt,
           },
-        ];
+        };
+        // The open invoice of the unpaid subscription is paid: the provider makes it active again, and
+        // the membership comes back with it (whichever of invoice.paid and the subscription's update
+        // arrives first records it; the other then changes nothing).
+        const restores =
+          account.membershipStatus !== 'active' &&
+          account.billing.endedReason === 'unpaid' &&
+          command.subscriptionId !== null &&
+          command.subscriptionId === account.billing.stripeSubscriptionId;
+        return restores
+          ? [
+              paid,
+              reinstated(
+                account,
+                account.planLevel,
+                command.currentPeriodEnd ?? account.billing.currentPeriodEnd,
+              ),
+            ]
+          : [paid];
       }
       if (account.membershipStatus !== 'active') return [];
       return [
@@ -213,6 +258,15 @@ export function decideBilling(
     }
   }
 }
+
+const reinstated = (
+  account: Account,
+  planLevel: PlanLevel,
+  currentPeriodEnd: string | null,
+): BillingEvent => ({
+  type: 'AccountMembershipReinstated',
+  data: { accountId: account.accountId, planLevel, currentPeriodEnd },
+});
 
 export function evolveBilling<
   S extends { planLevel: PlanLevel; membershipStatus: string; billing: BillingState },
@@ -233,6 +287,8 @@ export function evolveBilling<
           // A new subscription counts its plan versions from 0.
           planVersion: 0,
           planChangedAt: null,
+          endedReason: null,
+          endedAt: null,
         },
       };
     case 'AccountPlanChanged':
@@ -251,7 +307,27 @@ export function evolveBilling<
       return {
         ...state,
         membershipStatus: 'canceled',
-        billing: { ...state.billing, paymentFailed: false, nextPaymentAttempt: null },
+        billing: {
+          ...state.billing,
+          paymentFailed: false,
+          nextPaymentAttempt: null,
+          endedReason: event.data.reason,
+          endedAt: event.data.providerEndedAt ?? null,
+        },
+      };
+    case 'AccountMembershipReinstated':
+      return {
+        ...state,
+        planLevel: event.data.planLevel,
+        membershipStatus: 'active',
+        billing: {
+          ...state.billing,
+          currentPeriodEnd: event.data.currentPeriodEnd ?? state.billing.currentPeriodEnd,
+          paymentFailed: false,
+          nextPaymentAttempt: null,
+          endedReason: null,
+          endedAt: null,
+        },
       };
     case 'AccountRenewalPaid':
       return {

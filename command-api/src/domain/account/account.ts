@@ -1,5 +1,11 @@
 import type { EventData, EventOf, MembershipStatus, PlanLevel } from '@mrn/contracts';
-import { MIN_CONTRIBUTION_PERCENT, WATCH_SEARCHED_MONTHS, watchSettingsOf } from '@mrn/contracts';
+import {
+  CONTRIBUTION_REMINDER_DAYS,
+  CONTRIBUTION_WARNING_DAYS,
+  MIN_CONTRIBUTION_PERCENT,
+  WATCH_SEARCHED_MONTHS,
+  watchSettingsOf,
+} from '@mrn/contracts';
 import { type Actor, conflict, forbidden, gone, invalid, notFound } from '@mrn/platform';
 import { assertNever, type Decider } from '../decider.ts';
 import {
@@ -23,6 +29,7 @@ export type AccountEvent =
   | EventOf<'AccountMfaRequiredChanged'>
   | EventOf<'AccountContributionRecalculated'>
   | EventOf<'AccountContributionWarningIssued'>
+  | EventOf<'AccountContributionWarningReminded'>
   | EventOf<'AccountContributionLocked'>
   | EventOf<'AccountContributionRestored'>
   | EventOf<'AccountContributionOverrideChanged'>
@@ -45,8 +52,11 @@ export interface OpenAccountState {
   /** "Watch merchants we search" and for how many months (acted on only for PRO with subscriptions on). */
   watchSearchedMerchants: boolean;
   watchSearchedMonths: number;
-  /** Issued when the 90-day contribution fell below the minimum; null while it is at or above it. */
-  contributionWarning: { issuedAt: string; expiresAt: string } | null;
+  /**
+   * Issued when the 90-day contribution fell below the minimum; null while it is at or above it.
+   * `reminded`: the admins were reminded of its expiry (once per warning).
+   */
+  contributionWarning: { issuedAt: string; expiresAt: string; reminded: boolean } | null;
   contributionLocked: boolean;
   contributionOverride: boolean;
   billing: BillingState;
@@ -79,8 +89,9 @@ export type AccountCommand =
   | { type: 'ToggleMfaRequired' }
   /**
    * The account's 90-day contribution measured now (DESIGN §4): below the minimum a warning with a
-   * 14-day expiry, still below after it a lock, back at the minimum both lifted. `requested`: asked for
-   * by a person (Recalculate), which also refreshes the stored figures.
+   * 14-day expiry, a reminder once it expires within 3 days, still below after it a lock, back at the
+   * minimum both lifted. `requested`: asked for by a person (Recalculate), which also refreshes the
+   * stored figures; otherwise the daily job, or the funder's own new records while it is warned or locked.
    */
   | { type: 'AssessContribution'; percent: number; requested: boolean }
   | { type: 'ToggleContributionOverride' }
@@ -94,9 +105,6 @@ export const ACCOUNT_TEXTS = {
   subscriptionsProOnly: 'Merchant subscriptions are only available to PRO funders.',
   watchMonths: `Watch searched merchants for must be between ${WATCH_SEARCHED_MONTHS.min} and ${WATCH_SEARCHED_MONTHS.max} months.`,
 } as const;
-
-/** How long a contribution warning lets the account search before it is locked (DESIGN §4). */
-export const CONTRIBUTION_WARNING_DAYS = 14;
 
 function open(state: AccountState): OpenAccountState & { status: 'open' } {
   if (state.status === 'none') throw notFound(ACCOUNT_TEXTS.notFound);
@@ -152,8 +160,16 @@ export const accountDecider: Decider<AccountCommand, AccountState, AccountEvent>
       case 'AccountContributionWarningIssued':
         return {
           ...state,
-          contributionWarning: { issuedAt: event.data.issuedAt, expiresAt: event.data.expiresAt },
+          contributionWarning: {
+            issuedAt: event.data.issuedAt,
+            expiresAt: event.data.expiresAt,
+            reminded: false,
+          },
         };
+      case 'AccountContributionWarningReminded':
+        return state.contributionWarning
+          ? { ...state, contributionWarning: { ...state.contributionWarning, reminded: true } }
+          : state;
       case 'AccountContributionLocked':
         return { ...state, contributionLocked: true };
       case 'AccountContributionRestored':
@@ -165,6 +181,7 @@ export const accountDecider: Decider<AccountCommand, AccountState, AccountEvent>
       case 'AccountMembershipCanceled':
       case 'AccountRenewalPaid':
       case 'AccountRenewalFailed':
+      case 'AccountMembershipReinstated':
         return evolveBilling(state, event);
       default:
         return assertNever(event);
@@ -300,13 +317,15 @@ export const accountDecider: Decider<AccountCommand, AccountState, AccountEvent>
   },
 };
 
+const DAY_MS = 86_400_000;
+
 function assessContribution(account: OpenAccountState, percent: number, now: Date): AccountEvent[] {
   const { accountId, contributionWarning: warning, contributionLocked: locked } = account;
   if (percent >= MIN_CONTRIBUTION_PERCENT) {
     return warning || locked ? [{ type: 'AccountContributionRestored', data: { accountId, percent } }] : [];
   }
   if (!warning) {
-    const expiresAt = new Date(now.getTime() + CONTRIBUTION_WARNING_DAYS * 86_400_000);
+    const expiresAt = new Date(now.getTime() + CONTRIBUTION_WARNING_DAYS * DAY_MS);
     return [
       {
         type: 'AccountContributionWarningIssued',
@@ -314,8 +333,15 @@ function assessContribution(account: OpenAccountState, percent: number, now: Dat
       },
     ];
   }
-  if (!locked && now.getTime() >= Date.parse(warning.expiresAt)) {
-    return [{ type: 'AccountContributionLocked', data: { accountId, percent } }];
+  if (locked) return [];
+  const left = Date.parse(warning.expiresAt) - now.getTime();
+  if (left <= 0) return [{ type: 'AccountContributionLocked', data: { accountId, percent } }];
+  // Once per warning, when it expires within 3 days; not while overridden (nothing happens at expiry).
+  if (!warning.reminded && !account.contributionOverride && left <= CONTRIBUTION_REMINDER_DAYS * DAY_MS) {
+    const { issuedAt, expiresAt } = warning;
+    return [
+      { type: 'AccountContributionWarningReminded', data: { accountId, percent, issuedAt, expiresAt } },
+    ];
   }
   return [];
 }

@@ -47,8 +47,17 @@ describe('account decider: contribution', () => {
   });
 
   it('locks at the expiry, not a millisecond before, while still below', () => {
+    const reminded: AccountEvent = {
+      type: 'AccountContributionWarningReminded',
+      data: {
+        accountId: 'a1',
+        percent: 0.3,
+        issuedAt: issued.toISOString(),
+        expiresAt: expiry.toISOString(),
+      },
+    };
     at(new Date(expiry.getTime() - 1))
-      .given([opened, warned])
+      .given([opened, warned, reminded])
       .when(assess(0.3))
       .thenEvents([]);
     at(expiry).given([opened, warned]).when(assess(0.3)).thenEvents([locked]);
@@ -80,6 +89,100 @@ describe('account decider: contribution', () => {
           },
         },
       ]);
+  });
+
+  describe('the reminder three days before the warning expires', () => {
+    const reminded = (percent: number): AccountEvent => ({
+      type: 'AccountContributionWarningReminded',
+      data: { accountId: 'a1', percent, issuedAt: issued.toISOString(), expiresAt: expiry.toISOString() },
+    });
+    const threeDaysBefore = new Date('2026-11-12T00:00:00Z');
+
+    it('is decided when the warning expires in exactly 3 days, not a millisecond earlier', () => {
+      at(threeDaysBefore)
+        .given([opened, warned])
+        .when(assess(0.3))
+        .thenEvents([reminded(0.3)]);
+      at(new Date(threeDaysBefore.getTime() - 1))
+        .given([opened, warned])
+        .when(assess(0.3))
+        .thenEvents([]);
+    });
+
+    it('is decided once per warning, any time in its last 3 days, and a new warning has its own', () => {
+      const dayBefore = new Date('2026-11-14T00:00:00Z');
+      at(dayBefore)
+        .given([opened, warned])
+        .when(assess(0.3))
+        .thenEvents([reminded(0.3)]);
+      at(dayBefore)
+        .given([opened, warned, reminded(0.3)])
+        .when(assess(0.2))
+        .thenEvents([]);
+      // At the expiry the lock, not a reminder.
+      at(expiry)
+        .given([opened, warned, reminded(0.3)])
+        .when(assess(0.3))
+        .thenEvents([locked]);
+      const restored: AccountEvent = {
+        type: 'AccountContributionRestored',
+        data: { accountId: 'a1', percent: 0.6 },
+      };
+      const later = new Date('2026-12-01T00:00:00Z');
+      const second: AccountEvent = {
+        type: 'AccountContributionWarningIssued',
+        data: {
+          accountId: 'a1',
+          percent: 0.1,
+          issuedAt: later.toISOString(),
+          expiresAt: '2026-12-15T00:00:00.000Z',
+        },
+      };
+      at(new Date('2026-12-12T00:00:00Z'))
+        .given([opened, warned, reminded(0.3), restored, second])
+        .when(assess(0.1))
+        .thenEvents([
+          {
+            type: 'AccountContributionWarningReminded',
+            data: {
+              accountId: 'a1',
+              percent: 0.1,
+              issuedAt: later.toISOString(),
+              expiresAt: '2026-12-15T00:00:00.000Z',
+            },
+          },
+        ]);
+    });
+
+    it('is not decided once the figure is back at 0.5 % (the warning is lifted), nor while overridden', () => {
+      at(threeDaysBefore)
+        .given([opened, warned])
+        .when(assess(0.5))
+        .thenEvents([{ type: 'AccountContributionRestored', data: { accountId: 'a1', percent: 0.5 } }]);
+      const overridden: AccountEvent = {
+        type: 'AccountContributionOverrideChanged',
+        data: { accountId: 'a1', override: true },
+      };
+      at(threeDaysBefore).given([opened, warned, overridden]).when(assess(0.3)).thenEvents([]);
+    });
+  });
+
+  it("lifts the warning when the funder's own new records bring it back (the system's assessment, no person asked)", () => {
+    // The assessment that follows a merchant or note added by a warned or locked funder: no actor, not requested.
+    const dayAfterIssue = new Date('2026-11-02T00:00:00Z');
+    const restored = (percent: number): AccountEvent => ({
+      type: 'AccountContributionRestored',
+      data: { accountId: 'a1', percent },
+    });
+    at(dayAfterIssue)
+      .given([opened, warned])
+      .when(assess(0.5))
+      .thenEvents([restored(0.5)]);
+    at(dayAfterIssue).given([opened, warned]).when(assess(0.49)).thenEvents([]);
+    at(new Date(expiry.getTime() + 1))
+      .given([opened, warned, locked])
+      .when(assess(0.51))
+      .thenEvents([restored(0.51)]);
   });
 
   it('records a Recalculate asked for by the account admin or a platform admin; others are refused', () => {

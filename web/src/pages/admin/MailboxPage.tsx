@@ -7,6 +7,7 @@ import { formatDateTime } from '../../merchants/format.ts';
 import { ListState } from '../../ui/ListState.tsx';
 import { TableCard } from '../../ui/TableCard.tsx';
 import { useDocumentTitle } from '../../ui/use-document-title.ts';
+import { useReturnFocus } from '../../ui/use-return-focus.ts';
 import { mailLinkHref, splitLinks } from './mail-links.ts';
 
 const COLUMNS = ['Received', 'To', 'Subject'];
@@ -54,6 +55,7 @@ export function MailboxPage() {
   });
   const rows = mail.data ?? [];
 
+  const returnFocus = useReturnFocus(open !== null);
   return (
     <div className="mrn-page">
       <header className="mrn-page-header mrn-header-row">
@@ -93,6 +95,7 @@ export function MailboxPage() {
         </TableCard>
       )}
       <Dialog
+        {...returnFocus}
         isOpen={open !== null}
         onClose={() => setOpen(null)}
         title={open?.subject ?? 'Mail'}

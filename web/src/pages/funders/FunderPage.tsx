@@ -1,9 +1,10 @@
 import { Button, Callout, Classes, H2, Intent, NonIdealState, Tag } from '@blueprintjs/core';
+import { billingStateOf } from '@mrn/contracts/domain/billing-state';
 import { routes } from '@mrn/contracts/routes/index';
 import { useNavigate, useParams } from 'react-router-dom';
 import { AccountTabs } from '../../accounts/AccountTabs.tsx';
-import { membershipIntent, membershipLabel } from '../../accounts/membership.ts';
 import { useApiQuery } from '../../api/hooks.ts';
+import { BillingStateTag } from '../../billing/BillingState.tsx';
 import { PATHS } from '../../routing/paths.ts';
 import { PageSpinner } from '../../ui/PageSpinner.tsx';
 import { useDocumentTitle } from '../../ui/use-document-title.ts';
@@ -43,9 +44,7 @@ export function FunderPage() {
               <Tag minimal intent={account.plan_level === 'PRO' ? Intent.PRIMARY : Intent.NONE}>
                 {account.plan_level}
               </Tag>
-              <Tag minimal intent={membershipIntent(account.membership_status)}>
-                {membershipLabel(account.membership_status)}
-              </Tag>
+              <BillingStateTag minimal state={billingStateOf(account)} />
               {account.archived_at && (
                 <Tag minimal intent={Intent.DANGER}>
                   Archived

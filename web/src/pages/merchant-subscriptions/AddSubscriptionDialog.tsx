@@ -9,6 +9,7 @@ import { invalidateApiPaths } from '../../api/invalidate.ts';
 import { PRODUCT_NAME } from '../../product.ts';
 import { TextField } from '../../ui/fields.tsx';
 import { showError, showSuccess } from '../../ui/toaster.ts';
+import { useReturnFocus } from '../../ui/use-return-focus.ts';
 
 const EIN_ERROR = 'Enter the 9 digits of the EIN, as 12-3456789.';
 
@@ -28,7 +29,12 @@ export function AddSubscriptionDialog({
   const valid = isEinDigits(normaliseEin(fein));
   const add = useApiMutation(routes.addMerchantSubscription, {
     onSuccess: (answer) => {
-      showSuccess(answer.message || SUBSCRIPTION_TEXTS.added(PRODUCT_NAME));
+      // A repeat writes nothing (200): say the EIN is already watched, not that it was added.
+      showSuccess(
+        answer.data.already_watched
+          ? SUBSCRIPTION_TEXTS.alreadyWatched(answer.data.fein)
+          : answer.message || SUBSCRIPTION_TEXTS.added(PRODUCT_NAME),
+      );
       void invalidateApiPaths(queryClient, [routes.listMerchantSubscriptions.path, '/api/merchants']);
       close();
     },
@@ -47,8 +53,16 @@ export function AddSubscriptionDialog({
     add.mutate({ params: { id: accountId }, body: { merchant_subscription: { fein } } });
   };
 
+  const returnFocus = useReturnFocus(isOpen);
   return (
-    <Dialog title="Add Subscription" icon="plus" isOpen={isOpen} onClose={close} className="mrn-dialog">
+    <Dialog
+      {...returnFocus}
+      title="Add Subscription"
+      icon="plus"
+      isOpen={isOpen}
+      onClose={close}
+      className="mrn-dialog"
+    >
       <form onSubmit={submit} noValidate>
         <DialogBody>
           <TextField

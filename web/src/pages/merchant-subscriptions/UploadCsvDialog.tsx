@@ -20,6 +20,7 @@ import {
   uploadSubscriptionCsv,
 } from '../../merchant-subscriptions/upload.ts';
 import { showError, showSuccess } from '../../ui/toaster.ts';
+import { useReturnFocus } from '../../ui/use-return-focus.ts';
 
 const STAGE_TEXT: Record<UploadStage, string> = {
   checksum: 'Preparing the file…',
@@ -84,8 +85,16 @@ export function UploadCsvDialog({
     }
   };
 
+  const returnFocus = useReturnFocus(isOpen);
   return (
-    <Dialog title="Upload CSV" icon="upload" isOpen={isOpen} onClose={close} className="mrn-dialog">
+    <Dialog
+      {...returnFocus}
+      title="Upload CSV"
+      icon="upload"
+      isOpen={isOpen}
+      onClose={close}
+      className="mrn-dialog"
+    >
       <form onSubmit={(event) => void submit(event)} noValidate>
         <DialogBody>
           <div id={directionsId} className="mrn-subs-directions">

@@ -1,9 +1,11 @@
-import { Dialog, DialogBody, HTMLTable, Intent, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
+import { Dialog, DialogBody, Intent, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
 import { routes } from '@mrn/contracts/routes/index';
 import type { WebhookAttemptView } from '@mrn/contracts/routes/merchant-subscriptions';
 import { useApiQuery } from '../../api/hooks.ts';
 import { useSignedInUser } from '../../auth/auth-context.ts';
 import { displayEin, formatDateTime } from '../../merchants/format.ts';
+import { DataTable } from '../../ui/DataTable.tsx';
+import { useReturnFocus } from '../../ui/use-return-focus.ts';
 
 /** Every attempt of one delivery: when, the HTTP code, the time taken, the error and the answer's first KB. */
 export function WebhookDeliveryDialog({
@@ -25,8 +27,10 @@ export function WebhookDeliveryDialog({
     },
   );
   const d = delivery.data?.data;
+  const returnFocus = useReturnFocus(deliveryId !== null);
   return (
     <Dialog
+      {...returnFocus}
       isOpen={deliveryId !== null}
       onClose={onClose}
       title={d ? `${d.action} · EIN ${displayEin(d.ein)}` : 'Webhook delivery'}
@@ -42,38 +46,43 @@ export function WebhookDeliveryDialog({
           <NonIdealState icon="time" title="Not attempted yet" description="It will be sent in a moment." />
         )}
         {d && d.attempts_log.length > 0 && (
-          <HTMLTable compact striped className="mrn-attempts">
-            <caption className="bp6-text-muted">
+          <>
+            <p className="bp6-text-muted mrn-attempts-count">
               {d.attempts_log.length} {d.attempts_log.length === 1 ? 'attempt' : 'attempts'}, newest last
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">#</th>
-                <th scope="col">Time</th>
-                <th scope="col">Outcome</th>
-                <th scope="col">Took</th>
-                <th scope="col">Answer (first KB)</th>
-              </tr>
-            </thead>
-            <tbody>
+            </p>
+            {/* A table at full width; on a phone each attempt is a small card of its own. */}
+            <DataTable
+              caption="Attempts, newest last"
+              columns={ATTEMPT_COLUMNS}
+              compact
+              className="mrn-attempts"
+            >
               {d.attempts_log.map((a) => (
                 <tr key={a.attempt}>
-                  <td>{a.attempt}</td>
-                  <td className="mrn-nowrap">{formatDateTime(a.at)}</td>
-                  <td>
+                  <td data-label="#">{a.attempt}</td>
+                  <td data-label="Time" className="mrn-nowrap">
+                    {formatDateTime(a.at)}
+                  </td>
+                  <td data-label="Outcome">
                     <AttemptOutcome attempt={a} />
                   </td>
-                  <td className="mrn-nowrap">{a.duration_ms === null ? '—' : `${a.duration_ms} ms`}</td>
-                  <td>{a.response_body ? <pre className="mrn-attempt-body">{a.response_body}</pre> : '—'}</td>
+                  <td data-label="Took" className="mrn-nowrap">
+                    {a.duration_ms === null ? '—' : `${a.duration_ms} ms`}
+                  </td>
+                  <td data-label="Answer (first KB)">
+                    {a.response_body ? <pre className="mrn-attempt-body">{a.response_body}</pre> : '—'}
+                  </td>
                 </tr>
               ))}
-            </tbody>
-          </HTMLTable>
+            </DataTable>
+          </>
         )}
       </DialogBody>
     </Dialog>
   );
 }
+
+const ATTEMPT_COLUMNS = ['#', 'Time', 'Outcome', 'Took', 'Answer (first KB)'];
 
 const OUTCOME_INTENT: Record<WebhookAttemptView['outcome'], Intent> = {
   succeeded: Intent.SUCCESS,
@@ -108,7 +117,10 @@ function AttemptOutcome({ attempt: a }: { attempt: WebhookAttemptView }) {
           later attempt carries the same webhook-id.
         </div>
       )}
-      {a.error && a.outcome === 'failed' && <div className="mrn-attempt-error">{a.error}</div>}
+      {/* The error only when it says more than the tag: an endpoint's 500 is "HTTP 500" in both. */}
+      {a.error && a.outcome === 'failed' && a.error !== label && (
+        <div className="mrn-attempt-error">{a.error}</div>
+      )}
     </>
   );
 }

@@ -15,6 +15,7 @@ import { invalidateMerchantData } from '../../merchants/queries.ts';
 import { serverFieldErrors } from '../../merchants/server-fields.ts';
 import { showError, showSuccess } from '../../ui/toaster.ts';
 import { useForm } from '../../ui/use-form.ts';
+import { useReturnFocus } from '../../ui/use-return-focus.ts';
 
 /** Edit merchant (the adding funder and platform administrators): the same fields as add merchant. */
 export function EditMerchantDialog({
@@ -26,8 +27,10 @@ export function EditMerchantDialog({
   isOpen: boolean;
   onClose: () => void;
 }) {
+  const returnFocus = useReturnFocus(isOpen);
   return (
     <Dialog
+      {...returnFocus}
       isOpen={isOpen}
       onClose={onClose}
       title="Edit Merchant"

@@ -1,11 +1,63 @@
 import { Callout, Intent, NonIdealState, Tag } from '@blueprintjs/core';
+import type { RouteResponse } from '@mrn/contracts/http/route';
 import { routes } from '@mrn/contracts/routes/index';
+import { Fragment } from 'react';
 import { useApiQuery } from '../../api/hooks.ts';
 import { formatDateTime } from '../../merchants/format.ts';
 import { DataTable } from '../../ui/DataTable.tsx';
 import { PageSpinner } from '../../ui/PageSpinner.tsx';
+import './merchant-history.css';
 
-const COLUMNS = ['When', 'What', 'By', 'Account', 'On behalf of', 'Source'];
+// Three columns, so the table fits beside a dispute at 1280 px: who acted is one cell (the person, their
+// e-mail, their funder and on whose behalf, and where from).
+const COLUMNS = ['When', 'What', 'By'];
+
+/** "Dana Whitfield <dana@summit.example>" → the name and the address, shown on lines of their own. */
+export function splitActor(actor: string): { name: string; email: string | null } {
+  const match = /^(.*\S)\s*<([^<>]+)>$/.exec(actor);
+  return match ? { name: match[1]!, email: match[2]! } : { name: actor, email: null };
+}
+
+/** An e-mail address that may wrap before its @ and after its dots, never inside a name. */
+function Email({ address }: { address: string }) {
+  const parts = address.split(/(?=@)|(?<=\.)/);
+  return (
+    <span className="mrn-secondary mrn-small mrn-break">
+      {parts.map((part, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: the pieces of one fixed address, never reordered
+        <Fragment key={i}>
+          {i > 0 && <wbr />}
+          {part}
+        </Fragment>
+      ))}
+    </span>
+  );
+}
+
+type HistoryEntry = RouteResponse<typeof routes.merchantHistory>['data'][number];
+
+function Actor({ entry }: { entry: HistoryEntry }) {
+  const person = entry.actor_user ? splitActor(entry.actor_user) : null;
+  return (
+    <div className="mrn-history-actor">
+      <span>{person?.name ?? '—'}</span>
+      {person?.email && <Email address={person.email} />}
+      {entry.actor_account && (
+        <span className="mrn-small">
+          {entry.actor_account}
+          {entry.on_behalf_of_account && (
+            <span className="mrn-secondary"> on behalf of {entry.on_behalf_of_account}</span>
+          )}
+        </span>
+      )}
+      {entry.source && (
+        <Tag minimal className="mrn-history-source">
+          {entry.source}
+        </Tag>
+      )}
+    </div>
+  );
+}
 
 /** Platform administrators: the merchant's full history replayed from its events (DESIGN §1 audit replay). */
 export function MerchantHistory({ merchantId }: { merchantId: string }) {
@@ -31,13 +83,15 @@ export function MerchantHistory({ merchantId }: { merchantId: string }) {
             {formatDateTime(entry.recorded_at)}
           </td>
           <td data-label="What">
-            <div>{entry.summary}</div>
-            <div className="mrn-secondary mrn-small">{entry.type}</div>
+            {/* One element: on a phone the cell is a label and one value. */}
+            <div>
+              <div>{entry.summary}</div>
+              <div className="mrn-secondary mrn-small">{entry.type}</div>
+            </div>
           </td>
-          <td data-label="By">{entry.actor_user ?? '—'}</td>
-          <td data-label="Account">{entry.actor_account ?? '—'}</td>
-          <td data-label="On behalf of">{entry.on_behalf_of_account ?? '—'}</td>
-          <td data-label="Source">{entry.source ? <Tag minimal>{entry.source}</Tag> : '—'}</td>
+          <td data-label="By">
+            <Actor entry={entry} />
+          </td>
         </tr>
       ))}
     </DataTable>

@@ -45,7 +45,14 @@ export function MerchantPage() {
   const merchant = useApiQuery(
     routes.getMerchant,
     { params: { id } },
-    { select: (a) => a.data, meta: { errorToast: true, quietStatuses: [400, 404, 410] } },
+    {
+      select: (a) => a.data,
+      meta: { errorToast: true, quietStatuses: [400, 404, 410] },
+      // One quick second try for a failure that may pass (the network, a 5xx), then the page says so
+      // with Retry, rather than spinning through the default back-off.
+      retry: (failures, error) => !error.isClientError && failures < 1,
+      retryDelay: 500,
+    },
   );
   useDocumentTitle(merchant.data?.legal_name ?? 'Merchant');
 
@@ -66,7 +73,13 @@ export function MerchantPage() {
               <Button icon="home" text="Go to the dashboard" onClick={() => navigate(PATHS.dashboard)} />
             )
           ) : (
-            <Button icon="refresh" text="Try again" onClick={() => void merchant.refetch()} />
+            <Button
+              icon="refresh"
+              intent={Intent.PRIMARY}
+              text="Retry"
+              loading={merchant.isFetching}
+              onClick={() => void merchant.refetch()}
+            />
           )
         }
       />

@@ -1,5 +1,6 @@
 import { Button, Callout, Card, H2, Intent } from '@blueprintjs/core';
 import { routes } from '@mrn/contracts/routes/index';
+import { INVITATION_LINK_PARAM } from '@mrn/contracts/routes/users';
 import type { FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import {
@@ -18,11 +19,17 @@ import { useForm } from '../../ui/use-form.ts';
 
 export const PASSWORD_UPDATED = 'Password has been updated.';
 
-/** /password_reset?reset_token=…&email=…: the link of a reset or invitation e-mail (core §2, §5). */
+/**
+ * /password_reset?reset_token=…&email=…: the link of a reset or invitation e-mail (core §2, §5). An
+ * invitation's link also carries `invitation=1`: a new member sets their first password, so the page
+ * says so instead of offering to reset one they never had.
+ */
 export function PasswordResetPage() {
-  useDocumentTitle('Reset password');
-  const navigate = useNavigate();
   const [params] = useSearchParams();
+  const invitation = params.get(INVITATION_LINK_PARAM) === '1';
+  const title = invitation ? 'Set your password' : 'Reset password';
+  useDocumentTitle(title);
+  const navigate = useNavigate();
   const token = params.get('reset_token') ?? '';
   const form = useForm<PasswordResetValues>(() => ({
     email: params.get('email') ?? '',
@@ -56,7 +63,7 @@ export function PasswordResetPage() {
   if (!token)
     return (
       <Card className="mrn-login-card" elevation={2}>
-        <H2>Reset password</H2>
+        <H2>{title}</H2>
         <Callout intent={Intent.WARNING} icon="warning-sign" title="This link is incomplete">
           <p>Open the link from your e-mail again, or ask for a new one.</p>
           <Link to={PATHS.forgotPassword}>Request a new link</Link>
@@ -87,11 +94,13 @@ export function PasswordResetPage() {
 
   return (
     <Card className="mrn-login-card" elevation={2}>
-      <H2>Reset password</H2>
+      <H2>{title}</H2>
       <p className="bp6-text-muted">
-        Choose a new password of 8 to 64 characters. Your last five can't be reused.
+        {invitation
+          ? 'Welcome! Choose the password you will sign in with: 8 to 64 characters.'
+          : "Choose a new password of 8 to 64 characters. Your last five can't be reused."}
       </p>
-      <form onSubmit={submit} noValidate aria-label="Reset password">
+      <form onSubmit={submit} noValidate aria-label={title}>
         <TextField {...field('email')} label="Email" type="email" autoComplete="username" />
         <TextField
           {...field('newPassword')}
@@ -111,7 +120,7 @@ export function PasswordResetPage() {
           intent={Intent.PRIMARY}
           size="large"
           fill
-          text="Update password"
+          text={invitation ? 'Set password' : 'Update password'}
           disabled={!isValid(errors)}
           loading={reset.isPending}
         />

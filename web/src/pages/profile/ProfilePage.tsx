@@ -78,7 +78,13 @@ export function ProfilePage() {
               serverErrors={serverErrors}
               onSubmit={(values) => {
                 setServerErrors({});
-                save.mutate({ params: { id: user.resource_id }, body: { user: values } });
+                save.mutate({
+                  params: { id: user.resource_id },
+                  body: { user: values },
+                  // Accounts spec §8: the own profile's failure is "…update profile." ("update member" is
+                  // the admin's edit of a member).
+                  action: 'update profile',
+                });
               }}
               extraActions={
                 <Button icon="lock" text="Change Password" onClick={() => setPasswordOpen(true)} />

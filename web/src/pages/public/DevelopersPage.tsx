@@ -26,6 +26,7 @@ import { CopyButton } from '../../ui/CopyButton.tsx';
 import { PageSpinner } from '../../ui/PageSpinner.tsx';
 import { useDocumentTitle } from '../../ui/use-document-title.ts';
 import {
+  answerExample,
   baseAddress,
   codeSpans,
   curlSnippet,
@@ -37,6 +38,7 @@ import {
   type GuideDocument,
   groupByTag,
   OPENAPI_DOCUMENT_PATH,
+  parameterExample,
   rateLimitHeadersOf,
   refusalsOf,
   requestExample,
@@ -47,6 +49,8 @@ import './developers.css';
 
 const SUBSCRIPTIONS_TAG = 'Merchant subscriptions';
 const SANDBOX_EIN = '01-0000001';
+/** The EIN of the production examples (the contracts' examples): made up, not a real merchant. */
+const EXAMPLE_EIN = '12-3456789';
 
 const UNAVAILABLE = 'The API reference could not be loaded.';
 
@@ -89,7 +93,7 @@ function CodeBlock({ code, label }: { code: string; label: string }) {
   );
 }
 
-function ParametersTable({ endpoint }: { endpoint: Endpoint }) {
+function ParametersTable({ endpoint, environment }: { endpoint: Endpoint; environment: Environment }) {
   return (
     <div className="mrn-table-scroll">
       <HTMLTable compact className="mrn-params-table">
@@ -102,18 +106,21 @@ function ParametersTable({ endpoint }: { endpoint: Endpoint }) {
           </tr>
         </thead>
         <tbody>
-          {endpoint.parameters.map((p) => (
-            <tr key={`${p.in}-${p.name}`}>
-              <td>
-                <code>{p.name}</code>
-                {p.required ? <span className={Classes.TEXT_MUTED}> (required)</span> : null}
-                {p.description ? <div className="mrn-param-note">{p.description}</div> : null}
-              </td>
-              <td className="mrn-nowrap">{p.in}</td>
-              <td>{describeSchema(p.schema)}</td>
-              <td>{p.example === undefined ? '' : <code>{String(p.example)}</code>}</td>
-            </tr>
-          ))}
+          {endpoint.parameters.map((p) => {
+            const example = parameterExample(endpoint, p, environment);
+            return (
+              <tr key={`${p.in}-${p.name}`}>
+                <td>
+                  <code>{p.name}</code>
+                  {p.required ? <span className={Classes.TEXT_MUTED}> (required)</span> : null}
+                  {p.description ? <div className="mrn-param-note">{p.description}</div> : null}
+                </td>
+                <td className="mrn-nowrap">{p.in}</td>
+                <td>{describeSchema(p.schema)}</td>
+                <td>{example === undefined ? '' : <code>{String(example)}</code>}</td>
+              </tr>
+            );
+          })}
         </tbody>
       </HTMLTable>
     </div>
@@ -136,6 +143,7 @@ function EndpointCard({
   const [snippet, setSnippet] = useState<'curl' | 'js'>('curl');
   const panelId = `endpoint-${endpoint.id}`;
   const body = requestExample(endpoint, environment);
+  const answer = answerExample(endpoint, environment);
   const curl = curlSnippet(endpoint, base, environment);
   const js = fetchSnippet(endpoint, base, environment);
   return (
@@ -172,7 +180,7 @@ function EndpointCard({
           {endpoint.parameters.length > 0 ? (
             <>
               <H5>Parameters</H5>
-              <ParametersTable endpoint={endpoint} />
+              <ParametersTable endpoint={endpoint} environment={environment} />
             </>
           ) : null}
           {body !== undefined ? (
@@ -181,12 +189,12 @@ function EndpointCard({
               <CodeBlock code={pretty(body)} label={`Copy the request body of ${endpoint.summary}`} />
             </>
           ) : null}
-          {endpoint.answer?.example !== undefined ? (
+          {endpoint.answer && answer !== undefined ? (
             <>
               <H5>
                 Answer <Tag minimal>{endpoint.answer.status}</Tag>
               </H5>
-              <pre className="mrn-code mrn-answer">{pretty(endpoint.answer.example)}</pre>
+              <pre className="mrn-code mrn-answer">{pretty(answer)}</pre>
             </>
           ) : null}
           <H5>Try it</H5>
@@ -413,12 +421,13 @@ export function DevelopersPage() {
           <Callout intent={Intent.PRIMARY} icon="lab-test" className="mrn-callout-top">
             The sandbox never touches production data. It is reset every week; its only merchant has EIN{' '}
             <code>{SANDBOX_EIN}</code> (<code>{SANDBOX_EIN.replace('-', '')}</code>). The examples below use
-            the sandbox address and <code>{SANDBOX_CREDENTIAL_PREFIX}</code> credentials.
+            the sandbox address, <code>{SANDBOX_CREDENTIAL_PREFIX}</code> credentials and that merchant.
           </Callout>
         ) : (
           <Callout icon="key" className="mrn-callout-top">
             An account administrator issues your API credentials on the Account page, once a platform
-            administrator has granted your account API access.
+            administrator has granted your account API access. The examples below use a made-up EIN,{' '}
+            <code>{EXAMPLE_EIN}</code>: put in the EIN of a merchant you are looking at.
           </Callout>
         )}
       </Card>

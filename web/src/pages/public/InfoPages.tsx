@@ -8,7 +8,7 @@ import { PRODUCT_NAME } from '../../product.ts';
 import { PATHS } from '../../routing/paths.ts';
 import { useDocumentTitle } from '../../ui/use-document-title.ts';
 import { PrivacyPolicyText, TermsOfUseText } from './legal-text.tsx';
-import { VideoPlaceholder } from './VideoPlaceholder.tsx';
+import { ProductWalkthrough } from './ProductWalkthrough.tsx';
 
 /** /terms_of_use (public). */
 export function TermsOfUsePage() {
@@ -173,7 +173,7 @@ export function ProPage() {
           <AnchorButton size="large" href="#compare" text="Compare plans" variant="outlined" />
         </div>
       </header>
-      <VideoPlaceholder title={`${PRODUCT_NAME} PRO in two minutes`} />
+      <ProductWalkthrough tour="pro" title={`${PRODUCT_NAME} PRO in four steps`} framed />
       <div className="mrn-feature-grid">
         {PRO_FEATURES.map((f) => (
           <Card key={f.title} elevation={1} className="mrn-feature">

@@ -1,6 +1,7 @@
 import { PARTNER_OPENAPI_PATH, partnerOpenApiDocument } from '@mrn/contracts/routes/partner-api-document';
 import { describe, expect, it } from 'vitest';
 import {
+  answerExample,
   baseAddress,
   codeSpans,
   curlSnippet,
@@ -13,8 +14,10 @@ import {
   type GuideDocument,
   groupByTag,
   OPENAPI_DOCUMENT_PATH,
+  parameterExample,
   rateLimitHeadersOf,
   refusalsOf,
+  requestExample,
 } from './openapi-guide.ts';
 
 // The guide reads the document the server serves (built here by the same function).
@@ -42,7 +45,21 @@ describe('the developer guide’s reading of the OpenAPI document', () => {
     const search = endpoint('partnerSearchMerchants');
     expect(search).toMatchObject({ method: 'GET', secured: true, plan: null });
     expect(search.answer?.status).toBe('200');
-    expect((search.answer!.example as { data: { fein: string }[] }).data[0]!.fein).toBe('010000001');
+    // Production: an example merchant; the sandbox: its own merchant, 01-0000001.
+    expect((search.answer!.example as { data: { fein: string }[] }).data[0]!.fein).toBe('123456789');
+    expect((answerExample(search, 'production') as { data: { fein: string }[] }).data[0]!.fein).toBe(
+      '123456789',
+    );
+    expect((answerExample(search, 'sandbox') as { data: { fein: string }[] }).data[0]!.fein).toBe(
+      '010000001',
+    );
+    const key = search.parameters[0]!;
+    expect(parameterExample(search, key, 'production')).toBe('123456789');
+    expect(parameterExample(search, key, 'sandbox')).toBe('010000001');
+    expect(requestExample(endpoint('partnerAddNote'), 'sandbox')).toMatchObject({ fein: '010000001' });
+    expect(requestExample(endpoint('partnerAddNote'), 'production')).toMatchObject({ fein: '123456789' });
+    // A new merchant stays an example one in the sandbox too (its own merchant already exists).
+    expect(requestExample(endpoint('partnerAddMerchant'), 'sandbox')).toMatchObject({ fein: '123456789' });
     expect(endpoint('partnerSearchHistory').plan).toBe('PRO');
     expect(endpoint('partnerAddMerchant').answer?.status).toBe('201');
     expect(endpoint('getApiToken').secured).toBe(false);
@@ -50,14 +67,17 @@ describe('the developer guide’s reading of the OpenAPI document', () => {
 
   it('fills path parameters from their examples, under the chosen base address', () => {
     expect(baseAddress('https://mrn.example', 'sandbox')).toBe('https://mrn.example/sandbox');
-    expect(exampleUrl(endpoint('partnerSearchMerchants'), 'https://mrn.example/sandbox')).toBe(
+    expect(exampleUrl(endpoint('partnerSearchMerchants'), 'https://mrn.example')).toBe(
+      'https://mrn.example/api/v2/merchants/123456789',
+    );
+    expect(exampleUrl(endpoint('partnerSearchMerchants'), 'https://mrn.example/sandbox', 'sandbox')).toBe(
       'https://mrn.example/sandbox/api/v2/merchants/010000001',
     );
   });
 
   it('builds curl commands: the token from the shell, test_ credentials in the sandbox', () => {
     expect(curlSnippet(endpoint('partnerSearchMerchants'), 'https://mrn.example', 'production')).toBe(
-      `curl 'https://mrn.example/api/v2/merchants/010000001' \\\n  -H "Authorization: Bearer $API_TOKEN"`,
+      `curl 'https://mrn.example/api/v2/merchants/123456789' \\\n  -H "Authorization: Bearer $API_TOKEN"`,
     );
     const token = curlSnippet(endpoint('getApiToken'), 'https://mrn.example/sandbox', 'sandbox');
     expect(token).toContain(`curl -X POST 'https://mrn.example/sandbox/api/v2/token'`);

@@ -37,6 +37,14 @@ interface GuideOperation {
   requestBody?: { content?: { 'application/json'?: { example?: unknown } } };
   responses?: Record<string, GuideResponse>;
   'x-required-plan'?: string;
+  'x-sandbox-example'?: SandboxExample;
+}
+
+/** A call's example in the sandbox, where it differs from production's (the sandbox's own merchant). */
+export interface SandboxExample {
+  params?: Record<string, string>;
+  body?: unknown;
+  answer?: unknown;
 }
 
 export interface GuideDocument {
@@ -62,6 +70,8 @@ export interface Endpoint {
   parameters: GuideParameter[];
   requestExample: unknown;
   answer: { status: string; description: string; example: unknown } | null;
+  /** The request and answer in the sandbox, where they differ. */
+  sandbox: SandboxExample | null;
 }
 
 export interface EndpointGroup {
@@ -100,6 +110,7 @@ export function endpointsOf(doc: GuideDocument): Endpoint[] {
               example: success[1].content?.['application/json']?.example,
             }
           : null,
+        sandbox: op['x-sandbox-example'] ?? null,
       };
     }),
   );
@@ -169,13 +180,40 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
 
 /** The request example's body as the chosen environment needs it. */
 export const requestExample = (endpoint: Endpoint, environment: Environment) =>
-  forEnvironment(endpoint, endpoint.requestExample, environment);
+  forEnvironment(
+    endpoint,
+    environment === 'sandbox' && endpoint.sandbox?.body !== undefined
+      ? endpoint.sandbox.body
+      : endpoint.requestExample,
+    environment,
+  );
+
+/** A parameter's example in the chosen environment (the sandbox asks about its own merchant). */
+export function parameterExample(
+  endpoint: Endpoint,
+  param: GuideParameter,
+  environment: Environment,
+): unknown {
+  const inSandbox = param.in === 'path' ? endpoint.sandbox?.params?.[param.name] : undefined;
+  return environment === 'sandbox' && inSandbox !== undefined ? inSandbox : param.example;
+}
+
+/** The answer shown for the example in the chosen environment. */
+export const answerExample = (endpoint: Endpoint, environment: Environment): unknown =>
+  environment === 'sandbox' && endpoint.sandbox?.answer !== undefined
+    ? endpoint.sandbox.answer
+    : endpoint.answer?.example;
 
 /** The address of the example request: path parameters and query filled from their examples. */
-export function exampleUrl(endpoint: Endpoint, base: string): string {
+export function exampleUrl(
+  endpoint: Endpoint,
+  base: string,
+  environment: Environment = 'production',
+): string {
   const path = endpoint.path.replace(/\{([^}]+)\}/g, (whole, name: string) => {
     const param = endpoint.parameters.find((p) => p.in === 'path' && p.name === name);
-    return param?.example === undefined ? whole : encodeURIComponent(String(param.example));
+    const example = param && parameterExample(endpoint, param, environment);
+    return example === undefined ? whole : encodeURIComponent(String(example));
   });
   const query = new URLSearchParams(
     endpoint.parameters
@@ -202,8 +240,8 @@ const shellQuote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 export function curlSnippet(endpoint: Endpoint, base: string, environment: Environment): string {
   const lines = [
     endpoint.method === 'GET'
-      ? `curl ${shellQuote(exampleUrl(endpoint, base))}`
-      : `curl -X ${endpoint.method} ${shellQuote(exampleUrl(endpoint, base))}`,
+      ? `curl ${shellQuote(exampleUrl(endpoint, base, environment))}`
+      : `curl -X ${endpoint.method} ${shellQuote(exampleUrl(endpoint, base, environment))}`,
   ];
   // Double quotes, so that the shell puts the token in.
   for (const [name, value] of requestHeaders(endpoint, '$API_TOKEN'))
@@ -236,7 +274,7 @@ export function fetchSnippet(endpoint: Endpoint, base: string, environment: Envi
   const body = requestExample(endpoint, environment);
   if (body !== undefined)
     options.push(`body: JSON.stringify(${indent(JSON.stringify(body, null, 2), '  ')}),`);
-  const url = `'${exampleUrl(endpoint, base).replace(/'/g, "\\'")}'`;
+  const url = `'${exampleUrl(endpoint, base, environment).replace(/'/g, "\\'")}'`;
   const call = options.length > 0 ? `fetch(${url}, {\n  ${options.join('\n  ')}\n})` : `fetch(${url})`;
   const read = endpoint.secured
     ? 'const { errors, data } = await response.json();'

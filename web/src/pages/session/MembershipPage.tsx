@@ -1,10 +1,6 @@
 import { Button, Callout, Card, Classes, H2, H4, Intent } from '@blueprintjs/core';
-import {
-  hasActiveMembership,
-  type MembershipStatus,
-  PLANS,
-  type PlanLevel,
-} from '@mrn/contracts/domain/plans';
+import type { BillingState } from '@mrn/contracts/domain/billing-state';
+import { hasActiveMembership, PLANS, type PlanLevel } from '@mrn/contracts/domain/plans';
 import { routes } from '@mrn/contracts/routes/index';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -14,6 +10,7 @@ import { call } from '../../api/client.ts';
 import { useApiQuery } from '../../api/hooks.ts';
 import { forgetAttemptedRoute } from '../../auth/attempted-route.ts';
 import { useAuth, useSignedInUser } from '../../auth/auth-context.ts';
+import { BillingStateCallout, describeBilling, useBillingState } from '../../billing/BillingState.tsx';
 import { formatPrice } from '../../billing/money.ts';
 import { type PaidMembership, PayDialog, PLAN_NAMES } from '../../billing/PayDialog.tsx';
 import { invalidateBillingData, useBillingConfig } from '../../billing/queries.ts';
@@ -21,7 +18,7 @@ import { PRODUCT_NAME } from '../../product.ts';
 import { PATHS } from '../../routing/paths.ts';
 import { LONG_SUCCESS_TOAST_MS, showSuccess } from '../../ui/toaster.ts';
 import { useDocumentTitle } from '../../ui/use-document-title.ts';
-import { VideoPlaceholder } from '../public/VideoPlaceholder.tsx';
+import { ProductWalkthrough } from '../public/ProductWalkthrough.tsx';
 
 export const ASK_ADMIN_TEXT =
   'Only an administrator of your account can start the membership. Please ask your account administrator to choose a plan on this page.';
@@ -50,11 +47,21 @@ export function MembershipPage() {
   const account = useApiQuery(
     routes.getAccount,
     { params: { id: user.account_resource_id } },
-    { select: (answer) => answer.data, enabled: isAccountAdmin },
+    // Back from paying the open invoice in the provider's tab: read again.
+    { select: (answer) => answer.data, enabled: isAccountAdmin, refetchOnWindowFocus: true },
   );
-  const status = account.data?.membership_status;
-  const alreadyPaid = status === 'active';
-  const canPay = isAccountAdmin && !alreadyPaid;
+  // The one billing state (issue 21): a lapsed admin is told why and can pay the open invoice here.
+  const state = useBillingState(account.data);
+  const canPay = isAccountAdmin && state?.canStart === true;
+
+  /** The session as the server now sees it (membership, PRO badge), then on to where the user was going. */
+  const refreshSession = async () => {
+    const fresh = await call(routes.dashboardUpdates, { body: { resource_id: user.resource_id } })
+      .then((reply) => reply.data.user)
+      .catch(() => user);
+    forgetAttemptedRoute();
+    continueAfterSignIn(fresh);
+  };
 
   const onPaid = async (answer: PaidMembership) => {
     showSuccess(
@@ -85,8 +92,10 @@ export function MembershipPage() {
         isAccountAdmin={isAccountAdmin}
         isPlatformAdmin={user.is_dm_admin}
         activeMembership={user.active_membership}
-        status={status}
+        state={state}
+        accountId={user.account_resource_id}
         accountName={user.account_name}
+        onContinue={() => void refreshSession()}
         onManage={() => navigate(`${PATHS.account}?tab=membership`)}
         onDashboard={() => navigate(PATHS.dashboard)}
         onSignOut={() => void logout()}
@@ -122,7 +131,7 @@ export function MembershipPage() {
         <H4>Compare plans</H4>
         <PlanComparison current={user.active_membership ? user.plan_level : undefined} prices={prices} />
       </Card>
-      <VideoPlaceholder title="How the network works" />
+      <ProductWalkthrough tour="network" title="How the network works" framed />
       <Card elevation={1}>
         <H4>Frequently asked questions</H4>
         <dl className="mrn-faq">
@@ -175,8 +184,10 @@ function MembershipStanding({
   isAccountAdmin,
   isPlatformAdmin,
   activeMembership,
-  status,
+  state,
+  accountId,
   accountName,
+  onContinue,
   onManage,
   onDashboard,
   onSignOut,
@@ -184,12 +195,15 @@ function MembershipStanding({
   isAccountAdmin: boolean;
   isPlatformAdmin: boolean;
   activeMembership: boolean;
-  status: MembershipStatus | undefined;
+  state: BillingState | null;
+  accountId: string;
   accountName: string;
+  onContinue: () => void;
   onManage: () => void;
   onDashboard: () => void;
   onSignOut: () => void;
 }) {
+  const status = state?.kind;
   if (isPlatformAdmin)
     return (
       <Callout intent={Intent.PRIMARY} icon="info-sign" title="Platform administrators need no membership">
@@ -197,12 +211,34 @@ function MembershipStanding({
         <Button intent={Intent.PRIMARY} text="Back to the dashboard" onClick={onDashboard} />
       </Callout>
     );
-  if (isAccountAdmin && status === 'active')
+  // Held here while the membership lapsed, and it is back (the open invoice was paid): the session
+  // still says otherwise until it is refreshed.
+  if (isAccountAdmin && state?.inForce && !activeMembership && status !== 'trialing')
+    return (
+      <Callout intent={Intent.SUCCESS} icon="tick-circle" title="Your membership is active again">
+        <p>{describeBilling(state)}</p>
+        <Button intent={Intent.PRIMARY} text="Continue to the dashboard" onClick={onContinue} />
+      </Callout>
+    );
+  if (isAccountAdmin && (status === 'active' || status === 'complimentary'))
     return (
       <Callout intent={Intent.SUCCESS} icon="tick-circle" title="Your membership is active">
-        <p>Upgrade, downgrade or cancel it on the Membership tab of your Account page.</p>
+        <p>
+          {state && status === 'complimentary' ? `${describeBilling(state)} ` : ''}Upgrade, downgrade or
+          cancel it on the Membership tab of your Account page.
+        </p>
         <Button intent={Intent.PRIMARY} text="Manage Subscription Plan" onClick={onManage} />
       </Callout>
+    );
+  if (isAccountAdmin && state && (status === 'past_due' || status === 'lapsed'))
+    return (
+      <BillingStateCallout state={state} accountId={accountId} view="account">
+        {status === 'past_due' ? (
+          <Button text="Manage Subscription Plan" onClick={onManage} />
+        ) : (
+          <p>Or choose a plan below and pay by card to start a new membership.</p>
+        )}
+      </BillingStateCallout>
     );
   if (isAccountAdmin)
     return (
@@ -214,7 +250,7 @@ function MembershipStanding({
         <p>
           {status === 'trialing'
             ? `${accountName} is in a trial. Choose a plan and pay by card to keep access when the trial ends.`
-            : `${accountName} has no active membership. Choose a plan and pay by card: members can search as soon as the payment goes through.`}
+            : `${status === 'canceled' && state ? `${describeBilling(state)} ` : ''}${accountName} has no active membership. Choose a plan and pay by card: members can search as soon as the payment goes through.`}
         </p>
       </Callout>
     );
