@@ -1,8 +1,10 @@
 import { defineConfig } from 'vitest/config';
+import { TEST_WORKERS } from './vitest.workers.ts';
 
 export default defineConfig({
   test: {
     globalSetup: ['./vitest.global-setup.ts'],
+    maxWorkers: TEST_WORKERS,
     projects: [
       {
         extends: true,
@@ -30,7 +32,6 @@ export default defineConfig({
           include: ['e2e/src/**/*.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          fileParallelism: false,
         },
       },
     ],

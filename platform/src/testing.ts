@@ -15,7 +15,9 @@ export interface TestDatabase {
 export async function createTestDatabase(
   migrations: Migration[] = platformMigrations(),
 ): Promise<TestDatabase> {
-  const adminUrl = inject('pgAdminUrl');
+  // The server of this file's worker (vitest.global-setup.ts: one per worker).
+  const urls = inject('pgAdminUrls');
+  const adminUrl = urls[(Number(process.env.VITEST_POOL_ID ?? 1) - 1) % urls.length]!;
   const name = `test_${randomBytes(6).toString('hex')}`;
   await ensureDatabase(adminUrl, name);
   const url = withDatabase(adminUrl, name);
@@ -42,7 +44,7 @@ export function withDatabase(url: string, database: string): string {
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** Connection string of the run's PostgreSQL server (vitest.global-setup.ts). */
-    pgAdminUrl: string;
+    /** Connection strings of the run's PostgreSQL servers, one per test worker (vitest.global-setup.ts). */
+    pgAdminUrls: string[];
   }
 }
