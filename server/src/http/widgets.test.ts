@@ -257,12 +257,14 @@ describe('admin widgets follow adds and archives', () => {
 describe('total monthly revenue counts only memberships paid through billing', () => {
   const revenue = async () => (await data(routes.totalMonthlyRevenue.path)).data;
   const append = async (accountId: string, events: DomainEvent[]) => {
-    await server.store.appendToStream(
+    // Wait for this append's own position: the head excludes it while an older transaction elsewhere
+    // (a background writer of the server) is still open.
+    const { position } = await server.store.appendToStream(
       streams.account(accountId),
       events.map((e) => ({ id: randomUUID(), ...e })),
       { expectedRevision: 'any' },
     );
-    await server.projections.waitFor(await server.store.headPosition(), undefined, 10_000);
+    await server.projections.waitFor(position, undefined, 10_000);
   };
 
   it('leaves out a membership opened active without billing; keeps a renewal being retried; drops a lapsed one until it is paid again', async () => {
