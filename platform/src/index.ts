@@ -21,4 +21,5 @@ export * from './http/response-headers.ts';
 export * from './ids.ts';
 export * from './logger.ts';
 export * from './mailer.ts';
+export * from './metrics/index.ts';
 export * from './migrations.ts';

@@ -123,6 +123,11 @@ export interface PostgresEventStoreOptions {
   pollIntervalMs?: number;
   /** Connection string for the LISTEN connection; without it subscribers rely on in-process wake-ups and polling. */
   listenUrl?: string;
+  /**
+   * Called once per appendToStream ('single') or appendMany ('many') call, failures included, with its
+   * duration in seconds (metrics: `Metrics.observeAppend`). A hook that throws is ignored.
+   */
+  onAppend?(kind: 'single' | 'many', seconds: number): void;
 }
 
 export class PostgresEventStore implements EventStore {
@@ -139,7 +144,35 @@ export class PostgresEventStore implements EventStore {
     this.wake.setMaxListeners(0);
   }
 
-  async appendToStream(
+  appendToStream(
+    streamId: string,
+    events: NewEvent[],
+    opts: { expectedRevision: ExpectedRevision },
+  ): Promise<AppendResult> {
+    return this.timed('single', () => this.appendOne(streamId, events, opts));
+  }
+
+  appendMany(batch: StreamAppend[]): Promise<AppendResult[]> {
+    return this.timed('many', () => this.appendBatch(batch));
+  }
+
+  /** Runs an append, timed for `options.onAppend` when there is one. */
+  private async timed<T>(kind: 'single' | 'many', append: () => Promise<T>): Promise<T> {
+    const onAppend = this.options.onAppend;
+    if (!onAppend) return append();
+    const started = performance.now();
+    try {
+      return await append();
+    } finally {
+      try {
+        onAppend.call(this.options, kind, (performance.now() - started) / 1000);
+      } catch {
+        // Metrics never change what an append does.
+      }
+    }
+  }
+
+  private async appendOne(
     streamId: string,
     events: NewEvent[],
     opts: { expectedRevision: ExpectedRevision },
@@ -193,7 +226,7 @@ export class PostgresEventStore implements EventStore {
     }
   }
 
-  async appendMany(batch: StreamAppend[]): Promise<AppendResult[]> {
+  private async appendBatch(batch: StreamAppend[]): Promise<AppendResult[]> {
     if (batch.length === 0) return [];
     const seen = new Set<string>();
     for (const b of batch) {

@@ -1,0 +1,2 @@
+export * from './fastify.ts';
+export * from './registry.ts';
