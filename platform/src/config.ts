@@ -26,7 +26,20 @@ export const ConfigSchema = z.object({
   STRIPE_SECRET_KEY: optionalString,
   STRIPE_WEBHOOK_SECRET: optionalString,
   STRIPE_PUBLISHABLE_KEY: optionalString,
-  EVENTSTORE_URL: optionalString,
+  /** Where the event log lives (DESIGN §3): the PostgreSQL database (default) or a KurrentDB server. */
+  EVENT_STORE: z.preprocess(
+    (v) => (typeof v === 'string' ? v.trim().toLowerCase() || undefined : v),
+    z.enum(['postgres', 'kurrentdb']).default('postgres'),
+  ),
+  /**
+   * The KurrentDB connection string, e.g. `kurrentdb://localhost:2113?tls=false`: required with
+   * EVENT_STORE=kurrentdb (loadConfig refuses to start without it). Set alone, only the KurrentDB
+   * contract tests use it.
+   */
+  EVENTSTORE_URL: optionalString.refine(
+    (v) => v === undefined || /^(kurrentdb|kurrent|kdb|esdb)(\+discover)?:\/\//i.test(v),
+    'must be a KurrentDB connection string (kurrentdb://host:port?tls=false or kurrentdb+discover://…)',
+  ),
   /**
    * `host:port[,host:port…]`. Set, a relay publishes the log to Kafka and the webhook dispatcher reads it
    * from there (DESIGN §4); unset, the dispatcher reads the event store. A typo would only show as a
@@ -64,11 +77,21 @@ export function kafkaBrokers(config: Pick<Config, 'KAFKA_BROKERS'>): string[] | 
   return brokers?.length ? brokers : undefined;
 }
 
+/** Rules across settings, which the per-variable schema above cannot state. */
+function crossFieldProblems(config: Config): string[] {
+  const problems: string[] = [];
+  if (config.EVENT_STORE === 'kurrentdb' && config.EVENTSTORE_URL === undefined)
+    problems.push(
+      'EVENTSTORE_URL: is required when EVENT_STORE=kurrentdb (e.g. kurrentdb://localhost:2113?tls=false)',
+    );
+  return problems;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = ConfigSchema.safeParse(env);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
-    throw new Error(`Invalid configuration: ${problems}`);
-  }
-  return parsed.data;
+  const problems = parsed.success
+    ? crossFieldProblems(parsed.data)
+    : parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+  if (problems.length > 0) throw new Error(`Invalid configuration: ${problems.join('; ')}`);
+  return parsed.data!;
 }

@@ -5,6 +5,7 @@ export * from './embedded-postgres.ts';
 export * from './errors.ts';
 export * from './event-store/follow-log.ts';
 export * from './event-store/kurrentdb-event-store.ts';
+export * from './event-store/open.ts';
 export * from './event-store/position.ts';
 export * from './event-store/postgres-event-store.ts';
 export * from './event-store/types.ts';

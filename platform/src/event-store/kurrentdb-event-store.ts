@@ -1,23 +1,17 @@
-import {
-  type AllStreamResolvedEvent,
-  ANY,
-  type AppendStreamState,
-  BACKWARDS,
-  END,
-  excludeSystemEvents,
-  FORWARDS,
-  type JSONType,
-  jsonEvent,
-  START as KURRENT_START,
+// Types only: the client (gRPC, protobuf, a native bridge) costs about 250 ms to load, so it is
+// imported on first use by KurrentDbEventStore.connect and a process on PostgreSQL never loads it.
+import type {
+  AllStreamResolvedEvent,
+  AppendStreamState,
+  JSONType,
   KurrentDBClient,
-  type Position as KurrentPosition,
-  NO_STREAM,
-  type ReadPosition,
-  type ResolvedEvent,
-  StreamNotFoundError,
+  Position as KurrentPosition,
+  ReadPosition,
+  ResolvedEvent,
   WrongExpectedVersionError,
 } from '@kurrent/kurrentdb-client';
 import { decodePosition, encodePosition, START } from './position.ts';
+import type { PostgresEventStoreOptions } from './postgres-event-store.ts';
 import {
   type AppendResult,
   type EventMetadata,
@@ -46,6 +40,29 @@ import {
 
 /** The event shape the client hands back from stream reads, $all reads and subscriptions alike. */
 type ClientResolvedEvent = ResolvedEvent | AllStreamResolvedEvent;
+
+/** The client library's module, loaded on first use. */
+export type KurrentDbClientModule = typeof import('@kurrent/kurrentdb-client');
+
+let clientModule: Promise<KurrentDbClientModule> | undefined;
+
+/** Loads @kurrent/kurrentdb-client once, on first use (see the note on the imports above). */
+export function loadKurrentDbClient(): Promise<KurrentDbClientModule> {
+  clientModule ??= import('@kurrent/kurrentdb-client').catch((error: unknown) => {
+    clientModule = undefined;
+    throw error;
+  });
+  return clientModule;
+}
+
+// The client's constants are plain strings; written out here so the pure mappings below need no
+// runtime import of the client (the types still check them against the client's own).
+const KURRENT_START = 'start' satisfies ReadPosition;
+const END = 'end' satisfies ReadPosition;
+const ANY = 'any' satisfies AppendStreamState;
+const NO_STREAM = 'no_stream' satisfies AppendStreamState;
+const FORWARDS = 'forwards';
+const BACKWARDS = 'backwards';
 
 const SYSTEM_PREFIX = '$';
 
@@ -108,12 +125,13 @@ export function toRecordedEvent(resolved: ClientResolvedEvent): RecordedEvent | 
   };
 }
 
+// Recognised by the `type` every client CommandError carries (WrongExpectedVersionError and
+// StreamNotFoundError set it), so no runtime import of the client's classes is needed.
 export const isWrongExpectedVersion = (error: unknown): error is WrongExpectedVersionError =>
-  error instanceof WrongExpectedVersionError ||
   (error as { type?: unknown } | null)?.type === 'wrong-expected-version';
 
 export const isStreamNotFound = (error: unknown): boolean =>
-  error instanceof StreamNotFoundError || (error as { type?: unknown } | null)?.type === 'stream-not-found';
+  (error as { type?: unknown } | null)?.type === 'stream-not-found';
 
 /** The client's "actual state" of a stream → ours: a revision, or 'no_stream' (also for -1 and other negatives). */
 export function toActualRevision(actual: unknown): bigint | 'no_stream' {
@@ -148,8 +166,8 @@ const isWrongRevisionDetails = (error: unknown): boolean =>
     'wrong_expected_revision',
   ) || /wrong.expected/i.test(String((error as Error | null)?.message ?? ''));
 
-function toEventData(event: NewEvent) {
-  return jsonEvent({
+function toEventData(lib: KurrentDbClientModule, event: NewEvent) {
+  return lib.jsonEvent({
     id: event.id,
     type: event.type,
     data: (event.data ?? {}) as JSONType,
@@ -157,14 +175,49 @@ function toEventData(event: NewEvent) {
   });
 }
 
+export interface KurrentDbEventStoreOptions {
+  /** The append timing hook, exactly as PostgresEventStore's (metrics: `Metrics.observeAppend`). */
+  onAppend?: PostgresEventStoreOptions['onAppend'];
+}
+
 export class KurrentDbEventStore implements EventStore {
-  private readonly client: KurrentDBClient;
   /** Aborted by close(), so that every running subscription returns. */
   private readonly closing = new AbortController();
 
-  /** Parses the connection string (e.g. `kurrentdb://localhost:2113?tls=false`); connects lazily. */
-  constructor(connectionString: string) {
-    this.client = KurrentDBClient.connectionString(connectionString);
+  /**
+   * Loads the client library (first call only), parses the connection string (e.g.
+   * `kurrentdb://localhost:2113?tls=false`) and returns the store; the client connects on first use.
+   * Rejects a malformed connection string.
+   */
+  static async connect(
+    connectionString: string,
+    options: KurrentDbEventStoreOptions = {},
+  ): Promise<KurrentDbEventStore> {
+    const lib = await loadKurrentDbClient();
+    return new KurrentDbEventStore(lib.KurrentDBClient.connectionString(connectionString), lib, options);
+  }
+
+  /** A store over a client built by the caller; `lib` is the client's module (loadKurrentDbClient). */
+  constructor(
+    private readonly client: KurrentDBClient,
+    private readonly lib: KurrentDbClientModule,
+    private readonly options: KurrentDbEventStoreOptions = {},
+  ) {}
+
+  /** Runs an append, timed for `options.onAppend` when there is one (failures included, as on PostgreSQL). */
+  private async timed<T>(kind: 'single' | 'many', append: () => Promise<T>): Promise<T> {
+    const onAppend = this.options.onAppend;
+    if (!onAppend) return append();
+    const started = performance.now();
+    try {
+      return await append();
+    } finally {
+      try {
+        onAppend.call(this.options, kind, (performance.now() - started) / 1000);
+      } catch {
+        // Metrics never change what an append does.
+      }
+    }
   }
 
   /**
@@ -172,14 +225,26 @@ export class KurrentDbEventStore implements EventStore {
    * expected state, or nothing. Its metadata must be string-valued, so values are written as text.
    * Each stream's position is read back as in appendToStream: the token must be one subscribers reach.
    */
-  async appendMany(batch: StreamAppend[]): Promise<AppendResult[]> {
+  appendMany(batch: StreamAppend[]): Promise<AppendResult[]> {
+    return this.timed('many', () => this.appendBatch(batch));
+  }
+
+  appendToStream(
+    streamId: string,
+    events: NewEvent[],
+    opts: { expectedRevision: ExpectedRevision },
+  ): Promise<AppendResult> {
+    return this.timed('single', () => this.appendOne(streamId, events, opts));
+  }
+
+  private async appendBatch(batch: StreamAppend[]): Promise<AppendResult[]> {
     if (batch.length === 0) return [];
     let result: Awaited<ReturnType<KurrentDBClient['multiStreamAppend']>>;
     try {
       result = await this.client.multiStreamAppend(
         batch.map((b) => ({
           streamName: b.streamId,
-          events: b.events.map((e) => toEventData({ ...e, metadata: stringMetadata(e.metadata) })),
+          events: b.events.map((e) => toEventData(this.lib, { ...e, metadata: stringMetadata(e.metadata) })),
           expectedState: toStreamState(b.expectedRevision),
         })),
       );
@@ -220,7 +285,7 @@ export class KurrentDbEventStore implements EventStore {
     );
   }
 
-  async appendToStream(
+  private async appendOne(
     streamId: string,
     events: NewEvent[],
     opts: { expectedRevision: ExpectedRevision },
@@ -230,9 +295,8 @@ export class KurrentDbEventStore implements EventStore {
     const ids = events.map((e) => e.id);
     let result: Awaited<ReturnType<KurrentDBClient['appendToStream']>>;
     try {
-      result = await this.client.appendToStream(streamId, events.map(toEventData), {
-        streamState: toStreamState(expected),
-      });
+      const data = events.map((e) => toEventData(this.lib, e));
+      result = await this.client.appendToStream(streamId, data, { streamState: toStreamState(expected) });
     } catch (error) {
       if (!isWrongExpectedVersion(error)) throw error;
       const replay = await this.alreadyAppended(streamId, ids, expected);
@@ -370,7 +434,7 @@ export class KurrentDbEventStore implements EventStore {
       // Without a type filter one more than asked (the start is inclusive); with one, read on until
       // enough events of those types have come.
       ...(wanted ? {} : { maxCount: opts.maxCount + 1 }),
-      filter: excludeSystemEvents(),
+      filter: this.lib.excludeSystemEvents(),
     })) {
       const event = toRecordedEvent(resolved);
       if (!event || event.position <= opts.fromPosition) continue;
@@ -386,7 +450,7 @@ export class KurrentDbEventStore implements EventStore {
       fromPosition: END,
       direction: BACKWARDS,
       maxCount: 1,
-      filter: excludeSystemEvents(),
+      filter: this.lib.excludeSystemEvents(),
     })) {
       const event = toRecordedEvent(resolved);
       if (event) return event.position;
@@ -396,8 +460,11 @@ export class KurrentDbEventStore implements EventStore {
 
   async subscribeToAll(opts: SubscribeOptions): Promise<void> {
     const batchSize = Math.max(1, opts.batchSize ?? 1000);
-    // A KurrentDB subscription from a position starts *after* it, which is our exclusive contract.
+    // A KurrentDB subscription from a position starts *after* it, which is our exclusive contract;
+    // `delivered` still drops anything not past the last position handed over (the start position
+    // itself, or a replay after a reconnect), so onBatch sees strictly increasing positions.
     const fromPosition = toReadPosition(opts.fromPosition);
+    let delivered = opts.fromPosition;
     if (opts.signal.aborted || this.closing.signal.aborted) return;
     const stop = new AbortController();
     const onStop = () => stop.abort();
@@ -405,7 +472,7 @@ export class KurrentDbEventStore implements EventStore {
     this.closing.signal.addEventListener('abort', onStop, { once: true });
 
     const subscription = this.client.subscribeToAll(
-      { fromPosition, filter: excludeSystemEvents() },
+      { fromPosition, filter: this.lib.excludeSystemEvents() },
       { highWaterMark: batchSize },
     );
     let failure: unknown;
@@ -440,7 +507,9 @@ export class KurrentDbEventStore implements EventStore {
           const item = subscription.read() as ClientResolvedEvent | null;
           if (item === null) break;
           const event = toRecordedEvent(item);
-          if (event) batch.push(event);
+          if (!event || event.position <= delivered) continue;
+          batch.push(event);
+          delivered = event.position;
         }
         if (batch.length > 0) {
           await opts.onBatch(batch);
