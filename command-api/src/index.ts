@@ -1,5 +1,6 @@
 export * from './auth/passwords.ts';
 export * from './background.ts';
+export * from './billing/connect.ts';
 export * from './billing/gateway.ts';
 export * from './billing/webhooks.ts';
 export * from './command-handler.ts';
@@ -7,6 +8,7 @@ export * from './context.ts';
 export * from './domain/merchant/merchant.ts';
 export { startMembership } from './handlers/billing.ts';
 export * from './plugin.ts';
+export * from './service.ts';
 export * from './services/accounts.ts';
 export * from './services/contribution.ts';
 export * from './services/contribution-clock.ts';

@@ -26,6 +26,18 @@ export const ConfigSchema = z.object({
   STRIPE_SECRET_KEY: optionalString,
   STRIPE_WEBHOOK_SECRET: optionalString,
   STRIPE_PUBLISHABLE_KEY: optionalString,
+  /**
+   * Billing test mode run apart (`npm run start:split`): the address of the Stripe-compatible test
+   * server the launcher started; its keys are this installation's, read from DATA_DIR.
+   */
+  BILLING_TEST_URL: optionalString,
+  /** A service run behind the gateway trusts X-Forwarded-For from loopback and private networks. */
+  TRUST_PROXY: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .transform((v) => v === 'true' || v === '1')
+    .default(false),
   /** Where the event log lives (DESIGN §3): the PostgreSQL database (default) or a KurrentDB server. */
   EVENT_STORE: z.preprocess(
     (v) => (typeof v === 'string' ? v.trim().toLowerCase() || undefined : v),

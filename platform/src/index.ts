@@ -1,5 +1,6 @@
 export * from './clock.ts';
 export * from './config.ts';
+export * from './consumer/index.ts';
 export * from './db.ts';
 export * from './embedded-postgres.ts';
 export * from './errors.ts';
@@ -24,3 +25,4 @@ export * from './logger.ts';
 export * from './mailer.ts';
 export * from './metrics/index.ts';
 export * from './migrations.ts';
+export * from './service/index.ts';

@@ -1,5 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { createLogger, PostgresEventStore, platformMigrations, START } from '@mrn/platform';
+import {
+  CheckpointProgress,
+  createLogger,
+  LeaseLost,
+  PgNotifications,
+  PostgresEventStore,
+  platformMigrations,
+  START,
+} from '@mrn/platform';
 import { createTestDatabase, type TestDatabase } from '@mrn/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectionMigrations } from './migrations.ts';
@@ -71,19 +79,102 @@ describe('projection runner', () => {
 });
 
 describe('checkpoints of batches a projector has nothing to do with', () => {
-  it('moves the cursor at once but writes the checkpoint only now and then', async () => {
+  it('are moved for every idle projector at once, and another process hears where they are', async () => {
     const name = `idle-${randomUUID()}`;
     const idle = projector({ name, tables: [], handlers: { NoteArchived: async () => undefined } });
     const runner = new ProjectionRunner({ pool: db.pool, store, logger: createLogger('silent') }, [idle]);
+    // A query process: it knows only PostgreSQL.
+    const notifications = new PgNotifications(db.url);
+    const elsewhere = new CheckpointProgress(db.pool, notifications);
     await runner.start();
-    // The first batch is written (nothing written yet), later irrelevant ones within 5 s are not.
-    const first = await store.appendToStream('app-settings', [settings('a')], { expectedRevision: 'any' });
-    expect(await runner.waitFor(first.position, [name], 5000)).toBe(true);
-    const second = await store.appendToStream('app-settings', [settings('b')], { expectedRevision: 'any' });
-    expect(await runner.waitFor(second.position, [name], 5000)).toBe(true);
-    const stored = await readCheckpoint(db.pool, name);
-    expect(stored < second.position).toBe(true);
-    await runner.stop();
+    try {
+      const first = await store.appendToStream('app-settings', [settings('a')], { expectedRevision: 'any' });
+      expect(await runner.waitFor(first.position, [name], 5000)).toBe(true);
+      expect(await readCheckpoint(db.pool, name)).toBe(first.position);
+      const waiting = elsewhere.waitFor(first.position, [name], 5000);
+      const second = await store.appendToStream('app-settings', [settings('b')], { expectedRevision: 'any' });
+      expect(await waiting).toBe(true);
+      const started = performance.now();
+      expect(await elsewhere.waitFor(second.position, [name], 5000)).toBe(true);
+      expect(performance.now() - started).toBeLessThan(1000);
+      expect(await readCheckpoint(db.pool, name)).toBe(second.position);
+      // Nothing passes a position the projector has not reached.
+      expect(await elsewhere.waitFor(`${second.position}0`, [name], 200)).toBe(false);
+    } finally {
+      await runner.stop();
+      await notifications.close();
+    }
+  });
+});
+
+describe('two projections processes', () => {
+  const counter = (n: string) =>
+    projector({
+      name: n,
+      tables: [],
+      handlers: {
+        AppSettingsChanged: async (tx, e) => {
+          await tx.query('insert into applied_once (projector, event_id) values ($1, $2)', [n, e.id]);
+        },
+      },
+    });
+
+  it('never apply the same batch twice, and a standby takes over when the holder stops', async () => {
+    // No primary key: a second application of an event would show as a second row.
+    await db.pool.query('create table if not exists applied_once (projector text, event_id uuid)');
+    const name = `leased-${randomUUID()}`;
+    const logger = createLogger('silent');
+    const start = () =>
+      new ProjectionRunner({ pool: db.pool, store, logger, leaseUrl: db.url }, [counter(name)]);
+    const [a, b] = [start(), start()];
+    await Promise.all([a.start(), b.start()]);
+    const appends = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        store.appendToStream(`app-settings-${i}`, [settings(`m${i}`)], { expectedRevision: 'any' }),
+      ),
+    );
+    const last = appends
+      .map((r) => r.position)
+      .sort()
+      .at(-1)!;
+    const notifications = new PgNotifications(db.url);
+    const progress = new CheckpointProgress(db.pool, notifications);
+    expect(await progress.waitFor(last, [name], 5000)).toBe(true);
+    await notifications.close();
+    const holder = (await a.waitFor(last, [name], 100)) ? a : b;
+    await holder.stop();
+    const standby = holder === a ? b : a;
+    const after = await store.appendToStream('app-settings', [settings('after')], {
+      expectedRevision: 'any',
+    });
+    const started = performance.now();
+    expect(await standby.waitFor(after.position, [name], 5000)).toBe(true);
+    expect(performance.now() - started).toBeLessThan(5000);
+    await standby.stop();
+    const { rows } = await db.pool.query<{ n: number; distinct: number }>(
+      'select count(*)::int as n, count(distinct event_id)::int as distinct from applied_once where projector = $1',
+      [name],
+    );
+    const total = (await store.readAll({ fromPosition: START, maxCount: 10_000 })).filter(
+      (e) => e.type === 'AppSettingsChanged',
+    ).length;
+    expect(rows[0]).toEqual({ n: total, distinct: total });
+  });
+
+  it('a batch of a process whose checkpoint was moved under it rolls back (the fence)', async () => {
+    const name = `fenced-${randomUUID()}`;
+    await db.pool.query('create table if not exists applied_once (projector text, event_id uuid)');
+    const events = await store.readAll({ fromPosition: START, maxCount: 3 });
+    await applyBatch(db.pool, counter(name), events.slice(0, 1), START);
+    // A second process believing it is still at START:
+    await expect(applyBatch(db.pool, counter(name), events.slice(0, 2), START)).rejects.toBeInstanceOf(
+      LeaseLost,
+    );
+    const { rows } = await db.pool.query<{ n: number }>(
+      'select count(*)::int as n from applied_once where projector = $1',
+      [name],
+    );
+    expect(rows[0]!.n).toBe(1);
   });
 });
 

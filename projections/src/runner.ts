@@ -1,11 +1,17 @@
 import { EventEmitter } from 'node:events';
 import { parseEvent } from '@mrn/contracts';
 import {
+  advanceCheckpoint,
   type EventStore,
+  LeaseLost,
+  Leases,
   type Logger,
   type Pool,
   type Position,
+  publishProgress,
+  type ReadModelProgress,
   type RecordedEvent,
+  readCheckpoint,
   START,
   withTransaction,
 } from '@mrn/platform';
@@ -13,7 +19,6 @@ import { applyEvents, handles, type Projector } from './projector.ts';
 import { ProjectorHalted, type Quarantined, recordQuarantine, unresolvedProjectors } from './quarantine.ts';
 import { restoreDeferredIndexes } from './rebuild.ts';
 
-const IDLE_CHECKPOINT_MS = 5000;
 const BATCH_SIZE = 2000;
 const BATCH_INTERVAL_MS = 5;
 /** A failing batch is tried this often (with backoff) before its poison event is looked for. */
@@ -33,26 +38,30 @@ const sleep = (ms: number, signal: AbortSignal) =>
     signal.addEventListener('abort', done, { once: true });
   });
 
-export async function readCheckpoint(pool: Pool, name: string): Promise<Position> {
-  const { rows } = await pool.query<{ position: string }>({
-    name: 'mrn_read_checkpoint',
-    text: 'select position from subscription_checkpoints where name = $1',
-    values: [name],
-  });
-  return rows[0]?.position ?? START;
-}
+export { readCheckpoint };
 
 /**
  * Applies a batch and moves the checkpoint in one transaction, so a crash never applies an event twice.
+ * Given `from` (the runner and a rebuild), the checkpoint moves only if it is still there: a process
+ * that lost its lease without noticing rolls back instead of applying the batch a second time.
  * The events a projector handles are read through the event catalogue first (shape checked, upcasted):
  * an event it cannot read fails like one it cannot apply.
  */
-export async function applyBatch(pool: Pool, p: Projector, events: RecordedEvent[]): Promise<void> {
+export async function applyBatch(
+  pool: Pool,
+  p: Projector,
+  events: RecordedEvent[],
+  from?: Position,
+): Promise<void> {
   const last = events[events.length - 1];
   if (!last) return;
   const readable = events.map((e) => (handles(p, e.type) ? parseEvent(e) : e));
   await withTransaction(pool, async (tx) => {
     await applyEvents(p, tx, readable);
+    if (from !== undefined) {
+      await advanceCheckpoint(tx, p.name, from, last.position);
+      return;
+    }
     await tx.query({
       name: 'mrn_write_checkpoint',
       text: `insert into subscription_checkpoints (name, position, updated_at) values ($1, $2, now())
@@ -93,9 +102,13 @@ export async function dispatchBatch(
       const relevant = mine.some((e) => handles(p, e.type));
       try {
         if (hooks.shouldWrite?.(p, relevant) ?? true) {
-          await (hooks.apply ? hooks.apply(p, mine, cursor) : applyBatch(pool, p, mine));
+          await (hooks.apply ? hooks.apply(p, mine, cursor) : applyBatch(pool, p, mine, cursor));
         }
       } catch (error) {
+        if (error instanceof CursorMoved) {
+          cursors.set(p.name, error.checkpoint);
+          return;
+        }
         if (!(error instanceof ProjectorHalted)) throw error;
         cursors.set(p.name, error.appliedThrough);
         if (relevant) hooks.onApplied?.(p);
@@ -109,12 +122,19 @@ export async function dispatchBatch(
   if (failed) throw failed.reason;
 }
 
+/** A projector's checkpoint was moved by another process: it goes on from there. */
+class CursorMoved extends Error {
+  constructor(readonly checkpoint: Position) {
+    super('checkpoint moved');
+  }
+}
+
 /**
  * Keeps every projector's read model up to date from the global log, and tells waiting queries when
  * a position has been passed (read-your-writes, DESIGN §1). One reader tails the log for all of
  * them: with a reader each, every appended search woke seven readers that each queried the log.
  */
-export class ProjectionRunner {
+export class ProjectionRunner implements ReadModelProgress {
   private readonly progress = new Map<string, Position>();
   /**
    * Projectors stopped at a quarantined event. A halted projector does not skip it: a read model that
@@ -125,7 +145,7 @@ export class ProjectionRunner {
   private readonly halted = new Map<string, Quarantined>();
   private subscription = new AbortController();
   private quarantinePoll: NodeJS.Timeout | undefined;
-  private readonly lastWrite = new Map<string, number>();
+  private leases: Leases | undefined;
   private readonly changed = new EventEmitter();
   private readonly controller = new AbortController();
   private running: Promise<void> | undefined;
@@ -138,6 +158,12 @@ export class ProjectionRunner {
       logger: Logger;
       /** Told the name of each projector that has just committed events it handles. */
       onApplied?: (projector: string) => void;
+      /**
+       * With a database URL, each projector is applied only while this process holds its lease (two
+       * projections processes never apply the same batch; a standby takes over within a second or so
+       * of the holder's death). Without one, this runner applies every projector.
+       */
+      leaseUrl?: string;
     },
     readonly projectors: readonly Projector[],
   ) {
@@ -152,7 +178,34 @@ export class ProjectionRunner {
     this.started = true;
     await restoreDeferredIndexes(this.deps.pool);
     await this.loadCheckpoints();
+    if (this.deps.leaseUrl) {
+      this.leases = new Leases(
+        this.deps.leaseUrl,
+        this.projectors.map((p) => p.name),
+        {
+          acquired: (name) => {
+            if (!this.running) return;
+            // Taken over from another process: go on from where it left the checkpoint.
+            void readCheckpoint(this.deps.pool, name)
+              .then((position) => {
+                this.progress.set(name, position);
+                this.deps.logger.info({ projector: name }, 'projector lease acquired');
+                this.subscription.abort();
+              })
+              .catch((err: unknown) => this.deps.logger.error({ err }, 'checkpoint read failed'));
+          },
+          lost: (name) => this.deps.logger.warn({ projector: name }, 'projector lease lost'),
+        },
+        { logger: this.deps.logger },
+      );
+      await this.leases.start();
+    }
     this.running = this.run();
+  }
+
+  /** Whether this process applies the projector (it holds its lease). */
+  private holds(name: string): boolean {
+    return !this.leases || this.leases.holds(name);
   }
 
   private async loadCheckpoints(): Promise<void> {
@@ -163,7 +216,7 @@ export class ProjectionRunner {
   private slowest(): Position {
     let min: Position | undefined;
     for (const [name, p] of this.progress) {
-      if (this.halted.has(name)) continue;
+      if (this.halted.has(name) || !this.holds(name)) continue;
       if (min === undefined || p < min) min = p;
     }
     return min ?? START;
@@ -191,9 +244,10 @@ export class ProjectionRunner {
     let lastError: unknown;
     for (let attempt = 0; attempt < BATCH_ATTEMPTS; attempt++) {
       try {
-        await applyBatch(this.deps.pool, p, events);
+        await applyBatch(this.deps.pool, p, events, cursor);
         return;
       } catch (error) {
+        if (error instanceof LeaseLost) throw await this.cursorMoved(p);
         lastError = error;
         if (this.controller.signal.aborted) throw error;
         await sleep(RETRY_BASE_MS * 2 ** attempt, this.controller.signal);
@@ -207,11 +261,13 @@ export class ProjectionRunner {
     for (const event of events) {
       if (!handles(p, event.type)) continue;
       try {
-        await applyBatch(this.deps.pool, p, [event]);
-      } catch {
+        await applyBatch(this.deps.pool, p, [event], appliedThrough);
+      } catch (first) {
+        if (first instanceof LeaseLost) throw await this.cursorMoved(p);
         try {
-          await applyBatch(this.deps.pool, p, [event]);
+          await applyBatch(this.deps.pool, p, [event], appliedThrough);
         } catch (error) {
+          if (error instanceof LeaseLost) throw await this.cursorMoved(p);
           const q = await recordQuarantine(this.deps.pool, p.name, event, error, BATCH_ATTEMPTS + 2);
           this.halted.set(p.name, q);
           this.deps.logger.error(
@@ -224,6 +280,17 @@ export class ProjectionRunner {
       }
       appliedThrough = event.position;
     }
+  }
+
+  /**
+   * Another process moved the projector's checkpoint (it took the lease over while this one had lost
+   * it unawares, or an operator rebuilt it): read the log again from there.
+   */
+  private async cursorMoved(p: Projector): Promise<CursorMoved> {
+    const checkpoint = await readCheckpoint(this.deps.pool, p.name);
+    this.deps.logger.warn({ projector: p.name }, 'projector checkpoint moved by another process');
+    this.subscription.abort();
+    return new CursorMoved(checkpoint);
   }
 
   /** While a projector is halted, look for an operator's retry; then resume it from its checkpoint. */
@@ -264,14 +331,21 @@ export class ProjectionRunner {
           batchSize: BATCH_SIZE,
           onBatch: async (events) => {
             const started = performance.now();
+            const applied = new Set<string>();
             try {
               await dispatchBatch(this.deps.pool, this.projectors, this.progress, events, {
-                shouldWrite: (p, relevant) => this.shouldWrite(p, relevant),
-                onApplied: (p) => this.deps.onApplied?.(p.name),
+                // A batch with nothing for a projector only moves its cursor: that is written for all
+                // such projectors at once below, not a commit each (that cost a commit per search).
+                shouldWrite: (_p, relevant) => relevant,
+                onApplied: (p) => {
+                  applied.add(p.name);
+                  this.deps.onApplied?.(p.name);
+                },
                 apply: (p, mine, cursor) => this.applyGuarded(p, mine, cursor),
-                isHalted: (p) => this.halted.has(p.name),
+                isHalted: (p) => this.halted.has(p.name) || !this.holds(p.name),
               });
             } finally {
+              await this.publish(events[events.length - 1]!.position, applied);
               this.changed.emit('progress');
             }
             // Under load, reading again at once would fetch a few events per batch, each costing a
@@ -294,15 +368,19 @@ export class ProjectionRunner {
   }
 
   /**
-   * A batch with nothing for a projector only moves its cursor: writing that checkpoint every time
-   * cost a commit per search. Re-reading such events after a restart is harmless, so the checkpoint
-   * is written at most every few seconds.
+   * Moves the checkpoints of the projectors the batch had nothing for and tells every process where
+   * the projectors are (X-Consistent-After in a query process, session caches), in one statement.
    */
-  private shouldWrite(p: Projector, relevant: boolean): boolean {
-    const now = Date.now();
-    if (!relevant && now - (this.lastWrite.get(p.name) ?? 0) < IDLE_CHECKPOINT_MS) return false;
-    this.lastWrite.set(p.name, now);
-    return true;
+  private async publish(last: Position, applied: ReadonlySet<string>): Promise<void> {
+    const through = this.projectors
+      .map((p) => p.name)
+      .filter((name) => this.holds(name) && (this.progress.get(name) ?? START) >= last);
+    if (through.length === 0) return;
+    await publishProgress(
+      this.deps.pool,
+      { p: last, n: through, a: [...applied] },
+      through.filter((name) => !applied.has(name)),
+    ).catch((err: unknown) => this.deps.logger.warn({ err }, 'projection progress not published'));
   }
 
   /** Resolves true once every named projector (all when empty) has passed `position`, false on timeout. */
@@ -324,9 +402,11 @@ export class ProjectionRunner {
     });
   }
 
+  /** Finishes the batch in hand, then frees the leases so a standby takes over at once. */
   async stop(): Promise<void> {
     if (this.quarantinePoll) clearInterval(this.quarantinePoll);
     this.controller.abort();
     await this.running?.catch(() => undefined);
+    await this.leases?.stop();
   }
 }

@@ -4,7 +4,7 @@ import type { SearchRecorder } from './search-recorder.ts';
 
 /** How a query learns that the read models have caught up with a client's last write. */
 export interface Consistency {
-  waitFor(position: Position, readModels: readonly string[] | undefined, timeoutMs: number): Promise<boolean>;
+  waitFor(position: Position, readModels: readonly string[], timeoutMs: number): Promise<boolean>;
 }
 
 export interface QueryDeps {

@@ -1,8 +1,15 @@
-import { randomTestKeys, startBillingTestServer, type TestKeys } from '@mrn/billing-test-server';
-import { type BillingGateway, createBillingGateway, STRIPE_WEBHOOK_PATH } from '@mrn/command-api';
+import { randomTestKeys, startBillingTestServer } from '@mrn/billing-test-server';
+import {
+  BILLING_TEST_KEYS_FILE,
+  type BillingGateway,
+  connectBilling,
+  createBillingGateway,
+  billingTestKeys as keptTestKeys,
+  STRIPE_WEBHOOK_PATH,
+} from '@mrn/command-api';
 import type { Config, Logger } from '@mrn/platform';
-import { keptSecret } from './jwt-secret.ts';
 
+export { BILLING_TEST_KEYS_FILE };
 export interface Billing {
   gateway: BillingGateway;
   /** Once the product listens: where the test server posts its webhooks. */
@@ -10,37 +17,8 @@ export interface Billing {
   stop(): Promise<void>;
 }
 
-/** The file in DATA_DIR that keeps this installation's billing-test-mode keys. */
-export const BILLING_TEST_KEYS_FILE = 'billing-test-keys.json';
-
-/**
- * Billing test mode's keys (API secret and publishable keys, webhook signing secret): generated on
- * this installation's first run and kept in DATA_DIR like the JWT secret, never taken from the
- * repository, so nobody who merely read the code can sign a webhook this installation accepts.
- */
-export function billingTestKeys(dataDir: string): TestKeys {
-  const text = keptSecret(dataDir, BILLING_TEST_KEYS_FILE, () => JSON.stringify(randomTestKeys()));
-  let keys: Partial<TestKeys>;
-  try {
-    keys = JSON.parse(text) as Partial<TestKeys>;
-  } catch {
-    keys = {};
-  }
-  const { secretKey, publishableKey, webhookSecret } = keys;
-  if (
-    typeof secretKey !== 'string' ||
-    !secretKey.startsWith('sk_test_') ||
-    typeof publishableKey !== 'string' ||
-    !publishableKey.startsWith('pk_test_') ||
-    typeof webhookSecret !== 'string' ||
-    !webhookSecret.startsWith('whsec_')
-  ) {
-    throw new Error(
-      `${BILLING_TEST_KEYS_FILE} in ${dataDir} is not this installation's billing test keys: delete it to have new ones made`,
-    );
-  }
-  return { secretKey, publishableKey, webhookSecret };
-}
+/** This installation's billing test keys, made on its first run. */
+export const billingTestKeys = (dataDir: string) => keptTestKeys(dataDir, randomTestKeys);
 
 /**
  * Stripe with STRIPE_SECRET_KEY; otherwise billing test mode: the Stripe-compatible server of
@@ -49,14 +27,8 @@ export function billingTestKeys(dataDir: string): TestKeys {
  */
 export async function startBilling(config: Config, logger: Logger): Promise<Billing> {
   if (config.STRIPE_SECRET_KEY) {
-    if (!config.STRIPE_WEBHOOK_SECRET)
-      logger.warn('STRIPE_WEBHOOK_SECRET is not set: every Stripe webhook will be refused');
     return {
-      gateway: createBillingGateway({
-        secretKey: config.STRIPE_SECRET_KEY,
-        publishableKey: config.STRIPE_PUBLISHABLE_KEY ?? '',
-        webhookSecret: config.STRIPE_WEBHOOK_SECRET ?? '',
-      }),
+      gateway: connectBilling(config, logger),
       listening: () => undefined,
       stop: async () => undefined,
     };

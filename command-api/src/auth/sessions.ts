@@ -1,4 +1,19 @@
-import { type Pool, sessionCache } from '@mrn/platform';
+import { type Pool, SESSIONS_CHANNEL, sessionCache } from '@mrn/platform';
+
+/**
+ * Ends sessions and, in the same statement, tells every other process (their session caches are
+ * cleared when the change commits: a revoked token is refused everywhere at once).
+ */
+async function endSessions(pool: Pool, where: string, values: unknown[], reason?: string): Promise<void> {
+  await pool.query(
+    `with ended as (
+       update auth_sessions set revoked_at = now()${reason ? `, revoked_reason = '${reason}'` : ''}
+        where ${where} and revoked_at is null returning 1)
+     select pg_notify('${SESSIONS_CHANNEL}', '')`,
+    values,
+  );
+  sessionCache.clear();
+}
 
 export async function openSession(
   pool: Pool,
@@ -21,19 +36,12 @@ export async function openSession(
 }
 
 export async function closeSession(pool: Pool, sessionId: string): Promise<void> {
-  await pool.query('update auth_sessions set revoked_at = now() where id = $1 and revoked_at is null', [
-    sessionId,
-  ]);
-  sessionCache.clear();
+  await endSessions(pool, 'id = $1', [sessionId]);
 }
 
 /** Ends every live session of a user except, optionally, the one making the change. */
 export async function closeUserSessions(pool: Pool, userId: string, except?: string): Promise<void> {
-  await pool.query(
-    'update auth_sessions set revoked_at = now() where user_id = $1 and revoked_at is null and id is distinct from $2',
-    [userId, except ?? null],
-  );
-  sessionCache.clear();
+  await endSessions(pool, 'user_id = $1 and id is distinct from $2', [userId, except ?? null]);
 }
 
 /**
@@ -44,27 +52,12 @@ export async function closeApiSessions(
   pool: Pool,
   of: { userId: string } | { accountId: string },
 ): Promise<void> {
-  if ('userId' in of) {
-    await pool.query(
-      `update auth_sessions set revoked_at = now(), revoked_reason = 'api_access_revoked'
-        where user_id = $1 and kind = 'api' and revoked_at is null`,
-      [of.userId],
-    );
-  } else {
-    await pool.query(
-      `update auth_sessions set revoked_at = now(), revoked_reason = 'api_access_revoked'
-        where account_id = $1 and kind = 'api' and revoked_at is null`,
-      [of.accountId],
-    );
-  }
-  sessionCache.clear();
+  if ('userId' in of)
+    await endSessions(pool, "user_id = $1 and kind = 'api'", [of.userId], 'api_access_revoked');
+  else await endSessions(pool, "account_id = $1 and kind = 'api'", [of.accountId], 'api_access_revoked');
 }
 
 /** Ends every session of an account's members (the funder is archived). */
 export async function closeAccountSessions(pool: Pool, accountId: string): Promise<void> {
-  await pool.query(
-    'update auth_sessions set revoked_at = now() where account_id = $1 and revoked_at is null',
-    [accountId],
-  );
-  sessionCache.clear();
+  await endSessions(pool, 'account_id = $1', [accountId]);
 }

@@ -1,0 +1,28 @@
+import { settleBackground } from './background.ts';
+import type { CommandDeps } from './context.ts';
+import { registerCommandApi } from './plugin.ts';
+import { runContributionClock } from './services/contribution-clock.ts';
+import { runSearchWatchReactor } from './subscriptions/search-watch.ts';
+
+/**
+ * The command service on an HTTP shell: every command route, the Stripe webhook and direct uploads,
+ * and its consumers (the e-mail outbox, the search-watch reactor, the contribution clock). The same in
+ * the all-in-one process and in a command-api process of its own; its consumers are safe to run in
+ * every command-api process at once (each writes what is new only, by key or by expected revision).
+ */
+export function startCommandService(deps: CommandDeps): { stop(): Promise<void> } {
+  registerCommandApi(deps);
+  const contributionClock = runContributionClock(deps);
+  // "Watch merchants we search": subscribes accounts to what they search, following the log.
+  const searchWatch = runSearchWatchReactor({
+    ...deps,
+    logger: deps.logger.child({ component: 'search-watch' }),
+  });
+  return {
+    async stop() {
+      contributionClock.stop();
+      await settleBackground();
+      await searchWatch.stop();
+    },
+  };
+}

@@ -1,0 +1,106 @@
+import type { Queryable } from '../db.ts';
+import { START } from '../event-store/position.ts';
+import type { Position } from '../event-store/types.ts';
+
+/** Where every consumer's progress is announced, as `ProgressNotice` JSON. */
+export const PROGRESS_CHANNEL = 'mrn_progress';
+
+/** What a consumer process says after each batch. */
+export interface ProgressNotice {
+  /** The batch's last position. */
+  p: Position;
+  /** The consumers (checkpoint names) now at or past `p`. */
+  n: string[];
+  /** Those among them that committed events they handle (their read model changed). */
+  a: string[];
+}
+
+/**
+ * Another process moved this checkpoint since it was read: the lease was lost (the holder's connection
+ * dropped and a standby took over) or an operator rebuilt the consumer. The batch rolls back.
+ */
+export class LeaseLost extends Error {
+  constructor(readonly consumer: string) {
+    super(`${consumer}: its checkpoint was moved by another process`);
+    this.name = 'LeaseLost';
+  }
+}
+
+export async function readCheckpoint(db: Queryable, name: string): Promise<Position> {
+  const { rows } = await db.query<{ position: string }>({
+    name: 'mrn_read_checkpoint',
+    text: 'select position from subscription_checkpoints where name = $1',
+    values: [name],
+  });
+  return rows[0]?.position ?? START;
+}
+
+export async function readCheckpoints(
+  db: Queryable,
+  names?: readonly string[],
+): Promise<Map<string, Position>> {
+  const { rows } = await db.query<{ name: string; position: string }>(
+    names
+      ? {
+          name: 'mrn_read_checkpoints',
+          text: 'select name, position from subscription_checkpoints where name = any($1)',
+          values: [names],
+        }
+      : 'select name, position from subscription_checkpoints',
+  );
+  return new Map(rows.map((r) => [r.name, r.position]));
+}
+
+/**
+ * Moves a checkpoint from `from` to `to` inside the caller's transaction, only if it is still at
+ * `from`: the fence that keeps a batch from being applied twice when two processes both believe they
+ * hold a consumer's lease (the row lock serialises them; the second finds the checkpoint moved and
+ * rolls back with `LeaseLost`).
+ */
+export async function advanceCheckpoint(
+  tx: Queryable,
+  name: string,
+  from: Position,
+  to: Position,
+): Promise<void> {
+  const { rowCount } = await tx.query({
+    name: 'mrn_advance_checkpoint',
+    text: `insert into subscription_checkpoints (name, position, updated_at) values ($1, $2, now())
+           on conflict (name) do update set position = excluded.position, updated_at = now()
+            where subscription_checkpoints.position = $3`,
+    values: [name, to, from],
+  });
+  if (rowCount === 0) throw new LeaseLost(name);
+}
+
+/**
+ * After a batch: moves the checkpoints of the consumers that had nothing in it (one statement for all,
+ * not a commit each: skipping events it does not handle changes nothing a consumer wrote, so only
+ * forward) and tells every process how far they all are.
+ */
+export async function publishProgress(
+  db: Queryable,
+  notice: ProgressNotice,
+  idle: readonly string[],
+): Promise<void> {
+  await db.query({
+    name: 'mrn_publish_progress',
+    text: `with moved as (
+             insert into subscription_checkpoints (name, position, updated_at)
+             select name, $1, now() from unnest($2::text[]) as name
+             on conflict (name) do update set position = excluded.position, updated_at = now()
+              where subscription_checkpoints.position < excluded.position returning 1)
+           select pg_notify('${PROGRESS_CHANNEL}', $3)`,
+    values: [notice.p, idle, JSON.stringify(notice)],
+  });
+}
+
+export function parseProgressNotice(payload: string): ProgressNotice | undefined {
+  try {
+    const n = JSON.parse(payload) as Partial<ProgressNotice>;
+    if (typeof n.p !== 'string' || !Array.isArray(n.n) || !Array.isArray(n.a)) return undefined;
+    return n as ProgressNotice;
+  } catch {
+    return undefined;
+  }
+}

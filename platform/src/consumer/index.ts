@@ -1,0 +1,5 @@
+export * from './checkpoints.ts';
+export * from './lease.ts';
+export * from './notifications.ts';
+export * from './progress.ts';
+export * from './session-invalidation.ts';

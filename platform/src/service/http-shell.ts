@@ -1,0 +1,56 @@
+import { randomUUID } from 'node:crypto';
+import fastifyHelmet from '@fastify/helmet';
+import fastifyJwt from '@fastify/jwt';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Pool } from '../db.ts';
+import { installBareTokenSupport } from '../http/bare-token.ts';
+import { installErrorHandler } from '../http/error-handler.ts';
+import { installStrictJsonBody } from '../http/json-body.ts';
+import { installPartnerRateLimits } from '../http/partner-rate-limits.ts';
+import { installResponseHeaders } from '../http/response-headers.ts';
+import type { Logger } from '../logger.ts';
+import { installMetrics } from '../metrics/fastify.ts';
+import type { Metrics } from '../metrics/registry.ts';
+import { securityHeaders } from './security-headers.ts';
+
+export interface HttpShellOptions {
+  logger: Logger;
+  pool: Pool;
+  jwtSecret: string;
+  rateLimits: { perKeyPerMinute: number; tokenPerMinute: number };
+  /** The billing test server's token endpoint (the card form posts there), or null with Stripe. */
+  billingTokenUrl: string | null;
+  metrics?: Metrics;
+  /** Behind the gateway: client addresses come from X-Forwarded-For set by it (loopback or a private network). */
+  trustProxy?: boolean;
+  /** Routing that must see a request before anything else (the partner sandbox in the all-in-one process). */
+  first?: (app: FastifyInstance) => void;
+}
+
+/**
+ * The HTTP process every service runs in: error answers, strict JSON bodies, security and cache headers,
+ * bare API tokens, the partner rate limits, JWT, and request metrics at /metrics. The same shell serves
+ * the all-in-one process and each service run apart, so an answer does not depend on the topology.
+ */
+export async function createHttpShell(opts: HttpShellOptions): Promise<FastifyInstance> {
+  const app: FastifyInstance = Fastify({
+    loggerInstance: opts.logger.child({ component: 'http' }) as FastifyBaseLogger,
+    bodyLimit: 1_048_576,
+    // Unique across processes and restarts: it is the correlation id of the events a request writes
+    // (the dispatcher folds a merchant's first note into its Merchant Added by it), not only a log tag.
+    genReqId: () => randomUUID(),
+    trustProxy: opts.trustProxy
+      ? ['127.0.0.1', '::1', '10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16']
+      : false,
+  });
+  opts.first?.(app);
+  if (opts.metrics) installMetrics(app, opts.metrics);
+  installErrorHandler(app);
+  installStrictJsonBody(app);
+  installResponseHeaders(app);
+  installBareTokenSupport(app);
+  await installPartnerRateLimits(app, { pool: opts.pool, ...opts.rateLimits });
+  await app.register(fastifyHelmet, securityHeaders(opts.billingTokenUrl));
+  await app.register(fastifyJwt, { secret: opts.jwtSecret });
+  return app;
+}

@@ -1,0 +1,58 @@
+import {
+  type Config,
+  createPool,
+  type EventStore,
+  type Logger,
+  openEventStore,
+  type Pool,
+  type ReadModelProgress,
+} from '@mrn/platform';
+import type { FastifyInstance } from 'fastify';
+import { registerOpenApiDocument } from './openapi.ts';
+import { registerQueryApi } from './plugin.ts';
+import { SearchRecorder } from './search-recorder.ts';
+
+export interface QueryService {
+  searches: SearchRecorder;
+  stop(): Promise<void>;
+}
+
+/**
+ * The query service on an HTTP shell: every query route (X-Consistent-After waits on `consistency`: the
+ * projections runner in the all-in-one process, the checkpoints in PostgreSQL when run apart) and the
+ * partner API's OpenAPI document.
+ */
+export async function startQueryService(deps: {
+  app: FastifyInstance;
+  pool: Pool;
+  databaseUrl: string;
+  store: EventStore;
+  config: Config;
+  logger: Logger;
+  consistency: ReadModelProgress;
+}): Promise<QueryService> {
+  // Search facts are many and individually cheap: their own small pool commits asynchronously.
+  const searchPool = createPool(deps.databaseUrl, 4, { asynchronousCommit: true });
+  const searchStore = await openEventStore(deps.config, { pool: searchPool, databaseUrl: deps.databaseUrl });
+  const searches = new SearchRecorder(searchStore.store);
+  const lookups = createPool(deps.databaseUrl, 6, { genericPlans: true });
+  registerQueryApi({ ...deps, lookups, searches });
+  registerOpenApiDocument(deps.app, {
+    productName: deps.config.PRODUCT_NAME,
+    // PUBLIC_URL only: without it the document's addresses are relative, never this machine's.
+    publicUrl: deps.config.PUBLIC_URL,
+    rateLimits: {
+      perApiKeyPerMinute: deps.config.RATE_LIMIT_API_PER_MINUTE,
+      tokenPerMinute: deps.config.RATE_LIMIT_TOKEN_PER_MINUTE,
+    },
+  });
+  return {
+    searches,
+    async stop() {
+      await searches.flush();
+      await searchStore.close();
+      await searchPool.end();
+      await lookups.end();
+    },
+  };
+}
