@@ -164,6 +164,8 @@ export class ProjectionRunner implements ReadModelProgress {
        * of the holder's death). Without one, this runner applies every projector.
        */
       leaseUrl?: string;
+      /** After each batch: its last event, and whether the log had no more (metrics of lag). */
+      onProgress?: (last: RecordedEvent, atHead: boolean) => void;
     },
     readonly projectors: readonly Projector[],
   ) {
@@ -225,6 +227,11 @@ export class ProjectionRunner implements ReadModelProgress {
   /** Where each projector has applied the log through (its cursor in this process). */
   get positions(): ReadonlyMap<string, Position> {
     return this.progress;
+  }
+
+  /** The projectors this process applies now (all of them without leases). */
+  get applying(): string[] {
+    return this.projectors.map((p) => p.name).filter((name) => this.holds(name));
   }
 
   /** Projectors halted at a quarantined event, and where each stopped. */
@@ -347,6 +354,7 @@ export class ProjectionRunner implements ReadModelProgress {
             } finally {
               await this.publish(events[events.length - 1]!.position, applied);
               this.changed.emit('progress');
+              this.deps.onProgress?.(events[events.length - 1]!, events.length < BATCH_SIZE);
             }
             // Under load, reading again at once would fetch a few events per batch, each costing a
             // projector a transaction: a short pause lets the next batch fill. It adds at most a few

@@ -22,7 +22,7 @@ import {
 } from '@mrn/platform';
 import { allProjectors, ProjectionRunner } from '@mrn/projections';
 import { type SearchRecorder, startQueryService } from '@mrn/query-api';
-import { startDispatcher } from '@mrn/webhook-dispatcher';
+import { startDispatcher, startKafka } from '@mrn/webhook-dispatcher';
 import type { FastifyInstance } from 'fastify';
 import { startBilling } from './billing.ts';
 import { ensurePlatformAdmin } from './bootstrap.ts';
@@ -30,7 +30,7 @@ import { allMigrations, openDatabase } from './database.ts';
 import { loadDemoNetwork } from './demo.ts';
 import { startDevMailbox } from './dev-mailbox.ts';
 import { registerHealthRoutes } from './health.ts';
-import { startKafka } from './kafka.ts';
+
 import { installSandboxRouting } from './sandbox/forwarding.ts';
 import { Sandbox } from './sandbox/sandbox.ts';
 
@@ -201,7 +201,7 @@ export async function startServer(
 }
 
 /** The built SPA; every GET outside /api and /health answers with its index page. */
-async function serveWeb(app: FastifyInstance, dist: string, logger: Logger): Promise<void> {
+export async function serveWeb(app: FastifyInstance, dist: string, logger: Logger): Promise<void> {
   const hasWeb = existsSync(`${dist}/index.html`);
   if (hasWeb) {
     await app.register(fastifyStatic, {

@@ -12,6 +12,8 @@ import type { Config, Logger } from '@mrn/platform';
 export { BILLING_TEST_KEYS_FILE };
 export interface Billing {
   gateway: BillingGateway;
+  /** Billing test mode: the test server's address (services run apart talk to it: BILLING_TEST_URL). */
+  testServerUrl?: string;
   /** Once the product listens: where the test server posts its webhooks. */
   listening(productUrl: string): void;
   stop(): Promise<void>;
@@ -51,6 +53,7 @@ export async function startBilling(config: Config, logger: Logger): Promise<Bill
       webhookSecret: server.webhookSecret,
       testServer: { host: server.host, port: server.port, tokenUrl: `${server.url}/v1/tokens` },
     }),
+    testServerUrl: server.url,
     listening: (productUrl) => server.configure({ webhookUrl: `${productUrl}${STRIPE_WEBHOOK_PATH}` }),
     stop: () => server.stop(),
   };

@@ -1,3 +1,5 @@
+export * from './boot.ts';
+export * from './health-routes.ts';
 export * from './http-shell.ts';
 export * from './lifecycle.ts';
 export * from './secrets.ts';

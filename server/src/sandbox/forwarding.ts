@@ -32,15 +32,23 @@ export function installSandboxRouting(app: FastifyInstance, sandbox: Sandbox): v
     }
   });
   // The credentials are in the body, so this one waits for it to be parsed.
+  // (The gateway of the split topology keeps bodies as the bytes it received.)
   app.addHook('preHandler', async (request, reply) => {
-    if (
-      request.method === 'POST' &&
-      request.routeOptions.url === getApiToken.path &&
-      areSandboxCredentials((request.body as { auth?: unknown } | undefined)?.auth)
-    ) {
-      return forward(sandbox, request, reply, request.url, Buffer.from(JSON.stringify(request.body)));
+    if (request.method !== 'POST' || request.routeOptions.url !== getApiToken.path) return;
+    const raw = Buffer.isBuffer(request.body) ? request.body : undefined;
+    const body = raw ? parseJson(raw) : request.body;
+    if (areSandboxCredentials((body as { auth?: unknown } | undefined)?.auth)) {
+      return forward(sandbox, request, reply, request.url, raw ?? Buffer.from(JSON.stringify(request.body)));
     }
   });
+}
+
+function parseJson(bytes: Buffer): unknown {
+  try {
+    return JSON.parse(bytes.toString('utf8'));
+  } catch {
+    return undefined;
+  }
 }
 
 /** A token whose unverified claims say the sandbox issued it (bare or `Bearer`, as the API accepts). */

@@ -1,0 +1,57 @@
+import {
+  bootService,
+  CheckpointProgress,
+  createHttpShell,
+  createMailer,
+  platformMigrations,
+  registerServiceHealth,
+  resolveJwtSecret,
+  stopOnSignal,
+  systemClock,
+} from '@mrn/platform';
+import { connectBilling } from './billing/connect.ts';
+import { commandMigrations } from './plugin.ts';
+import { startCommandService } from './service.ts';
+
+// A command-api process of its own (`npm run start:split`, docker-compose.yml): every command route,
+// its consumers, /health, /ready and /metrics.
+const migrations = [...platformMigrations(), ...commandMigrations()];
+const boot = await bootService('command-api', migrations);
+const { config, logger, pool, store } = boot;
+if (!config.SMTP_URL) throw new Error('command-api: SMTP_URL is required when run apart');
+const billing = connectBilling(config, logger);
+const app = await createHttpShell({
+  logger,
+  pool,
+  jwtSecret: resolveJwtSecret(config.JWT_SECRET, config.DATA_DIR),
+  rateLimits: {
+    perKeyPerMinute: config.RATE_LIMIT_API_PER_MINUTE,
+    tokenPerMinute: config.RATE_LIMIT_TOKEN_PER_MINUTE,
+  },
+  billingTokenUrl: billing.tokenUrl,
+  metrics: boot.metrics,
+  trustProxy: config.TRUST_PROXY,
+});
+const mailer = createMailer(config.SMTP_URL, `${config.PRODUCT_NAME} <no-reply@merchantrisk.local>`);
+const service = startCommandService({
+  app,
+  pool,
+  store,
+  config,
+  logger,
+  mailer,
+  publicUrl: config.PUBLIC_URL ?? `http://localhost:${config.PORT}`,
+  clock: systemClock,
+  billing,
+  // Work after a command that reads a read model waits for the projections process, through PostgreSQL.
+  readModels: new CheckpointProgress(pool, boot.notifications),
+});
+registerServiceHealth(app, { pool, migrations });
+await app.listen({ port: config.PORT, host: config.HOST });
+logger.info({ port: config.PORT }, 'command-api listening');
+stopOnSignal(logger, async () => {
+  await app.close();
+  await service.stop();
+  mailer.close();
+  await boot.close();
+});

@@ -1,0 +1,57 @@
+import { type Config, loadConfig } from '../config.ts';
+import { PgNotifications } from '../consumer/notifications.ts';
+import { followSessionChanges } from '../consumer/session-invalidation.ts';
+import { createPool, type Pool } from '../db.ts';
+import { openEventStore } from '../event-store/open.ts';
+import type { EventStore } from '../event-store/types.ts';
+import { createLogger, type Logger } from '../logger.ts';
+import { createMetrics, type Metrics } from '../metrics/registry.ts';
+import { type Migration, runMigrations } from '../migrations.ts';
+
+/** What every service process starts with. */
+export interface ServiceProcess {
+  config: Config;
+  logger: Logger;
+  databaseUrl: string;
+  pool: Pool;
+  store: EventStore;
+  metrics: Metrics;
+  /** This process's one LISTEN connection (progress notices, ended sessions). */
+  notifications: PgNotifications;
+  /** Closes what `bootService` opened, last to first. */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens what a service run apart needs: configuration from the environment, its database (DATABASE_URL
+ * is required: the services share one PostgreSQL), the migrations it ships (under the migration lock,
+ * so replicas starting at once apply them once), the event store EVENT_STORE names, metrics, and the
+ * session cache following other processes' changes.
+ */
+export async function bootService(service: string, migrations: Migration[]): Promise<ServiceProcess> {
+  const config = loadConfig();
+  const logger = createLogger(config.LOG_LEVEL).child({ service });
+  const databaseUrl = config.DATABASE_URL;
+  if (!databaseUrl)
+    throw new Error(`${service}: DATABASE_URL is required (the services share one PostgreSQL)`);
+  const pool = createPool(databaseUrl);
+  await runMigrations(pool, migrations);
+  const metrics = createMetrics(service);
+  const events = await openEventStore(config, { pool, databaseUrl, onAppend: metrics.observeAppend });
+  const notifications = new PgNotifications(databaseUrl, logger);
+  await followSessionChanges(notifications);
+  return {
+    config,
+    logger,
+    databaseUrl,
+    pool,
+    store: events.store,
+    metrics,
+    notifications,
+    async close() {
+      await notifications.close();
+      await events.close();
+      await pool.end();
+    },
+  };
+}
