@@ -29,6 +29,7 @@ const hook = createServer((req, res) => {
   });
 });
 
+// biome-ignore lint/suspicious/noExplicitAny: tests read answers of many shapes and assert on them
 type Answer = { status: number; body: any; headers: Headers };
 async function call(
   base: string,
