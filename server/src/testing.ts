@@ -45,6 +45,11 @@ export function testConfig(databaseUrl: string, env: Record<string, string> = {}
     ADMIN_EMAIL: TEST_ADMIN.email,
     ADMIN_PASSWORD: TEST_ADMIN.password,
     LOG_LEVEL: 'silent',
+    // The HTTP suites run on KurrentDB with TEST_EVENT_STORE=kurrentdb and EVENTSTORE_URL set (not run on
+    // the development machine: no KurrentDB server can be installed there).
+    ...(process.env.TEST_EVENT_STORE === 'kurrentdb' && process.env.EVENTSTORE_URL
+      ? { EVENT_STORE: 'kurrentdb', EVENTSTORE_URL: process.env.EVENTSTORE_URL }
+      : {}),
     ...env,
   });
 }
