@@ -46,6 +46,12 @@ const service = startCommandService({
   // Work after a command that reads a read model waits for the projections process, through PostgreSQL.
   readModels: new CheckpointProgress(pool, boot.notifications),
 });
+boot.metrics.trackOutboxDepth('mail_outbox', async () => {
+  const { rows } = await pool.query<{ n: number }>(
+    'select count(*)::int as n from mail_outbox where sent_at is null and failed_at is null',
+  );
+  return rows[0]!.n;
+});
 registerServiceHealth(app, { pool, migrations });
 await app.listen({ port: config.PORT, host: config.HOST });
 logger.info({ port: config.PORT }, 'command-api listening');
