@@ -1,4 +1,5 @@
 import { type EventStore, type Pool, type Position, START, withTransaction } from '@mrn/platform';
+import { restoreDeferredIndexes } from './deferred-indexes.ts';
 import { handledTypes, type Projector } from './projector.ts';
 import { dispatchBatch } from './runner.ts';
 
@@ -65,23 +66,4 @@ export async function rebuildProjectors(
 export const rebuildProjector = (deps: { pool: Pool; store: EventStore }, p: Projector, batchSize = 5000) =>
   rebuildProjectors(deps, [p], { batchSize });
 
-/** Creates the indexes a rebuild dropped and has not created again (it ended, or was cut short). */
-export async function restoreDeferredIndexes(pool: Pool): Promise<void> {
-  const { rows } = await pool.query<{ name: string; definition: string }>(
-    'select name, definition from rebuild_deferred_indexes order by name',
-  );
-  if (rows.length === 0) return;
-  const client = await pool.connect();
-  try {
-    // Building an index over millions of rows may take longer than the pool's statement timeout.
-    await client.query('set statement_timeout = 0');
-    for (const { name, definition } of rows) {
-      const exists = (await client.query('select to_regclass($1) is not null as e', [name])).rows[0]?.e;
-      if (!exists) await client.query(definition);
-      await client.query('delete from rebuild_deferred_indexes where name = $1', [name]);
-    }
-  } finally {
-    await client.query('reset statement_timeout').catch(() => undefined);
-    client.release();
-  }
-}
+export { restoreDeferredIndexes };

@@ -15,9 +15,9 @@ import {
   START,
   withTransaction,
 } from '@mrn/platform';
+import { restoreDeferredIndexes } from './deferred-indexes.ts';
 import { applyEvents, handles, type Projector } from './projector.ts';
 import { ProjectorHalted, type Quarantined, recordQuarantine, unresolvedProjectors } from './quarantine.ts';
-import { restoreDeferredIndexes } from './rebuild.ts';
 
 const BATCH_SIZE = 2000;
 const BATCH_INTERVAL_MS = 5;
