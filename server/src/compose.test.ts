@@ -33,7 +33,7 @@ const SERVICES = {
   projections: 'projections/src/main.ts',
   'webhook-dispatcher': 'webhook-dispatcher/src/main.ts',
 } as const;
-const INFRA = ['postgres', 'kurrentdb', 'kafka'] as const;
+const INFRA = ['postgres', 'kurrentdb', 'kafka', 'mailpit', 'billing-test'] as const;
 
 const hasDockerCompose = (process.env.PATH ?? '').split(path.delimiter).some((dir) => {
   try {
@@ -97,7 +97,8 @@ function expectTopology(compose: ComposeFile): void {
   const publishing = Object.entries(services)
     .filter(([, s]) => (s.ports ?? []).length > 0)
     .map(([name]) => name);
-  expect(publishing).toEqual(['gateway']);
+  // (Mailpit's inbox page too: the e-mails the product sends are read there.)
+  expect(publishing.sort()).toEqual(['gateway', 'mailpit']);
   expect(services.gateway?.ports?.map(containerPort)).toEqual(['3000']);
   for (const [name, service] of Object.entries(services))
     expect(service.container_name, `${name} has a container_name`).toBeUndefined();
@@ -120,6 +121,9 @@ function expectTopology(compose: ComposeFile): void {
       EVENT_STORE: 'kurrentdb',
       EVENTSTORE_URL: 'kurrentdb://kurrentdb:2113?tls=false',
       KAFKA_BROKERS: 'kafka:9092',
+      SMTP_URL: expect.stringContaining('smtp://mailpit:1025'),
+      BILLING_TEST_URL: 'http://billing-test:12111',
+      TRUST_PROXY: 'true',
     });
     for (const key of ['JWT_SECRET', 'PUBLIC_URL', 'LOG_LEVEL'])
       expect(env, `${name}: ${key}`).toHaveProperty(key);
@@ -127,6 +131,8 @@ function expectTopology(compose: ComposeFile): void {
       postgres: 'service_healthy',
       kurrentdb: 'service_healthy',
       kafka: 'service_healthy',
+      mailpit: 'service_healthy',
+      'billing-test': 'service_healthy',
     });
   }
 
@@ -136,8 +142,15 @@ function expectTopology(compose: ComposeFile): void {
     PORT: '3000',
     COMMAND_API_URLS: 'http://command-api:8080',
     QUERY_API_URLS: 'http://query-api:8080',
-    PROJECTIONS_URL: 'http://projections:8080',
-    DISPATCHER_URL: 'http://webhook-dispatcher:8080',
+    DATABASE_URL: 'postgres://mrn:mrn@postgres:5432/mrn',
+    BILLING_TEST_URL: 'http://billing-test:12111',
+  });
+  expect(environment(gateway)).toHaveProperty('JWT_SECRET');
+  const billing = services['billing-test']!;
+  expect(words(billing.command)).toBe('node --import tsx server/src/billing-test-main.ts');
+  expect(environment(billing)).toMatchObject({
+    PORT: '12111',
+    STRIPE_WEBHOOK_URL: 'http://gateway:3000/api/stripe/webhooks',
   });
   expect(dependencies(gateway)).toEqual(
     Object.fromEntries(Object.keys(SERVICES).map((name) => [name, 'service_healthy'])),
@@ -183,6 +196,11 @@ describe('docker-compose.yml', () => {
       expect(
         compose.services.gateway?.ports?.map((p) => (typeof p === 'object' ? String(p.published) : p)),
       ).toEqual(['3000']);
+      // Every file a container runs exists in the repository.
+      for (const service of Object.values(compose.services)) {
+        const file = words(service.command).match(/\S+\.ts$/)?.[0];
+        if (file) expect(() => accessSync(path.join(root, file)), file).not.toThrow();
+      }
     },
     60_000,
   );

@@ -1,3 +1,4 @@
+import fastifyHelmet from '@fastify/helmet';
 import replyFrom from '@fastify/reply-from';
 import { STRIPE_WEBHOOK_PATH } from '@mrn/command-api';
 import {
@@ -8,8 +9,22 @@ import {
   type Service,
   SUBSCRIPTION_UPLOAD_MAX_BYTES,
 } from '@mrn/contracts';
-import { isPartnerApi, partnerErrorBody } from '@mrn/platform';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import {
+  type Clock,
+  type Config,
+  type EventStore,
+  installResponseHeaders,
+  isPartnerApi,
+  type Logger,
+  type Pool,
+  partnerErrorBody,
+  securityHeaders,
+  systemClock,
+} from '@mrn/platform';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import { DEFAULT_WEB_DIST, serveWeb } from './app.ts';
+import { installSandboxRouting } from './sandbox/forwarding.ts';
+import { Sandbox } from './sandbox/sandbox.ts';
 
 /** Where each service's processes listen (origins; two or more are balanced round-robin). */
 export type Upstreams = Record<Service, readonly string[]>;
@@ -88,4 +103,39 @@ export async function registerGateway(app: FastifyInstance, upstreams: Upstreams
 function forwardedFor(request: FastifyRequest): string {
   const prior = request.headers['x-forwarded-for'];
   return prior ? `${prior}, ${request.ip}` : request.ip;
+}
+
+/**
+ * The gateway's whole app: the partner sandbox (routed first, as in the all-in-one process), security
+ * headers, /api forwarded by the route table, GET /health, and the web app. Not listening yet.
+ */
+export async function createGatewayApp(opts: {
+  config: Config;
+  logger: Logger;
+  clock?: Clock;
+  /** Production's database, read by the sandbox to check `test_` credentials. */
+  production: { pool: Pool; store: EventStore; databaseUrl: string };
+  jwtSecret: string;
+  billingTokenUrl: string | null;
+  upstreams: Upstreams;
+  webDist?: string;
+  health?: () => Record<string, unknown>;
+}): Promise<{ app: FastifyInstance; sandbox: Sandbox }> {
+  const { config, logger } = opts;
+  const app = Fastify({ logger: false, bodyLimit: 1_048_576, trustProxy: config.TRUST_PROXY });
+  const sandbox = new Sandbox({
+    productionUrl: opts.production.databaseUrl,
+    production: { pool: opts.production.pool, store: opts.production.store },
+    productionJwtSecret: opts.jwtSecret,
+    config,
+    logger,
+    clock: opts.clock ?? systemClock,
+  });
+  installSandboxRouting(app, sandbox);
+  installResponseHeaders(app);
+  await app.register(fastifyHelmet, securityHeaders(opts.billingTokenUrl));
+  await registerGateway(app, opts.upstreams);
+  app.get('/health', async () => ({ status: 'ok', ...opts.health?.() }));
+  await serveWeb(app, opts.webDist ?? DEFAULT_WEB_DIST, logger);
+  return { app, sandbox };
 }

@@ -3,27 +3,19 @@ import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import fastifyHelmet from '@fastify/helmet';
 import {
   type Clock,
   type Config,
   createLogger,
-  installResponseHeaders,
   type Logger,
   openEventStore,
   resolveJwtSecret,
-  securityHeaders,
-  systemClock,
 } from '@mrn/platform';
-import Fastify from 'fastify';
-import { DEFAULT_WEB_DIST, serveWeb } from './app.ts';
 import { startBilling } from './billing.ts';
 import { ensurePlatformAdmin } from './bootstrap.ts';
 import { openDatabase } from './database.ts';
 import { startDevMailbox } from './dev-mailbox.ts';
-import { registerGateway } from './gateway.ts';
-import { installSandboxRouting } from './sandbox/forwarding.ts';
-import { Sandbox } from './sandbox/sandbox.ts';
+import { createGatewayApp } from './gateway.ts';
 
 export type ServiceName = 'command-api' | 'query-api' | 'projections' | 'webhook-dispatcher';
 
@@ -85,30 +77,25 @@ export async function startSplit(config: Config, opts: SplitOptions = {}): Promi
   );
 
   // The gateway listens first: the services' links (PUBLIC_URL) name its address.
-  const gateway = Fastify({ logger: false, bodyLimit: 1_048_576, trustProxy: config.TRUST_PROXY });
-  const sandbox = new Sandbox({
-    productionUrl: db.url,
-    production: { pool: db.pool, store: events.store },
-    productionJwtSecret: jwtSecret,
-    config,
-    logger,
-    clock: opts.clock ?? systemClock,
-  });
-  installSandboxRouting(gateway, sandbox);
-  installResponseHeaders(gateway);
-  await gateway.register(fastifyHelmet, securityHeaders(billing.gateway.tokenUrl));
   const commandPorts = await freePorts(opts.commandProcesses ?? availableParallelism());
   const queryPorts = await freePorts(opts.queryProcesses ?? availableParallelism());
-  await registerGateway(gateway, {
-    command: commandPorts.map((p) => `http://127.0.0.1:${p}`),
-    query: queryPorts.map((p) => `http://127.0.0.1:${p}`),
-  });
   const processes: ServiceProcessHandle[] = [];
-  gateway.get('/health', async () => ({
-    status: 'ok',
-    processes: processes.map((p) => ({ service: p.service, url: p.url, pid: p.child.pid })),
-  }));
-  await serveWeb(gateway, opts.webDist ?? DEFAULT_WEB_DIST, logger);
+  const { app: gateway, sandbox } = await createGatewayApp({
+    config,
+    logger,
+    clock: opts.clock,
+    production: { pool: db.pool, store: events.store, databaseUrl: db.url },
+    jwtSecret,
+    billingTokenUrl: billing.gateway.tokenUrl,
+    upstreams: {
+      command: commandPorts.map((p) => `http://127.0.0.1:${p}`),
+      query: queryPorts.map((p) => `http://127.0.0.1:${p}`),
+    },
+    webDist: opts.webDist,
+    health: () => ({
+      processes: processes.map((p) => ({ service: p.service, url: p.url, pid: p.child.pid })),
+    }),
+  });
   const address = await gateway.listen({ port: config.PORT, host: config.HOST });
   const gatewayPort = Number(new URL(address).port);
   const publicUrl = config.PUBLIC_URL ?? `http://localhost:${gatewayPort}`;

@@ -1,0 +1,46 @@
+import {
+  createLogger,
+  createPool,
+  loadConfig,
+  openEventStore,
+  resolveJwtSecret,
+  stopOnSignal,
+} from '@mrn/platform';
+import { createGatewayApp } from './gateway.ts';
+
+// The gateway as a process of its own (docker-compose.yml), in front of services found by name:
+// COMMAND_API_URLS and QUERY_API_URLS (comma-separated origins; a scaled service behind one DNS name
+// is one origin, balanced by the container network). It hosts the partner sandbox, which reads
+// production's database (DATABASE_URL) to check `test_` credentials.
+const config = loadConfig();
+const logger = createLogger(config.LOG_LEVEL).child({ service: 'gateway' });
+const origins = (name: string) => {
+  const value =
+    process.env[name]
+      ?.split(',')
+      .map((o) => o.trim())
+      .filter(Boolean) ?? [];
+  if (value.length === 0) throw new Error(`gateway: ${name} is required (comma-separated origins)`);
+  return value;
+};
+const databaseUrl = config.DATABASE_URL;
+if (!databaseUrl)
+  throw new Error('gateway: DATABASE_URL is required (the partner sandbox checks credentials there)');
+const pool = createPool(databaseUrl, 4);
+const events = await openEventStore(config, { pool, databaseUrl });
+const { app, sandbox } = await createGatewayApp({
+  config,
+  logger,
+  production: { pool, store: events.store, databaseUrl },
+  jwtSecret: resolveJwtSecret(config.JWT_SECRET, config.DATA_DIR),
+  billingTokenUrl: config.BILLING_TEST_URL ? new URL('/v1/tokens', config.BILLING_TEST_URL).toString() : null,
+  upstreams: { command: origins('COMMAND_API_URLS'), query: origins('QUERY_API_URLS') },
+});
+await app.listen({ port: config.PORT, host: config.HOST });
+logger.info({ port: config.PORT }, 'gateway listening');
+stopOnSignal(logger, async () => {
+  await app.close();
+  await sandbox.close();
+  await events.close();
+  await pool.end();
+});
