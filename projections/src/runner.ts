@@ -331,6 +331,11 @@ export class ProjectionRunner implements ReadModelProgress {
     while (!this.controller.signal.aborted) {
       this.subscription = new AbortController();
       const signal = AbortSignal.any([this.controller.signal, this.subscription.signal]);
+      if (this.applying.length === 0) {
+        // A standby: nothing to read the log for until a lease is acquired (which aborts this wait).
+        await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+        continue;
+      }
       try {
         await this.deps.store.subscribeToAll({
           fromPosition: this.slowest(),

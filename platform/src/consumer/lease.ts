@@ -4,7 +4,7 @@ import type { Logger } from '../logger.ts';
 /** Advisory-lock space of consumer leases (the second key is the name's hash). */
 const LEASE_SPACE = 727_100;
 /** How often a standby tries for the leases it lacks: it takes over within this of the holder's death. */
-export const LEASE_RETRY_MS = 1000;
+export const LEASE_RETRY_MS = 500;
 
 export interface LeaseEvents {
   acquired?(name: string): void;
