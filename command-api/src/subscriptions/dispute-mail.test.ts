@@ -122,7 +122,7 @@ describe('mail reactor: dispute e-mails', () => {
     await dispute('crash@biz.example');
     // The crashed process got as far as the outbox and its checkpoint.
     const events = await store.readAll({ fromPosition: await crashed.readCheckpoint(), maxCount: 1000 });
-    expect(await crashed.enqueue(events, true)).toBe(1);
+    expect(await crashed.enqueue(events)).toBe(1);
     const mailer = recordingMailer();
     expect((await reactor(mailer).runOnce()).sent).toBe(1);
     expect(mailer.sent.map((m) => m.to)).toEqual(['crash@biz.example']);

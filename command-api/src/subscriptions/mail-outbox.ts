@@ -1,15 +1,14 @@
 import { EventParseError, type EventType, parseEvent } from '@mrn/contracts';
 import {
+  Consumer,
   type EventStore,
-  followLog,
   type Logger,
   type Mail,
   type Mailer,
   type Pool,
   type Position,
+  type Queryable,
   type RecordedEvent,
-  START,
-  withTransaction,
 } from '@mrn/platform';
 
 /** The reactor's row in `subscription_checkpoints` (it was `dispute-mail` while it only mailed disputes). */
@@ -18,8 +17,6 @@ export const MAIL_CHECKPOINT = 'mail-outbox';
 export const MAIL_RETRY_MS = [5_000, 60_000, 300_000, 1_800_000, 7_200_000, 21_600_000] as const;
 const LEASE_MS = 60_000;
 const POLL_MS = 5_000;
-const IDLE_CHECKPOINT_MS = 5_000;
-const ADVISORY_LOCK = 727_031;
 
 /** One e-mail an event gives rise to. */
 export interface OutboxMail {
@@ -49,7 +46,11 @@ interface Deps {
   store: EventStore;
   mailer: Mailer;
   logger: Logger;
+  /** With a database URL, one process enqueues at a time, the others stand by (consumer.ts). */
+  leaseUrl?: string;
 }
+
+type PendingMail = OutboxMail & { event: RecordedEvent };
 
 interface OutboxRow {
   id: string;
@@ -63,20 +64,27 @@ interface OutboxRow {
 
 /**
  * E-mails sent at the edge once their events are committed (dispute receipts and outcomes, contribution
- * warnings and reminders…): the reactor follows the log and, in one transaction with its checkpoint,
- * writes an outbox row per mail its sources make of an event, so each is enqueued exactly once, even by
- * two processes (an advisory lock, events at or behind the checkpoint skipped, and each mail's key
- * unique). Senders claim due rows under a lease and retry with backoff: a crash loses nothing, and
- * repeats a message only if it falls between the SMTP send and marking the row sent. A mail failure
- * never touches the command that caused it. One reactor, one checkpoint and one outbox serve every
- * source: a new kind of e-mail is a new `MailSource`, not a new consumer.
+ * warnings and reminders…): the reactor follows the log (the platform `Consumer`) and, in one
+ * transaction with its fenced checkpoint, writes an outbox row per mail its sources make of an event, so
+ * each is enqueued exactly once, even by two processes (the second finds the checkpoint moved and rolls
+ * back; each mail's key is unique besides). Senders claim due rows under a lease and retry with backoff:
+ * a crash loses nothing, and repeats a message only if it falls between the SMTP send and marking the
+ * row sent. A mail failure never touches the command that caused it. One reactor, one checkpoint and one
+ * outbox serve every source: a new kind of e-mail is a new `MailSource`, not a new consumer.
  */
 export class MailReactor {
   private readonly controller = new AbortController();
-  private readonly running: Promise<void>[] = [];
   private readonly byType = new Map<string, MailSource[]>();
-  private lastCheckpointWrite = 0;
+  private readonly consumer: Consumer<PendingMail[]>;
+  private polling: Promise<void> | undefined;
   private delivering: Promise<number> | undefined;
+  /** Counts wake-ups (rows enqueued), so that one arriving while the loop is sending is not lost. */
+  private wakeUps = 0;
+  private sleeper: (() => void) | undefined;
+  private readonly wake = () => {
+    this.wakeUps++;
+    this.sleeper?.();
+  };
 
   constructor(
     private readonly deps: Deps,
@@ -84,82 +92,58 @@ export class MailReactor {
   ) {
     for (const source of sources)
       for (const type of source.types) this.byType.set(type, [...(this.byType.get(type) ?? []), source]);
+    this.consumer = new Consumer<PendingMail[]>({
+      name: MAIL_CHECKPOINT,
+      store: deps.store,
+      pool: deps.pool,
+      logger: deps.logger,
+      ...(deps.leaseUrl ? { leaseUrl: deps.leaseUrl } : {}),
+      relevant: (type) => this.byType.has(type),
+      // Made before the transaction: reading streams and read models must not hold it open.
+      beforeCommit: (events) => this.mailsFor(events),
+      handle: (tx, _events, { prepared }) => writeOutbox(tx, prepared),
+      afterCommit: (enqueued) => {
+        if (enqueued > 0) this.wake();
+      },
+    });
   }
 
   start(): this {
-    if (this.running.length === 0) this.running.push(this.tail(), this.poll());
+    if (!this.polling) {
+      this.consumer.start();
+      this.polling = this.poll();
+    }
     return this;
   }
 
   async stop(): Promise<void> {
     this.controller.abort();
-    await Promise.allSettled(this.running);
+    this.wake();
+    await this.consumer.stop();
+    await this.polling;
     await this.delivering;
   }
 
-  async readCheckpoint(): Promise<Position> {
-    const { rows } = await this.deps.pool.query<{ position: string }>(
-      'select position from subscription_checkpoints where name = $1',
-      [MAIL_CHECKPOINT],
-    );
-    return rows[0]?.position ?? START;
+  readCheckpoint(): Promise<Position> {
+    return this.consumer.readCheckpoint();
   }
 
   /** For tests and tools: enqueue from the checkpoint to the log's head, then send what is due. */
   async runOnce(): Promise<{ enqueued: number; sent: number }> {
-    let from = await this.readCheckpoint();
-    let enqueued = 0;
-    for (;;) {
-      const events = await this.deps.store.readAll({ fromPosition: from, maxCount: 1000 });
-      const last = events[events.length - 1];
-      if (!last) break;
-      enqueued += await this.enqueue(events, true);
-      from = last.position;
-    }
+    const enqueued = await this.consumer.runOnce();
     return { enqueued, sent: await this.deliverDue() };
   }
 
-  /** Writes the batch's outbox rows and moves the checkpoint past it, in one transaction. */
-  async enqueue(events: RecordedEvent[], force = false): Promise<number> {
-    const last = events[events.length - 1];
-    if (!last) return 0;
-    const relevant = events.filter((e) => this.byType.has(e.type));
-    if (relevant.length === 0 && !force && Date.now() - this.lastCheckpointWrite < IDLE_CHECKPOINT_MS)
-      return 0;
-    // Made before the transaction: reading streams and read models must not hold the lock.
-    const mails = await this.mailsFor(relevant);
-    const written = await withTransaction(this.deps.pool, async (tx) => {
-      await tx.query('select pg_advisory_xact_lock($1)', [ADVISORY_LOCK]);
-      const { rows } = await tx.query<{ position: string }>(
-        'select position from subscription_checkpoints where name = $1',
-        [MAIL_CHECKPOINT],
-      );
-      const checkpoint = rows[0]?.position ?? START;
-      let n = 0;
-      for (const { event, key, kind, mail } of mails) {
-        if (event.position <= checkpoint) continue;
-        const inserted = await tx.query(
-          `insert into mail_outbox (event_id, mail_key, kind, log_position, mail_to, subject, body_text)
-           values ($1, $2, $3, $4, $5, $6, $7) on conflict (mail_key) do nothing`,
-          [event.id, key, kind, event.position, mail.to, mail.subject, mail.text],
-        );
-        n += inserted.rowCount ?? 0;
-      }
-      if (last.position > checkpoint) {
-        await tx.query(
-          `insert into subscription_checkpoints (name, position, updated_at) values ($1, $2, now())
-           on conflict (name) do update set position = excluded.position, updated_at = now()`,
-          [MAIL_CHECKPOINT, last.position],
-        );
-      }
-      return n;
-    });
-    this.lastCheckpointWrite = Date.now();
-    return written;
+  /**
+   * Writes the outbox rows of a batch (the events after the checkpoint; those at or before it are
+   * skipped) and moves the checkpoint past it, in one transaction. Returns the rows written.
+   */
+  enqueue(events: RecordedEvent[]): Promise<number> {
+    return this.consumer.applyBatch(events);
   }
 
-  private async mailsFor(events: RecordedEvent[]) {
-    const out: (OutboxMail & { event: RecordedEvent })[] = [];
+  private async mailsFor(events: RecordedEvent[]): Promise<PendingMail[]> {
+    const out: PendingMail[] = [];
     for (const raw of events) {
       let data: unknown;
       try {
@@ -232,49 +216,42 @@ export class MailReactor {
     }
   }
 
-  /** Catch up from the checkpoint, then follow the log; a failed batch is read again after a pause. */
-  private async tail(): Promise<void> {
-    const signal = this.controller.signal;
-    while (!signal.aborted) {
-      try {
-        await followLog({
-          store: this.deps.store,
-          signal,
-          readCheckpoint: () => this.readCheckpoint(),
-          onBatch: async (events, endOfCatchUp) => {
-            if ((await this.enqueue(events, endOfCatchUp)) > 0) await this.deliverDue();
-          },
-        });
-      } catch (err) {
-        if (signal.aborted) return;
-        this.deps.logger.error({ err }, 'mail batch failed; retrying');
-        await sleep(1000, signal);
-      }
-    }
-  }
-
-  /** Retries come due with time, not with events. */
+  /** Sends what was enqueued at once, and retries as they come due with time, not with events. */
   private async poll(): Promise<void> {
     const signal = this.controller.signal;
+    let seen = 0;
     while (!signal.aborted) {
-      await sleep(POLL_MS, signal);
+      if (this.wakeUps === seen) {
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            clearTimeout(timer);
+            this.sleeper = undefined;
+            resolve();
+          };
+          const timer = setTimeout(done, POLL_MS);
+          this.sleeper = done;
+        });
+      }
+      seen = this.wakeUps;
       if (signal.aborted) return;
       await this.deliverDue().catch((err) => this.deps.logger.error({ err }, 'mail delivery failed'));
     }
   }
 }
 
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
+/** The outbox rows of a batch, in its transaction: one per key, ever. */
+async function writeOutbox(tx: Queryable, mails: PendingMail[]): Promise<number> {
+  let n = 0;
+  for (const { event, key, kind, mail } of mails) {
+    const inserted = await tx.query(
+      `insert into mail_outbox (event_id, mail_key, kind, log_position, mail_to, subject, body_text)
+       values ($1, $2, $3, $4, $5, $6, $7) on conflict (mail_key) do nothing`,
+      [event.id, key, kind, event.position, mail.to, mail.subject, mail.text],
+    );
+    n += inserted.rowCount ?? 0;
+  }
+  return n;
+}
 
 /** Starts the reactor with its sources beside the command API; it stops when the app closes. */
 export function startMailReactor(

@@ -9,23 +9,27 @@ import {
 } from '@mrn/contracts';
 import {
   type Clock,
+  Consumer,
   type EventStore,
-  followLog,
   type Logger,
   type Pool,
   type Position,
   type RecordedEvent,
-  START,
 } from '@mrn/platform';
 import { merchants, subscriptions } from '../aggregates.ts';
 import { type AccountEvent, type AccountState, accountDecider } from '../domain/account/account.ts';
 
 /** The reactor's row in `subscription_checkpoints`. */
 export const SEARCH_WATCH_CHECKPOINT = 'search-watch';
-/** A batch with no search still moves the checkpoint, but at most this often (as the dispatcher does). */
-const IDLE_CHECKPOINT_MS = 5_000;
 
-type Deps = { store: EventStore; pool: Pool; clock: Clock; logger: Logger };
+type Deps = {
+  store: EventStore;
+  pool: Pool;
+  clock: Clock;
+  logger: Logger;
+  /** With a database URL, one process follows the log at a time, the others stand by (consumer.ts). */
+  leaseUrl?: string;
+};
 
 /**
  * Whether the account, as it stood when it searched, watches what it searches: the setting on, PRO, and
@@ -49,50 +53,52 @@ export function watchMonthsOf(account: AccountState): number | undefined {
  * time (optimistic concurrency makes the loser decide again on the winner's state).
  */
 export class SearchWatchReactor {
-  private readonly controller = new AbortController();
-  private running: Promise<void> | undefined;
-  private lastCheckpointWrite = 0;
+  /**
+   * The platform consumer (checkpoint, idle batches, backoff): a batch with no search only moves the
+   * checkpoint. The watches are appended before the checkpoint moves (at least once, see above).
+   */
+  private readonly consumer: Consumer<number>;
 
-  constructor(private readonly deps: Deps) {}
+  constructor(private readonly deps: Deps) {
+    this.consumer = new Consumer<number>({
+      name: SEARCH_WATCH_CHECKPOINT,
+      store: deps.store,
+      pool: deps.pool,
+      logger: deps.logger,
+      ...(deps.leaseUrl ? { leaseUrl: deps.leaseUrl } : {}),
+      relevant: (type) => type === 'MerchantSearched',
+      beforeCommit: (searches) => this.watchAll(searches),
+    });
+  }
 
   start(): this {
-    this.running ??= this.tail();
+    this.consumer.start();
     return this;
   }
 
-  async stop(): Promise<void> {
-    this.controller.abort();
-    await this.running;
+  stop(): Promise<void> {
+    return this.consumer.stop();
   }
 
-  async readCheckpoint(): Promise<Position> {
-    const { rows } = await this.deps.pool.query<{ position: string }>(
-      'select position from subscription_checkpoints where name = $1',
-      [SEARCH_WATCH_CHECKPOINT],
-    );
-    return rows[0]?.position ?? START;
+  readCheckpoint(): Promise<Position> {
+    return this.consumer.readCheckpoint();
   }
 
   /** For tests and tools: handle the log from the checkpoint to its head now. */
-  async runOnce(): Promise<number> {
-    let from = await this.readCheckpoint();
-    let watched = 0;
-    for (;;) {
-      const events = await this.deps.store.readAll({ fromPosition: from, maxCount: 1000 });
-      const last = events[events.length - 1];
-      if (!last) return watched;
-      watched += await this.applyBatch(events, true);
-      from = last.position;
-    }
+  runOnce(): Promise<number> {
+    return this.consumer.runOnce();
   }
 
-  /** Handles one batch, then moves the checkpoint past it; returns how many searches wrote a watch. */
-  async applyBatch(events: RecordedEvent[], force = false): Promise<number> {
-    const last = events[events.length - 1];
-    if (!last) return 0;
-    const searches = events.filter((e) => e.type === 'MerchantSearched');
-    if (searches.length === 0 && !force && Date.now() - this.lastCheckpointWrite < IDLE_CHECKPOINT_MS)
-      return 0;
+  /**
+   * Handles one batch (the events after the checkpoint), then moves the checkpoint past it; returns how
+   * many searches wrote a watch. Never moves back: events at or before the checkpoint are skipped.
+   */
+  applyBatch(events: RecordedEvent[]): Promise<number> {
+    return this.consumer.applyBatch(events);
+  }
+
+  /** The searches of a batch, in the log's order; returns how many wrote a watch. */
+  private async watchAll(searches: RecordedEvent[]): Promise<number> {
     const accountLogs = new Map<string, Promise<RecordedEvent[]>>();
     let watched = 0;
     for (const raw of searches) {
@@ -103,14 +109,6 @@ export class SearchWatchReactor {
       if (!accountLogs.has(accountId)) accountLogs.set(accountId, this.accountLog(accountId));
       if (await this.watch(search, await accountLogs.get(accountId)!)) watched += 1;
     }
-    // Never moves back: a slower process finishing an older batch leaves a newer checkpoint alone.
-    await this.deps.pool.query(
-      `insert into subscription_checkpoints (name, position, updated_at) values ($1, $2, now())
-       on conflict (name) do update set position = excluded.position, updated_at = now()
-        where subscription_checkpoints.position collate "C" < excluded.position collate "C"`,
-      [SEARCH_WATCH_CHECKPOINT, last.position],
-    );
-    this.lastCheckpointWrite = Date.now();
     return watched;
   }
 
@@ -186,27 +184,6 @@ export class SearchWatchReactor {
     if (!merchantId) return undefined;
     const { state } = await merchants.load(this.deps.store, merchantId);
     return state.status === 'none' ? undefined : state.fein;
-  }
-
-  /** Catch up from the checkpoint, then follow the log; a failed batch is read again after a pause. */
-  private async tail(): Promise<void> {
-    const signal = this.controller.signal;
-    while (!signal.aborted) {
-      try {
-        await followLog({
-          store: this.deps.store,
-          signal,
-          readCheckpoint: () => this.readCheckpoint(),
-          onBatch: async (events, endOfCatchUp) => {
-            await this.applyBatch(events, endOfCatchUp);
-          },
-        });
-      } catch (err) {
-        if (signal.aborted) return;
-        this.deps.logger.error({ err }, 'search watch reactor batch failed; retrying');
-        await new Promise((resolve) => setTimeout(resolve, 1000).unref());
-      }
-    }
   }
 }
 

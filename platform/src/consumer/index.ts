@@ -1,4 +1,5 @@
 export * from './checkpoints.ts';
+export * from './consumer.ts';
 export * from './lease.ts';
 export * from './notifications.ts';
 export * from './progress.ts';

@@ -1,5 +1,5 @@
+import { Consumer } from '../consumer/consumer.ts';
 import type { Pool } from '../db.ts';
-import { START } from '../event-store/position.ts';
 import type { EventStore, Position, RecordedEvent } from '../event-store/types.ts';
 import type { Logger } from '../logger.ts';
 import type { EventBusPublisher } from './port.ts';
@@ -7,7 +7,6 @@ import { isPublished } from './unpublished.ts';
 
 /** The relay's row in `subscription_checkpoints`. */
 export const RELAY_CHECKPOINT = 'kafka-relay';
-const MAX_BACKOFF_MS = 30_000;
 
 export interface EventRelayOptions {
   pool: Pool;
@@ -15,97 +14,62 @@ export interface EventRelayOptions {
   publisher: EventBusPublisher;
   logger: Logger;
   batchSize?: number;
+  /** With a database URL, one relay process publishes at a time (the others stand by): consumer.ts. */
+  leaseUrl?: string;
 }
 
 /**
  * Publishes the log to the bus (DESIGN §4, Kafka), at least once: a batch is published, and only once
- * the broker has acknowledged it does the relay's checkpoint move past it. A crash in between publishes
- * the batch again on restart, so consumers drop duplicates by event id. Secret-bearing events are left
- * out (unpublished.ts) but still moved past.
+ * the broker has acknowledged it does the relay's checkpoint move past it (the platform `Consumer`, its
+ * effects before the checkpoint). A crash in between publishes the batch again on restart, so consumers
+ * drop duplicates by event id. Secret-bearing events are left out (unpublished.ts) but still moved past.
+ * A broker that is down is retried with backoff up to 30 s.
  */
 export class EventRelay {
-  private readonly controller = new AbortController();
-  private running: Promise<void> | undefined;
+  private readonly consumer: Consumer<number>;
 
-  constructor(private readonly opts: EventRelayOptions) {}
+  constructor(private readonly opts: EventRelayOptions) {
+    this.consumer = new Consumer<number>({
+      name: RELAY_CHECKPOINT,
+      pool: opts.pool,
+      store: opts.store,
+      logger: opts.logger,
+      batchSize: opts.batchSize ?? 500,
+      relevant: isPublished,
+      ...(opts.leaseUrl ? { leaseUrl: opts.leaseUrl } : {}),
+      beforeCommit: async (events, batch) => {
+        await untilAborted(this.opts.publisher.publish(events), batch.signal);
+        return events.length;
+      },
+    });
+  }
 
   start(): void {
-    this.running ??= this.follow();
+    this.consumer.start();
   }
 
   /** Stops following the log and closes the publisher it was given. */
   async stop(): Promise<void> {
-    this.controller.abort();
-    await this.running;
+    await this.consumer.stop();
     await this.opts.publisher.close().catch(() => undefined);
   }
 
-  async readCheckpoint(): Promise<Position> {
-    const { rows } = await this.opts.pool.query<{ position: string }>(
-      'select position from subscription_checkpoints where name = $1',
-      [RELAY_CHECKPOINT],
-    );
-    return rows[0]?.position ?? START;
+  readCheckpoint(): Promise<Position> {
+    return this.consumer.readCheckpoint();
   }
 
-  /** Publishes one batch of the log, then moves the checkpoint past it; returns how many were published. */
-  async relay(events: readonly RecordedEvent[]): Promise<number> {
-    const last = events[events.length - 1];
-    if (!last) return 0;
-    const published = events.filter((e) => isPublished(e.type));
-    await untilAborted(this.opts.publisher.publish(published), this.controller.signal);
-    // Never backwards: a second relay that lags behind (two servers) must not undo the first's progress.
-    // Positions compare as strings (position.ts), byte by byte, hence the C collation.
-    await this.opts.pool.query(
-      `insert into subscription_checkpoints (name, position, updated_at) values ($1, $2, now())
-       on conflict (name) do update set position = excluded.position, updated_at = now()
-       where subscription_checkpoints.position collate "C" < excluded.position collate "C"`,
-      [RELAY_CHECKPOINT, last.position],
-    );
-    return published.length;
+  /**
+   * Publishes one batch of the log (the events after the checkpoint), then moves the checkpoint past it;
+   * returns how many were published. Never backwards: events at or before the checkpoint (a second relay
+   * got there first) are neither published again nor moved back to.
+   */
+  relay(events: readonly RecordedEvent[]): Promise<number> {
+    return this.consumer.applyBatch(events);
   }
 
   /** For tests and tools: publishes everything from the checkpoint to the head of the log now. */
-  async catchUp(): Promise<number> {
-    let from = await this.readCheckpoint();
-    let published = 0;
-    for (;;) {
-      const events = await this.opts.store.readAll({ fromPosition: from, maxCount: this.batchSize });
-      const last = events[events.length - 1];
-      if (!last) return published;
-      published += await this.relay(events);
-      from = last.position;
-    }
-  }
-
-  private get batchSize(): number {
-    return this.opts.batchSize ?? 500;
-  }
-
-  /** Catch up from the checkpoint, then follow the log; after a failure, read again from the checkpoint. */
-  private async follow(): Promise<void> {
-    const signal = this.controller.signal;
-    let failures = 0;
-    while (!signal.aborted) {
-      try {
-        await this.opts.store.subscribeToAll({
-          fromPosition: await this.readCheckpoint(),
-          signal,
-          batchSize: this.batchSize,
-          onBatch: async (events) => {
-            await this.relay(events);
-            failures = 0;
-          },
-        });
-      } catch (err) {
-        if (signal.aborted) break;
-        failures++;
-        // A broker that is down stays down for a while: back off instead of logging every second.
-        const wait = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** Math.min(failures - 1, 5));
-        this.opts.logger.error({ err, retryInMs: wait }, 'kafka relay could not publish; retrying');
-        await sleep(wait, signal);
-      }
-    }
+  catchUp(): Promise<number> {
+    return this.consumer.runOnce();
   }
 }
 
@@ -122,17 +86,5 @@ function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
     const stop = () => reject(new Error('relay stopped'));
     signal.addEventListener('abort', stop, { once: true });
     work.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
-  });
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
   });
 }
