@@ -24,7 +24,7 @@ import { verifyApiCredentials } from '../auth/api-credentials.ts';
 import { closeSession, openSession } from '../auth/sessions.ts';
 import { type CommandDeps, metadataFor } from '../context.ts';
 import { loadAccount } from '../services/accounts.ts';
-import { merchantHandlers } from './merchants.ts';
+import { type RecordRequest, recordMerchant, recordNote } from '../services/records.ts';
 
 export const PARTNER_TEXTS = {
   merchantNotFound: 'No merchant has been reported with this EIN.',
@@ -33,12 +33,20 @@ export const PARTNER_TEXTS = {
 type SourceFields = { submission_source: 'in-house' | 'broker' | null; broker_name: string | null };
 const noSource: SourceFields = { submission_source: null, broker_name: null };
 
+/** What the records service needs of a partner request (an API user adds for their own funder). */
+const recordRequest = (req: HandlerRequest<RouteSpec>): RecordRequest => ({
+  actor: req.actor!,
+  request: req.request,
+  metadata: (extra) => metadataFor(req, extra),
+  proxiedCreator: null,
+});
+
 /**
- * The partner API's commands (accounts spec §7). Each runs the dashboard's own handler (the same
- * deciders, idempotency, attribution and events, recorded with source `api`); only the shapes differ.
+ * The partner API's commands (accounts spec §7). Records go through the same service as the
+ * dashboard's (deciders, idempotency, attribution, events recorded with source `api`); only the
+ * shapes differ.
  */
 export function partnerCommandHandlers(deps: CommandDeps) {
-  const dashboard = merchantHandlers(deps);
   const now = () => deps.clock.now();
 
   const accountName = async (accountId: string) => {
@@ -128,10 +136,11 @@ export function partnerCommandHandlers(deps: CommandDeps) {
       business_startdate: b.business_startdate,
       industry: b.industry,
     };
-    const written = await dashboard.addMerchant({
-      ...(req as unknown as HandlerRequest<RouteSpec>),
-      body: { merchant, note: { category: b.note_category, note: b.note, ...source }, proxied_creator: null },
-    } as never);
+    const written = await recordMerchant(deps, recordRequest(req), {
+      merchant,
+      note: { category: b.note_category, note: b.note, ...source },
+    });
+    req.reply.code(written.created ? 201 : 200);
     const at = now().toISOString();
     const by = await accountName(req.actor.accountId);
     return {
@@ -158,11 +167,10 @@ export function partnerCommandHandlers(deps: CommandDeps) {
           broker_name: b.submission_source === 'broker' ? (b.broker_name ?? null) : null,
         }
       : noSource;
-    const written = await dashboard.addNote({
-      ...(req as unknown as HandlerRequest<RouteSpec>),
-      params: { id: merchantId },
-      body: { note: { category: b.note_category, note: b.note, ...source }, proxied_creator: null },
-    } as never);
+    const written = await recordNote(deps, recordRequest(req), merchantId, {
+      note: { category: b.note_category, note: b.note, ...source },
+    });
+    req.reply.code(written.created ? 201 : 200);
     return {
       errors: [] as [],
       data: {
