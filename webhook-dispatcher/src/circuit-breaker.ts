@@ -119,31 +119,3 @@ export async function closeCircuits(tx: Queryable, endpoints: Endpoint[], now: D
     [endpoints.map((e) => e.accountId), endpoints.map((e) => e.url), now],
   );
 }
-
-/**
- * The account saved this webhook URL (again): what the dispatcher held against it ends. Disabled after
- * 5 days of failures (the e-mail says saving the URL resumes deliveries), its run of failures (the
- * 5 days count from the next failure) and its circuit. A disable recorded after the event (the log read
- * again from the start) stands.
- */
-export async function resumeEndpoint(
-  tx: Queryable,
-  e: Endpoint,
-  opts: { now: Date; position: string },
-): Promise<void> {
-  const later = await tx.query(
-    `select 1 from webhook_endpoints_disabled
-      where account_id = $1 and url = $2 and disabled_position collate "C" >= $3`,
-    [e.accountId, e.url, opts.position],
-  );
-  if ((later.rowCount ?? 0) > 0) return;
-  await tx.query('delete from webhook_endpoints_disabled where account_id = $1 and url = $2', [
-    e.accountId,
-    e.url,
-  ]);
-  await tx.query('delete from webhook_endpoint_health where account_id = $1 and url = $2', [
-    e.accountId,
-    e.url,
-  ]);
-  await closeCircuits(tx, [e], opts.now);
-}

@@ -7,6 +7,7 @@ import {
   type DispatcherOptions,
   LEASE_MS,
   MAX_ATTEMPTS,
+  REQUEST_TIMEOUT_MS,
   RETRY_DELAYS_MS,
   WebhookDispatcher,
 } from './dispatcher.ts';
@@ -495,6 +496,38 @@ describe('retries', () => {
       ]);
     } finally {
       await second.stop();
+      await receiver.close();
+    }
+  });
+
+  it('tells its metrics hook of every attempt: the outcome, its duration, and the time from the event for a delivery', async () => {
+    const receiver = await startReceiver((n) => (n === 0 ? 500 : 200));
+    const clock = new ManualClock(new Date());
+    const seen: [string, number, number | null][] = [];
+    const d = new WebhookDispatcher({
+      ...dispatcherOptions(clock),
+      onDelivered: (outcome, seconds, sinceEvent) => seen.push([outcome, seconds, sinceEvent]),
+    });
+    try {
+      const { actor, merchantId } = await scene(receiver.url, 'alerts@watcher.example');
+      await addNote(store, actor, merchantId);
+      await d.runOnce();
+      // The webhook failed (no time from the event: it is not delivered), the e-mail went.
+      expect(seen.map(([outcome, , sinceEvent]) => [outcome, sinceEvent === null]).sort()).toEqual([
+        ['delivered', false],
+        ['failed', true],
+      ]);
+      clock.advance(Math.ceil(RETRY_DELAYS_MS[0]! * 1.05) + 1);
+      expect((await d.runOnce()).attempted).toBe(1);
+      const [outcome, seconds, sinceEvent] = seen[2]!;
+      expect(outcome).toBe('delivered');
+      expect(seconds).toBeGreaterThanOrEqual(0);
+      expect(seconds).toBeLessThan(REQUEST_TIMEOUT_MS / 1000);
+      // Delivered at its first retry, some 5 s (of the manual clock) after the note.
+      expect(sinceEvent).toBeGreaterThan(4);
+      expect(sinceEvent).toBeLessThan(6);
+    } finally {
+      await d.stop();
       await receiver.close();
     }
   });

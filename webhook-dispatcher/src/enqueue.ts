@@ -1,6 +1,6 @@
 import { type EventOf, formatEin, parseEvent } from '@mrn/contracts';
 import type { PoolClient, RecordedEvent } from '@mrn/platform';
-import { resumeEndpoint } from './circuit-breaker.ts';
+import { resumeEndpoint } from './endpoint-health.ts';
 
 /** What a subscriber is told (accounts spec §3), as the `data` of a Standard Webhooks payload. */
 export interface NotificationData {

@@ -1,9 +1,9 @@
-import { type Logger, type Pool, type PoolClient, withTransaction } from '@mrn/platform';
-import { CHECKPOINT_NAME } from './checkpoint.ts';
+import { type Logger, type Pool, withTransaction } from '@mrn/platform';
 import { closeCircuits, type EndpointFailures, recordEndpointFailures } from './circuit-breaker.ts';
 import type { ClaimedDelivery } from './claim.ts';
+import { disableLongFailing } from './endpoint-health.ts';
 import type { Outcome } from './http-post.ts';
-import { afterFailure, DISABLE_AFTER_MS } from './retry-policy.ts';
+import { afterFailure } from './retry-policy.ts';
 
 /** A finished attempt waiting to be written, with the time it finished. */
 export interface Finished {
@@ -148,65 +148,4 @@ async function writeFailuresOnce(
     await recordEndpointFailures(tx, failing, now);
     return disableLongFailing(tx, failing, now, logger);
   });
-}
-
-/**
- * An endpoint failing for 5 days (first failure at least that long ago, no success since) is disabled:
- * its pending rows are dead-lettered and the account's admins are e-mailed (through the outbox).
- */
-async function disableLongFailing(
-  tx: PoolClient,
-  endpoints: EndpointFailures[],
-  now: Date,
-  logger: Logger,
-): Promise<number> {
-  const { rows } = await tx.query<{ account_id: string; url: string; failing_since: Date }>(
-    `select h.account_id, h.url, h.failing_since from webhook_endpoint_health h
-       join unnest($1::uuid[], $2::text[]) as e(account_id, url) on h.account_id = e.account_id and h.url = e.url
-      where h.failing_since <= $3`,
-    [
-      endpoints.map((e) => e.accountId),
-      endpoints.map((e) => e.url),
-      new Date(now.getTime() - DISABLE_AFTER_MS),
-    ],
-  );
-  let disabled = 0;
-  for (const r of rows) {
-    // The log position it was disabled at: only a save of its URL read after it resumes it (enqueue.ts).
-    const inserted = await tx.query(
-      `insert into webhook_endpoints_disabled (account_id, url, disabled_at, disabled_position)
-       select $1, $2, $3, (select position from subscription_checkpoints where name = $4)
-       on conflict do nothing`,
-      [r.account_id, r.url, now, CHECKPOINT_NAME],
-    );
-    if (inserted.rowCount === 0) continue;
-    disabled++;
-    await tx.query('delete from webhook_endpoint_circuits where account_id = $1 and url = $2', [
-      r.account_id,
-      r.url,
-    ]);
-    await tx.query(
-      `update webhook_deliveries set status = 'dead', next_attempt_at = null, claimed_until = null,
-              last_error = 'endpoint disabled after failing for 5 days', finished_at = $3
-        where account_id = $1 and target = $2 and kind = 'webhook' and status in ('pending', 'failed')`,
-      [r.account_id, r.url, now],
-    );
-    const subject = 'Your merchant subscription webhook has been disabled';
-    const text = [
-      `Deliveries to your webhook endpoint ${r.url} have failed since ${r.failing_since.toISOString()}.`,
-      'It has been disabled and no further webhooks will be sent to it.',
-      'Fix the endpoint and save its URL again (or a new one) in your account settings to resume deliveries.',
-    ].join('\n');
-    await tx.query(
-      `insert into webhook_deliveries
-         (webhook_id, account_id, event_id, kind, target, payload, status, attempts, next_attempt_at, created_at)
-       select 'msg_' || replace(gen_random_uuid()::text, '-', ''), $1, null, 'email', u.email, $2::jsonb,
-              'pending', 0, $3, $3
-         from read.users u
-        where u.account_id = $1 and u.is_admin and u.archived_at is null`,
-      [r.account_id, JSON.stringify({ subject, text }), now],
-    );
-    logger.warn({ accountId: r.account_id, url: r.url, since: r.failing_since }, 'webhook endpoint disabled');
-  }
-  return disabled;
 }

@@ -1,11 +1,13 @@
-import { type EventStore, followLog, type Position, type RecordedEvent } from '@mrn/platform';
+import type { RecordedEvent } from '@mrn/platform';
 import type { EventBusConsumer } from '@mrn/platform/event-bus/index';
 
-/** What a source feeds: the dispatcher's two ways of applying events. */
+/** What a source feeds: the dispatcher's intake (intake.ts), with its two ways of applying events. */
 export interface SourceTarget {
-  readCheckpoint(): Promise<Position>;
-  /** Events in the log's order, skipped up to the position checkpoint; `force` writes the checkpoint. */
-  applyBatch(events: RecordedEvent[], force?: boolean): Promise<number>;
+  /**
+   * Follows the log from the intake's position checkpoint (the platform `Consumer`: catch-up, then live,
+   * failures retried) until `signal` aborts.
+   */
+  followLog(signal: AbortSignal): Promise<void>;
   /** Events at least once and in no global order, skipped when already applied (by id). */
   applyDelivered(events: RecordedEvent[]): Promise<number>;
 }
@@ -21,19 +23,10 @@ export interface DispatcherSource {
 }
 
 /** The log itself, from the dispatcher's position checkpoint: catch-up, then live. */
-export function eventStoreSource(store: EventStore): DispatcherSource {
+export function eventStoreSource(): DispatcherSource {
   return {
     name: 'event-store',
-    async follow(target, signal) {
-      await followLog({
-        store,
-        signal,
-        readCheckpoint: () => target.readCheckpoint(),
-        onBatch: async (events, endOfCatchUp) => {
-          await target.applyBatch(events, endOfCatchUp);
-        },
-      });
-    },
+    follow: (target, signal) => target.followLog(signal),
   };
 }
 

@@ -1,6 +1,9 @@
 import type { EventStore, Position, RecordedEvent } from './types.ts';
 
 /**
+ * Superseded by the platform `Consumer` (consumer/consumer.ts), which every single-checkpoint consumer
+ * now runs on (checkpoint, lease, idle batches, backoff); nothing in the product calls this any more.
+ *
  * A consumer's way of following the log: catch up from its checkpoint, then live. `endOfCatchUp` is
  * true for the first batch shorter than a full one, the moment the consumer reached the head: it
  * writes its checkpoint then, whatever its idle interval, so that a restart does not read the log
