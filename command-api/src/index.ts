@@ -1,3 +1,5 @@
+export { accounts, users } from './aggregates.ts';
+export { verifyApiCredentials } from './auth/api-credentials.ts';
 export * from './auth/passwords.ts';
 export * from './background.ts';
 export * from './billing/connect.ts';
@@ -5,8 +7,11 @@ export * from './billing/gateway.ts';
 export * from './billing/webhooks.ts';
 export * from './command-handler.ts';
 export * from './context.ts';
+export type { AccountState, OpenAccountState } from './domain/account/account.ts';
 export * from './domain/merchant/merchant.ts';
+export { type ActiveUser, type UserState, userDecider } from './domain/user/user.ts';
 export { startMembership } from './handlers/billing.ts';
+export { partnerCommandHandlers } from './handlers/partner-api.ts';
 export * from './plugin.ts';
 export * from './service.ts';
 export * from './services/accounts.ts';

@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildPath, routes } from '@mrn/contracts';
-import { billingTestKeys } from '@mrn/server/billing';
+import { billingTestKeys } from '@mrn/server';
 import { startTestServer, TEST_ADMIN, type TestServer } from '@mrn/server/testing';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

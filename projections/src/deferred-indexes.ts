@@ -1,10 +1,8 @@
-import type { Pool } from '@mrn/platform';
+import { deferredIndexes, forgetDeferredIndex, type Pool } from '@mrn/platform';
 
 /** Creates the indexes a rebuild dropped and has not created again (it ended, or was cut short). */
 export async function restoreDeferredIndexes(pool: Pool): Promise<void> {
-  const { rows } = await pool.query<{ name: string; definition: string }>(
-    'select name, definition from rebuild_deferred_indexes order by name',
-  );
+  const rows = await deferredIndexes(pool);
   if (rows.length === 0) return;
   const client = await pool.connect();
   try {
@@ -13,7 +11,7 @@ export async function restoreDeferredIndexes(pool: Pool): Promise<void> {
     for (const { name, definition } of rows) {
       const exists = (await client.query('select to_regclass($1) is not null as e', [name])).rows[0]?.e;
       if (!exists) await client.query(definition);
-      await client.query('delete from rebuild_deferred_indexes where name = $1', [name]);
+      await forgetDeferredIndex(client, name);
     }
   } finally {
     await client.query('reset statement_timeout').catch(() => undefined);

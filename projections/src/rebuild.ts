@@ -1,4 +1,12 @@
-import { type EventStore, type Pool, type Position, START, withTransaction } from '@mrn/platform';
+import {
+  type EventStore,
+  type Pool,
+  type Position,
+  rememberDeferredIndex,
+  resetCheckpoints,
+  START,
+  withTransaction,
+} from '@mrn/platform';
 import { restoreDeferredIndexes } from './deferred-indexes.ts';
 import { handledTypes, type Projector } from './projector.ts';
 import { dispatchBatch } from './runner.ts';
@@ -21,21 +29,17 @@ export async function rebuildProjectors(
   await withTransaction(deps.pool, async (tx) => {
     const tables = projectors.flatMap((p) => p.tables);
     if (tables.length > 0) await tx.query(`truncate ${tables.join(', ')}`);
-    await tx.query('delete from subscription_checkpoints where name = any($1)', [
+    await resetCheckpoints(
+      tx,
       projectors.map((p) => p.name),
-    ]);
+    );
     // A replay is the operator's retry: the quarantine starts afresh (a poison event still in the log
     // fails the rebuild, naming it, and the running server quarantines it again).
     await tx.query('delete from projection_quarantine where projector = any($1)', [
       projectors.map((p) => p.name),
     ]);
     for (const index of projectors.flatMap((p) => p.deferredIndexes ?? [])) {
-      await tx.query(
-        `insert into rebuild_deferred_indexes (name, definition)
-         select $1, pg_get_indexdef(to_regclass($1)) where to_regclass($1) is not null
-         on conflict (name) do nothing`,
-        [index],
-      );
+      await rememberDeferredIndex(tx, index);
       await tx.query(`drop index if exists ${index}`);
     }
   });

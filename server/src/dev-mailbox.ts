@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Logger, Pool } from '@mrn/platform';
+import { type Logger, type Pool, storeDevMail } from '@mrn/platform';
 import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 
@@ -22,16 +22,13 @@ export async function startDevMailbox(pool: Pool, logger: Logger, port = 0): Pro
       simpleParser(stream)
         .then(async (mail) => {
           const to = session.envelope.rcptTo.map((r) => r.address).join(', ');
-          await pool.query(
-            'insert into dev_mailbox (id, mail_from, mail_to, subject, body_text) values ($1, $2, $3, $4, $5)',
-            [
-              randomUUID(),
-              session.envelope.mailFrom ? session.envelope.mailFrom.address : null,
-              to,
-              mail.subject ?? '',
-              mail.text ?? '',
-            ],
-          );
+          await storeDevMail(pool, {
+            id: randomUUID(),
+            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : null,
+            to,
+            subject: mail.subject ?? '',
+            text: mail.text ?? '',
+          });
           callback();
         })
         .catch((error: Error) => {

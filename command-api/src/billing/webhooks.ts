@@ -6,6 +6,7 @@ import { transact } from '../command-handler.ts';
 import type { CommandDeps } from '../context.ts';
 import type { AccountCommand } from '../domain/account/account.ts';
 import type { StripeSubscriptionState } from '../domain/account/account-billing.ts';
+import { mailRecipientsOf } from '../services/mail-recipients.ts';
 import { planVersionOf, WEBHOOK_TEXTS, WebhookRefused } from './gateway.ts';
 
 export const STRIPE_WEBHOOK_PATH = '/api/stripe/webhooks';
@@ -249,21 +250,13 @@ export async function applyStripeEvent(deps: CommandDeps, read: StripeEvent): Pr
  * funder without admins yet hears through its primary contact.
  */
 async function mailRenewalFailed(deps: CommandDeps, accountId: string): Promise<void> {
-  const { rows } = await deps.pool.query<{ email: string; first_name: string | null; name: string }>(
-    `select u.email, u.first_name, a.name from read.users u join read.accounts a on a.id = u.account_id
-      where u.account_id = $1 and u.is_admin and u.archived_at is null
-     union all
-     select a.primary_contact_email, null, a.name from read.accounts a
-      where a.id = $1 and not exists (
-        select 1 from read.users u where u.account_id = a.id and u.is_admin and u.archived_at is null)`,
-    [accountId],
-  );
-  for (const admin of rows) {
+  const recipients = await mailRecipientsOf(deps.pool, accountId);
+  for (const admin of recipients) {
     await deps.mailer.send({
       to: admin.email,
       subject: `${deps.config.PRODUCT_NAME}: your membership payment failed`,
       text:
-        `Hello${admin.first_name ? ` ${admin.first_name}` : ''},\n\nThe renewal payment for ${admin.name}'s ` +
+        `Hello${admin.firstName ? ` ${admin.firstName}` : ''},\n\nThe renewal payment for ${admin.accountName}'s ` +
         `${deps.config.PRODUCT_NAME} membership was declined. We will try again; to keep your access, update ` +
         `the card on file:\n\n${deps.publicUrl}/account?tab=billing\n\nIf every retry fails, the membership lapses until the open invoice is paid.\n`,
     });

@@ -20,13 +20,13 @@ import {
   type Position,
   ruleBroken,
 } from '@mrn/platform';
-import { merchantSubscriptionPage } from '@mrn/projections/read-models/merchant-subscription-page';
 import { merchants, subscriptions } from '../aggregates.ts';
 import { runInBackground } from '../background.ts';
 import { type CommandDeps, metadataFor } from '../context.ts';
 import { MERCHANT_TEXTS } from '../domain/merchant/merchant.ts';
 import { type SubscriptionsCommand, subscriptionId } from '../domain/subscriptions/subscriptions.ts';
 import { loadAccount } from '../services/accounts.ts';
+import { merchantSubscriptionPage } from '../services/merchant-subscription-page.ts';
 import { runSubscriptionImport } from '../subscriptions/import.ts';
 
 export const UPLOAD_TEXTS = {
@@ -65,14 +65,7 @@ export const paginationOf = (page: number, perPage: number, total: number) => ({
 /** Until the subscriptions read model has applied `position` (or the consistency timeout passed). */
 async function caughtUp(deps: CommandDeps, position: Position | undefined): Promise<void> {
   if (!position) return;
-  const until = Date.now() + deps.config.CONSISTENCY_TIMEOUT_MS;
-  while (Date.now() < until) {
-    const { rows } = await deps.pool.query<{ position: string }>(
-      `select position from subscription_checkpoints where name = 'merchant_subscriptions'`,
-    );
-    if (rows[0] && rows[0].position >= position) return;
-    await new Promise((r) => setTimeout(r, 15));
-  }
+  await deps.readModels.waitFor(position, ['merchant_subscriptions'], deps.config.CONSISTENCY_TIMEOUT_MS);
 }
 
 export function merchantSubscriptionHandlers(deps: CommandDeps) {

@@ -1,7 +1,6 @@
 import { type redeliverWebhook, type rotateWebhookSigningSecret, SUBSCRIPTION_TEXTS } from '@mrn/contracts';
 import { conflict, type Handler, notFound } from '@mrn/platform';
-import { redeliver } from '@mrn/webhook-dispatcher/delivery-log';
-import { previousSecretValidUntil, rotateWebhookSecret } from '@mrn/webhook-dispatcher/signing';
+import { previousSecretValidUntil, redeliver, rotateWebhookSecret } from '@mrn/webhook-dispatcher';
 import type { CommandDeps } from '../context.ts';
 import { subscriptionAccount } from './merchant-subscriptions.ts';
 

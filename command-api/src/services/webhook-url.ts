@@ -1,5 +1,5 @@
 import { invalid } from '@mrn/platform';
-import { checkWebhookUrl } from '@mrn/webhook-dispatcher/ssrf';
+import { checkWebhookUrl } from '@mrn/webhook-dispatcher';
 
 const FIELD = 'account.merchant_subscription_notification_webhook';
 

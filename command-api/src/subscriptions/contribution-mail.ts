@@ -3,27 +3,8 @@ import type { Clock, EventStore, Pool } from '@mrn/platform';
 import { accounts } from '../aggregates.ts';
 import { contributionMail } from '../domain/account/contribution-mail.ts';
 import { contributionNow } from '../services/contribution.ts';
+import { mailRecipientsOf } from '../services/mail-recipients.ts';
 import type { MailSource, OutboxMail } from './mail-outbox.ts';
-
-/**
- * The funder's admins (a funder without admins yet: its primary contact), as the users read model knows
- * them when the mail is made.
- */
-async function adminsOf(
-  pool: Pool,
-  accountId: string,
-): Promise<{ email: string; firstName: string | null }[]> {
-  const { rows } = await pool.query<{ email: string; first_name: string | null }>(
-    `select u.email, u.first_name from read.users u
-      where u.account_id = $1 and u.is_admin and u.archived_at is null
-     union all
-     select a.primary_contact_email, null from read.accounts a
-      where a.id = $1 and not exists (
-        select 1 from read.users u where u.account_id = a.id and u.is_admin and u.archived_at is null)`,
-    [accountId],
-  );
-  return rows.map((r) => ({ email: r.email, firstName: r.first_name }));
-}
 
 /**
  * Contribution e-mails through the mail outbox: each of the funder's admins hears when a warning is
@@ -50,7 +31,7 @@ export function contributionMails(deps: {
       const { state } = await accounts.load(deps.store, d.accountId);
       if (state.status !== 'open' || state.contributionWarning?.issuedAt !== d.issuedAt) return [];
       const made = await contributionNow(deps.pool, d.accountId, now);
-      const admins = await adminsOf(deps.pool, d.accountId);
+      const admins = await mailRecipientsOf(deps.pool, d.accountId);
       return admins.map((to) => ({
         key: `contribution-${kind}:${d.accountId}:${d.issuedAt}:${to.email.toLowerCase()}`,
         kind: `contribution-${kind}`,

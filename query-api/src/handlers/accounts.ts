@@ -13,8 +13,8 @@ import type {
   UserView,
 } from '@mrn/contracts';
 import { recordsNeeded } from '@mrn/contracts';
-import { type Actor, forbidden, type Handler, notFound, requestOrigin } from '@mrn/platform';
-import { webhookSecretOf } from '@mrn/webhook-dispatcher/signing';
+import { type Actor, forbidden, type Handler, latestDevMail, notFound, requestOrigin } from '@mrn/platform';
+import { webhookSecretOf } from '@mrn/webhook-dispatcher';
 import type { QueryDeps } from '../context.ts';
 import { toCsv } from '../csv.ts';
 import { iso, likeEscape, pagination } from '../views.ts';
@@ -365,26 +365,15 @@ export function accountQueryHandlers(deps: QueryDeps) {
     };
   };
 
-  const listDevMailboxHandler: Handler<typeof listDevMailbox> = async () => {
-    const { rows } = await deps.pool.query<{
-      id: string;
-      mail_to: string;
-      subject: string;
-      body_text: string;
-      received_at: Date;
-    }>(
-      'select id, mail_to, subject, body_text, received_at from dev_mailbox order by received_at desc limit 200',
-    );
-    return {
-      data: rows.map((r) => ({
-        id: r.id,
-        to: r.mail_to,
-        subject: r.subject,
-        text: r.body_text,
-        received_at: iso(r.received_at)!,
-      })),
-    };
-  };
+  const listDevMailboxHandler: Handler<typeof listDevMailbox> = async () => ({
+    data: (await latestDevMail(deps.pool, 200)).map((m) => ({
+      id: m.id,
+      to: m.to,
+      subject: m.subject,
+      text: m.text,
+      received_at: iso(m.receivedAt)!,
+    })),
+  });
 
   return {
     listAccounts: listAccountsHandler,

@@ -9,9 +9,9 @@ import {
   type SubscriptionImportView,
 } from '@mrn/contracts';
 import { type Actor, forbidden, type Handler, notFound, type Pool } from '@mrn/platform';
-import { merchantSubscriptionPage } from '@mrn/projections/read-models/merchant-subscription-page';
-import { deliveryLog, deliveryWithAttempts } from '@mrn/webhook-dispatcher/delivery-log';
+import { deliveryLog, deliveryWithAttempts } from '@mrn/webhook-dispatcher';
 import type { QueryDeps } from '../context.ts';
+import { merchantSubscriptionPage } from '../merchant-subscription-page.ts';
 import { iso, pagination } from '../views.ts';
 
 /**

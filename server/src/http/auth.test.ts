@@ -1,6 +1,5 @@
-import { executeCommand, loadUser } from '@mrn/command-api';
-import { userDecider } from '@mrn/command-api/domain/user/user';
-import { LOGIN_THROTTLE, MESSAGES, routes, streams } from '@mrn/contracts';
+import { executeCommand, loadUser, userDecider } from '@mrn/command-api';
+import { MESSAGES, routes, streams } from '@mrn/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD } from '../demo.ts';
 import { startTestServer, TEST_ADMIN, type TestServer } from '../testing.ts';

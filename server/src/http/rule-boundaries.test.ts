@@ -290,7 +290,7 @@ describe('accents in keyword search', () => {
       'select s, read.fold(s) as folded from unnest($1::text[]) as s',
       [samples],
     );
-    const { foldForSearch } = await import('@mrn/query-api/views');
+    const { foldForSearch } = await import('@mrn/query-api');
     expect(rows.map((r) => r.folded)).toEqual(samples.map(foldForSearch));
   });
 });

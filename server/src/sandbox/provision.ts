@@ -1,6 +1,11 @@
-import { accounts, users } from '@mrn/command-api/aggregates';
-import type { AccountState, OpenAccountState } from '@mrn/command-api/domain/account/account';
-import type { ActiveUser, UserState } from '@mrn/command-api/domain/user/user';
+import {
+  type AccountState,
+  type ActiveUser,
+  accounts,
+  type OpenAccountState,
+  type UserState,
+  users,
+} from '@mrn/command-api';
 import type { DomainEvent } from '@mrn/contracts';
 import {
   type EventMetadata,

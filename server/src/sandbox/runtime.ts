@@ -1,8 +1,7 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyJwt from '@fastify/jwt';
-import type { BillingGateway, CommandDeps } from '@mrn/command-api';
-import { partnerCommandHandlers } from '@mrn/command-api/handlers/partner-api';
+import { type BillingGateway, type CommandDeps, partnerCommandHandlers } from '@mrn/command-api';
 import { partnerRoutes, type RouteSpec } from '@mrn/contracts';
 import {
   type Clock,
@@ -23,8 +22,7 @@ import {
   sessionCache,
 } from '@mrn/platform';
 import { allProjectors, ProjectionRunner } from '@mrn/projections';
-import { consistencyWait, type QueryDeps, SearchRecorder } from '@mrn/query-api';
-import { partnerQueryHandlers } from '@mrn/query-api/handlers/partner-api';
+import { consistencyWait, partnerQueryHandlers, type QueryDeps, SearchRecorder } from '@mrn/query-api';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { sandboxTokenHandler } from './token.ts';
 

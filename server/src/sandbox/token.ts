@@ -1,5 +1,4 @@
-import { loadAccount } from '@mrn/command-api';
-import { verifyApiCredentials } from '@mrn/command-api/auth/api-credentials';
+import { loadAccount, verifyApiCredentials } from '@mrn/command-api';
 import { API_TEXTS, type getApiToken, SANDBOX_PREFIX } from '@mrn/contracts';
 import { type EventStore, type Handler, type Pool, unauthorized } from '@mrn/platform';
 import type { ProjectionRunner } from '@mrn/projections';

@@ -1,6 +1,5 @@
 import { Button, Checkbox, Classes, Divider, H5, Intent } from '@blueprintjs/core';
-import { WATCH_SEARCHED_MONTHS } from '@mrn/contracts/domain/search-watch';
-import type { AccountView } from '@mrn/contracts/routes/accounts';
+import { type AccountView, WATCH_SEARCHED_MONTHS } from '@mrn/contracts';
 import { type FormEvent, useEffect } from 'react';
 import { TextField } from '../ui/fields.tsx';
 import { useForm } from '../ui/use-form.ts';

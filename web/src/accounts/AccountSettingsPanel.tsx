@@ -1,6 +1,5 @@
 import { Card, H4 } from '@blueprintjs/core';
-import type { AccountView } from '@mrn/contracts/routes/accounts';
-import { routes } from '@mrn/contracts/routes/index';
+import { type AccountView, routes } from '@mrn/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useApiMutation } from '../api/hooks.ts';

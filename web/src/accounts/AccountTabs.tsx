@@ -1,5 +1,5 @@
 import { Tab, Tabs } from '@blueprintjs/core';
-import type { AccountView } from '@mrn/contracts/routes/accounts';
+import type { AccountView } from '@mrn/contracts';
 import { useEffect } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { AnalyticsPanel } from '../analytics/AnalyticsPanel.tsx';

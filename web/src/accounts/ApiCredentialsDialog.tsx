@@ -11,7 +11,7 @@ import {
   Spinner,
   SpinnerSize,
 } from '@blueprintjs/core';
-import { routes } from '@mrn/contracts/routes/index';
+import { routes } from '@mrn/contracts';
 import { useState } from 'react';
 import { useApiMutation, useApiQuery } from '../api/hooks.ts';
 import { CopyButton } from '../ui/CopyButton.tsx';

@@ -1,5 +1,5 @@
 import { Button, Dialog, DialogBody, DialogFooter, Intent } from '@blueprintjs/core';
-import { routes } from '@mrn/contracts/routes/index';
+import { routes } from '@mrn/contracts';
 import type { FormEvent } from 'react';
 import type { ApiError } from '../api/api-error.ts';
 import { useApiMutation } from '../api/hooks.ts';

@@ -14,13 +14,13 @@ import {
   CONTRIBUTION_REMINDER_DAYS,
   CONTRIBUTION_TEXTS,
   CONTRIBUTION_WARNING_DAYS,
+  type ContributionView,
   contributionMadeOf,
+  MIN_CONTRIBUTION_PERCENT,
   moreRecords,
   overHundredExplained,
-} from '@mrn/contracts/domain/contribution';
-import { MIN_CONTRIBUTION_PERCENT } from '@mrn/contracts/domain/plans';
-import type { ContributionView } from '@mrn/contracts/routes/accounts';
-import { routes } from '@mrn/contracts/routes/index';
+  routes,
+} from '@mrn/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useApiMutation } from '../api/hooks.ts';
 import { useSignedInUser } from '../auth/auth-context.ts';

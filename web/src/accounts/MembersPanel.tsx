@@ -10,9 +10,7 @@ import {
   Tag,
   Tooltip,
 } from '@blueprintjs/core';
-import type { AccountView } from '@mrn/contracts/routes/accounts';
-import { routes } from '@mrn/contracts/routes/index';
-import type { UserView } from '@mrn/contracts/routes/users';
+import { type AccountView, routes, type UserView } from '@mrn/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';

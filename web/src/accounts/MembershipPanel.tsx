@@ -1,6 +1,5 @@
 import { Alert, Button, Callout, Card, Classes, H4, H5, Intent, Tag } from '@blueprintjs/core';
-import { billingStateOf } from '@mrn/contracts/domain/billing-state';
-import type { AccountView } from '@mrn/contracts/routes/accounts';
+import { type AccountView, billingStateOf } from '@mrn/contracts';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { BillingStateCallout, BillingStateTag, describeBilling } from '../billing/BillingState.tsx';

@@ -1,6 +1,5 @@
 import { Alert, Button, Card, Classes, H4, Intent, Tag } from '@blueprintjs/core';
-import { routes } from '@mrn/contracts/routes/index';
-import type { UserView } from '@mrn/contracts/routes/users';
+import { routes, type UserView } from '@mrn/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useApiMutation } from '../api/hooks.ts';

@@ -1,5 +1,5 @@
 import { HTMLTable, Icon, Intent } from '@blueprintjs/core';
-import type { PlanLevel } from '@mrn/contracts/domain/plans';
+import type { PlanLevel } from '@mrn/contracts';
 import { planFeatureRows } from './plans.ts';
 import './plan-comparison.css';
 

@@ -1,5 +1,5 @@
 import { Card, Checkbox, Classes, H4, Switch } from '@blueprintjs/core';
-import type { AccountView } from '@mrn/contracts/routes/accounts';
+import type { AccountView } from '@mrn/contracts';
 import { useFunderActions } from './use-funder-actions.ts';
 
 /** Security tab: the Multi-Factor Authentication card (accounts §2) and the funder's API access. */

@@ -1,5 +1,5 @@
 import { FormGroup, HTMLSelect, Intent, Switch } from '@blueprintjs/core';
-import { WATCH_SEARCHED_MONTHS } from '@mrn/contracts/domain/search-watch';
+import { WATCH_SEARCHED_MONTHS } from '@mrn/contracts';
 import { ACCOUNT_LABELS } from './validation.ts';
 
 const MONTHS = Array.from(

@@ -1,6 +1,5 @@
 import { Intent } from '@blueprintjs/core';
-import type { MembershipStatus } from '@mrn/contracts/domain/plans';
-import { hasActiveMembership } from '@mrn/contracts/domain/plans';
+import { hasActiveMembership, type MembershipStatus } from '@mrn/contracts';
 
 const LABELS: Record<MembershipStatus, string> = {
   none: 'No membership',

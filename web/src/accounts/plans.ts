@@ -1,4 +1,4 @@
-import { PLANS, type PlanLevel } from '@mrn/contracts/domain/plans';
+import { PLANS, type PlanLevel } from '@mrn/contracts';
 
 const numberFormat = new Intl.NumberFormat('en-US');
 

@@ -1,5 +1,4 @@
-import type { AccountView } from '@mrn/contracts/routes/accounts';
-import { routes } from '@mrn/contracts/routes/index';
+import { type AccountView, routes } from '@mrn/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useRef } from 'react';
 import type { ApiError } from '../api/api-error.ts';

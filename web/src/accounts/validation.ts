@@ -1,11 +1,11 @@
-import { AccountFields } from '@mrn/contracts/routes/accounts';
 import {
+  AccountFields,
   adminChangePassword,
   changePassword,
   forgotPassword,
   passwordReset,
   UserFields,
-} from '@mrn/contracts/routes/users';
+} from '@mrn/contracts';
 import { type FieldErrors, schemaErrors } from '../forms/validate.ts';
 
 // Every account form is checked with the server's own schema from the route table (forms/validate.ts).

@@ -1,6 +1,5 @@
 import { Card, H4, HTMLTable, NonIdealState, SegmentedControl, Spinner } from '@blueprintjs/core';
-import { ANALYTICS_DAYS, HIT_CATEGORY_KEYS, type HitCategoryKey } from '@mrn/contracts/routes/analytics';
-import { routes } from '@mrn/contracts/routes/index';
+import { ANALYTICS_DAYS, HIT_CATEGORY_KEYS, type HitCategoryKey, routes } from '@mrn/contracts';
 import { type ReactNode, useState } from 'react';
 import { useApiQuery } from '../api/hooks.ts';
 import { shortDay } from './chart-ticks.ts';

@@ -1,4 +1,4 @@
-import type { ErrorBody } from '@mrn/contracts/http/envelope';
+import type { ErrorBody } from '@mrn/contracts';
 
 /** A failed call: the HTTP status (0 when the server could not be reached) and the text to show. */
 export class ApiError extends Error {

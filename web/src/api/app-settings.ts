@@ -1,4 +1,4 @@
-import { routes } from '@mrn/contracts/routes/index';
+import { routes } from '@mrn/contracts';
 import { apiQuery, useApiQuery } from './hooks.ts';
 
 /** App settings change rarely (a platform administrator edits the dashboard message). */

@@ -1,6 +1,12 @@
-import { MESSAGES } from '@mrn/contracts/domain/messages';
-import { CONSISTENT_AFTER_HEADER, type ErrorBody } from '@mrn/contracts/http/envelope';
-import { buildPath, type RouteRequest, type RouteResponse, type RouteSpec } from '@mrn/contracts/http/route';
+import {
+  buildPath,
+  CONSISTENT_AFTER_HEADER,
+  type ErrorBody,
+  MESSAGES,
+  type RouteRequest,
+  type RouteResponse,
+  type RouteSpec,
+} from '@mrn/contracts';
 import { ApiError } from './api-error.ts';
 import { consistentAfter, rememberPosition } from './consistency.ts';
 import { toQueryString } from './query-string.ts';

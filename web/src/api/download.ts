@@ -1,5 +1,4 @@
-import { MESSAGES } from '@mrn/contracts/domain/messages';
-import type { RouteSpec } from '@mrn/contracts/http/route';
+import { MESSAGES, type RouteSpec } from '@mrn/contracts';
 import { ApiError } from './api-error.ts';
 import { readToken } from './token-store.ts';
 import { notifyUnauthorized } from './unauthorized.ts';

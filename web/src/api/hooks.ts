@@ -1,4 +1,4 @@
-import type { RouteResponse, RouteSpec } from '@mrn/contracts/http/route';
+import type { RouteResponse, RouteSpec } from '@mrn/contracts';
 import { type UseMutationOptions, type UseQueryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import type { ApiError } from './api-error.ts';
 import { type CallArgs, type CallRequest, call } from './client.ts';

@@ -1,6 +1,4 @@
-import { MESSAGES } from '@mrn/contracts/domain/messages';
-import type { SessionUser } from '@mrn/contracts/routes/auth';
-import { routes } from '@mrn/contracts/routes/index';
+import { MESSAGES, routes, type SessionUser } from '@mrn/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, startTransition, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';

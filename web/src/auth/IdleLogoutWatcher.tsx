@@ -1,4 +1,4 @@
-import { MESSAGES } from '@mrn/contracts/domain/messages';
+import { MESSAGES } from '@mrn/contracts';
 import { useCallback } from 'react';
 import { IdleWarningBanner } from '../layout/IdleWarningBanner.tsx';
 import { showError } from '../ui/toaster.ts';

@@ -1,4 +1,4 @@
-import type { SessionUser } from '@mrn/contracts/routes/auth';
+import type { SessionUser } from '@mrn/contracts';
 import { createContext, useContext } from 'react';
 
 export type AuthState =

@@ -1,4 +1,4 @@
-import { IDLE_LOGOUT_MS, IDLE_WARNING_MS } from '@mrn/contracts/domain/session';
+import { IDLE_LOGOUT_MS, IDLE_WARNING_MS } from '@mrn/contracts';
 import { describe, expect, it } from 'vitest';
 import { idlePhase } from './idle-phase.ts';
 

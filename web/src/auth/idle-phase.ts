@@ -1,4 +1,4 @@
-import { IDLE_LOGOUT_MS, IDLE_WARNING_MS } from '@mrn/contracts/domain/session';
+import { IDLE_LOGOUT_MS, IDLE_WARNING_MS } from '@mrn/contracts';
 
 export type IdlePhase =
   | { kind: 'active'; warnInMs: number }

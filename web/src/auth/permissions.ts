@@ -1,5 +1,4 @@
-import { seesProData } from '@mrn/contracts/domain/plans';
-import type { SessionUser } from '@mrn/contracts/routes/auth';
+import { type SessionUser, seesProData } from '@mrn/contracts';
 
 /** Merchant subscriptions: an account admin whose account has them enabled and is on PRO (accounts §2). */
 export const canUseMerchantSubscriptions = (

@@ -1,4 +1,4 @@
-import { ACTIVITY_THROTTLE_MS } from '@mrn/contracts/domain/session';
+import { ACTIVITY_THROTTLE_MS } from '@mrn/contracts';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { idlePhase } from './idle-phase.ts';
 

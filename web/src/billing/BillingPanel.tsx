@@ -1,8 +1,5 @@
 import { Callout, Card, Classes, H4, Icon, Intent, Spinner, Tag } from '@blueprintjs/core';
-import { billingStateOf } from '@mrn/contracts/domain/billing-state';
-import type { AccountView } from '@mrn/contracts/routes/accounts';
-import type { InvoiceView } from '@mrn/contracts/routes/billing';
-import { routes } from '@mrn/contracts/routes/index';
+import { type AccountView, billingStateOf, type InvoiceView, routes } from '@mrn/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useApiQuery } from '../api/hooks.ts';

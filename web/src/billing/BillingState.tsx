@@ -4,8 +4,8 @@ import {
   type BillingState,
   billingStateOf,
   billingSummary,
-} from '@mrn/contracts/domain/billing-state';
-import { routes } from '@mrn/contracts/routes/index';
+  routes,
+} from '@mrn/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { useApiQuery } from '../api/hooks.ts';

@@ -9,8 +9,7 @@ import {
   Intent,
   Spinner,
 } from '@blueprintjs/core';
-import type { MembershipStatus, PlanLevel } from '@mrn/contracts/domain/plans';
-import { routes } from '@mrn/contracts/routes/index';
+import { type MembershipStatus, type PlanLevel, routes } from '@mrn/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useRef } from 'react';
 import { ApiError } from '../api/api-error.ts';

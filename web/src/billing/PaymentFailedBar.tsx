@@ -1,7 +1,5 @@
 import { Callout, Intent } from '@blueprintjs/core';
-import { billingStateOf } from '@mrn/contracts/domain/billing-state';
-import type { SessionUser } from '@mrn/contracts/routes/auth';
-import { routes } from '@mrn/contracts/routes/index';
+import { billingStateOf, routes, type SessionUser } from '@mrn/contracts';
 import { useApiQuery } from '../api/hooks.ts';
 import { formatDate } from '../merchants/format.ts';
 import { OpenInvoices } from './BillingState.tsx';

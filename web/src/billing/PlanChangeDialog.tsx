@@ -8,8 +8,7 @@ import {
   Intent,
   Spinner,
 } from '@blueprintjs/core';
-import type { PlanLevel } from '@mrn/contracts/domain/plans';
-import { routes } from '@mrn/contracts/routes/index';
+import { type PlanLevel, routes } from '@mrn/contracts';
 import { useApiQuery } from '../api/hooks.ts';
 import { formatDate } from '../merchants/format.ts';
 import { formatCents, prorationText } from './money.ts';

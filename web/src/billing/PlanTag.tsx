@@ -1,7 +1,5 @@
 import { Tag } from '@blueprintjs/core';
-import { billingStateOf } from '@mrn/contracts/domain/billing-state';
-import type { SessionUser } from '@mrn/contracts/routes/auth';
-import { routes } from '@mrn/contracts/routes/index';
+import { billingStateOf, routes, type SessionUser } from '@mrn/contracts';
 import { Link } from 'react-router-dom';
 import { useApiQuery } from '../api/hooks.ts';
 import { PATHS } from '../routing/paths.ts';

@@ -1,5 +1,5 @@
 import { Alert, Button, type ButtonProps, Intent } from '@blueprintjs/core';
-import { routes } from '@mrn/contracts/routes/index';
+import { routes } from '@mrn/contracts';
 import { useState } from 'react';
 import { useApiMutation } from '../api/hooks.ts';
 import { showError } from '../ui/toaster.ts';

@@ -1,4 +1,4 @@
-import { PLANS, type PlanLevel } from '@mrn/contracts/domain/plans';
+import { PLANS, type PlanLevel } from '@mrn/contracts';
 
 const dollars = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
 const wholeDollars = new Intl.NumberFormat('en-US', {

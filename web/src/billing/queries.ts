@@ -1,4 +1,4 @@
-import { routes } from '@mrn/contracts/routes/index';
+import { routes } from '@mrn/contracts';
 import { type QueryClient, useQuery } from '@tanstack/react-query';
 import { call } from '../api/client.ts';
 import { useApiQuery } from '../api/hooks.ts';

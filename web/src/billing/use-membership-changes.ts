@@ -1,4 +1,4 @@
-import { routes } from '@mrn/contracts/routes/index';
+import { routes } from '@mrn/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import type { ApiError } from '../api/api-error.ts';
 import { call } from '../api/client.ts';

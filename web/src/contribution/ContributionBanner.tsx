@@ -1,5 +1,5 @@
 import { Callout, Intent } from '@blueprintjs/core';
-import type { SessionUser } from '@mrn/contracts/routes/auth';
+import type { SessionUser } from '@mrn/contracts';
 import { Link, useLocation } from 'react-router-dom';
 import { PATHS } from '../routing/paths.ts';
 import { useOwnContribution } from './queries.ts';

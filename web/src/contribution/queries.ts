@@ -1,5 +1,4 @@
-import type { SessionUser } from '@mrn/contracts/routes/auth';
-import { routes } from '@mrn/contracts/routes/index';
+import { routes, type SessionUser } from '@mrn/contracts';
 import { useApiQuery } from '../api/hooks.ts';
 import { standingOf } from './standing.ts';
 

@@ -1,4 +1,4 @@
-import type { ContributionView } from '@mrn/contracts/routes/accounts';
+import type { ContributionView } from '@mrn/contracts';
 import { describe, expect, it } from 'vitest';
 import { noticeOf, standingOf, tooltipOf } from './standing.ts';
 

@@ -1,11 +1,11 @@
 import {
   CONTRIBUTION_TEXTS,
+  type ContributionView,
   contributionMadeOf,
+  MIN_CONTRIBUTION_PERCENT,
   moreRecords,
   overHundredExplained,
-} from '@mrn/contracts/domain/contribution';
-import { MIN_CONTRIBUTION_PERCENT } from '@mrn/contracts/domain/plans';
-import type { ContributionView } from '@mrn/contracts/routes/accounts';
+} from '@mrn/contracts';
 import { formatContribution } from '../layout/contribution.ts';
 import { formatDateTime } from '../merchants/format.ts';
 

@@ -1,6 +1,5 @@
 import { Button, HTMLSelect, Intent } from '@blueprintjs/core';
-import type { DisputeDetailView } from '@mrn/contracts/routes/disputes';
-import { routes } from '@mrn/contracts/routes/index';
+import { type DisputeDetailView, routes } from '@mrn/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useApiMutation, useApiQuery } from '../api/hooks.ts';
 import { useSignedInUser } from '../auth/auth-context.ts';

@@ -1,7 +1,5 @@
 import { Button, Intent, NonIdealState } from '@blueprintjs/core';
-import { DISPUTE_COMMENT_MAX } from '@mrn/contracts/domain/disputes';
-import type { DisputeDetailView } from '@mrn/contracts/routes/disputes';
-import { routes } from '@mrn/contracts/routes/index';
+import { DISPUTE_COMMENT_MAX, type DisputeDetailView, routes } from '@mrn/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useApiMutation } from '../api/hooks.ts';

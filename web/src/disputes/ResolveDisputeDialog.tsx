@@ -15,14 +15,14 @@ import {
   DISPUTE_OUTCOME_TEXTS,
   DISPUTE_RESOLUTION_LABELS,
   DISPUTE_RESOLUTIONS,
+  type DisputeDetailView,
   type DisputeResolution,
   EXPLAINED_RESOLUTIONS,
   MERCHANT_RESOLUTIONS,
-} from '@mrn/contracts/domain/disputes';
-import { NOTE_MAX } from '@mrn/contracts/domain/notes';
-import type { DisputeDetailView } from '@mrn/contracts/routes/disputes';
-import { routes } from '@mrn/contracts/routes/index';
-import type { NoteView } from '@mrn/contracts/routes/merchants';
+  NOTE_MAX,
+  type NoteView,
+  routes,
+} from '@mrn/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useApiMutation } from '../api/hooks.ts';

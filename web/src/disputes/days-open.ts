@@ -1,5 +1,5 @@
 import { Intent } from '@blueprintjs/core';
-import { DISPUTE_TARGET_DAYS, DISPUTE_WARNING_DAYS } from '@mrn/contracts/domain/disputes';
+import { DISPUTE_TARGET_DAYS, DISPUTE_WARNING_DAYS } from '@mrn/contracts';
 
 /**
  * Days a dispute has been (or was) open against the 30-day target: "12 of 30 days", amber from day 25,

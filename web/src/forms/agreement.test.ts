@@ -1,4 +1,4 @@
-import { routes } from '@mrn/contracts/routes/index';
+import { routes } from '@mrn/contracts';
 import { describe, expect, it } from 'vitest';
 import { validateChangePassword, validateMember } from '../accounts/validation.ts';
 import { merchantBody, validateMerchant } from '../merchants/merchant-form.ts';

@@ -1,5 +1,5 @@
 import { Tag, Tooltip } from '@blueprintjs/core';
-import type { ContributionView } from '@mrn/contracts/routes/accounts';
+import type { ContributionView } from '@mrn/contracts';
 import { Link } from 'react-router-dom';
 import { tooltipOf } from '../contribution/standing.ts';
 import { PATHS } from '../routing/paths.ts';

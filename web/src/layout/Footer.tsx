@@ -1,5 +1,5 @@
 import { Classes, Icon } from '@blueprintjs/core';
-import { MESSAGES } from '@mrn/contracts/domain/messages';
+import { MESSAGES } from '@mrn/contracts';
 import { Link } from 'react-router-dom';
 import { PRO_SITE_PATH, PRODUCT_NAME } from '../product.ts';
 import { PATHS } from '../routing/paths.ts';

@@ -1,5 +1,5 @@
 import { Classes } from '@blueprintjs/core';
-import { MESSAGES } from '@mrn/contracts/domain/messages';
+import { MESSAGES } from '@mrn/contracts';
 import { Suspense } from 'react';
 import { Link, Outlet } from 'react-router-dom';
 import { PATHS } from '../routing/paths.ts';

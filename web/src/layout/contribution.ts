@@ -1,6 +1,5 @@
 import { Intent } from '@blueprintjs/core';
-import { formatContributionPercent } from '@mrn/contracts/domain/contribution';
-import { contributionColour } from '@mrn/contracts/domain/plans';
+import { contributionColour, formatContributionPercent } from '@mrn/contracts';
 
 /**
  * A contribution figure everywhere it is shown (top bar, contribution view, funders list): "Over 100%"

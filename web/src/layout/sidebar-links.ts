@@ -1,5 +1,5 @@
 import type { IconName } from '@blueprintjs/icons';
-import type { SessionUser } from '@mrn/contracts/routes/auth';
+import type { SessionUser } from '@mrn/contracts';
 import { canUseMerchantSubscriptions } from '../auth/permissions.ts';
 import { PATHS } from '../routing/paths.ts';
 

@@ -1,5 +1,4 @@
-import { routes } from '@mrn/contracts/routes/index';
-import type { SubscriptionImportView } from '@mrn/contracts/routes/merchant-subscriptions';
+import { routes, type SubscriptionImportView } from '@mrn/contracts';
 import { downloadRoute, fetchRouteFile } from '../api/download.ts';
 import { type ImportResults, parseImportResultsInSlices } from './import-results.ts';
 

@@ -1,8 +1,4 @@
-import { routes } from '@mrn/contracts/routes/index';
-import {
-  SUBSCRIPTION_TEXTS,
-  SUBSCRIPTION_UPLOAD_MAX_BYTES,
-} from '@mrn/contracts/routes/merchant-subscriptions';
+import { routes, SUBSCRIPTION_TEXTS, SUBSCRIPTION_UPLOAD_MAX_BYTES } from '@mrn/contracts';
 import { ApiError } from '../api/api-error.ts';
 import { call } from '../api/client.ts';
 import { md5Base64 } from './md5.ts';

@@ -1,6 +1,5 @@
 import { Alert, Intent } from '@blueprintjs/core';
-import { routes } from '@mrn/contracts/routes/index';
-import type { NoteView } from '@mrn/contracts/routes/merchants';
+import { type NoteView, routes } from '@mrn/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useApiMutation } from '../api/hooks.ts';
 import { showError, showSuccess } from '../ui/toaster.ts';

@@ -1,4 +1,4 @@
-import { routes } from '@mrn/contracts/routes/index';
+import { routes } from '@mrn/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useApiMutation } from '../api/hooks.ts';
 import { showError, showSuccess } from '../ui/toaster.ts';

@@ -1,5 +1,4 @@
-import { formatEinInput } from '@mrn/contracts/domain/ein';
-import { STATES } from '@mrn/contracts/domain/us-states';
+import { formatEinInput, STATES } from '@mrn/contracts';
 import type { ReactElement } from 'react';
 import { SelectField, TextField } from '../ui/fields.tsx';
 import type { FormState } from '../ui/use-form.ts';

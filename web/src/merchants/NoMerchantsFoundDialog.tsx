@@ -1,6 +1,5 @@
 import { Button, Dialog, DialogBody, DialogFooter, Intent } from '@blueprintjs/core';
-import { isEinSearch, normaliseEin } from '@mrn/contracts/domain/ein';
-import { routes } from '@mrn/contracts/routes/index';
+import { isEinSearch, normaliseEin, routes } from '@mrn/contracts';
 import { useNavigate } from 'react-router-dom';
 import { useApiQuery } from '../api/hooks.ts';
 import { useSignedInUser } from '../auth/auth-context.ts';

@@ -1,6 +1,5 @@
 import { Button, Dialog, DialogBody, DialogFooter, Intent } from '@blueprintjs/core';
-import { routes } from '@mrn/contracts/routes/index';
-import type { NoteView } from '@mrn/contracts/routes/merchants';
+import { type NoteView, routes } from '@mrn/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useMemo, useRef, useState } from 'react';
 import { useApiMutation } from '../api/hooks.ts';

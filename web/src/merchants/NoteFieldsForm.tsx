@@ -6,7 +6,7 @@ import {
   SUBMISSION_SOURCE_LABELS,
   SUBMISSION_SOURCES,
   type SubmissionSource,
-} from '@mrn/contracts/domain/notes';
+} from '@mrn/contracts';
 import { useRef, useState } from 'react';
 import { SelectField, TextAreaField, TextField } from '../ui/fields.tsx';
 import type { FormState } from '../ui/use-form.ts';

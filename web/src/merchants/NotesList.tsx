@@ -1,6 +1,5 @@
 import { Button, CompoundTag, Intent, NonIdealState, Tag, Tooltip } from '@blueprintjs/core';
-import { SUBMISSION_SOURCE_LABELS } from '@mrn/contracts/domain/notes';
-import type { NoteView } from '@mrn/contracts/routes/merchants';
+import { type NoteView, SUBMISSION_SOURCE_LABELS } from '@mrn/contracts';
 import { useEffect, useRef } from 'react';
 import { AddedBy } from './AddedBy.tsx';
 import { categoryIntent } from './category-intent.ts';

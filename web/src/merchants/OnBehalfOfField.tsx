@@ -1,5 +1,5 @@
 import { FormGroup, HTMLSelect, InputGroup, Intent } from '@blueprintjs/core';
-import { routes } from '@mrn/contracts/routes/index';
+import { routes } from '@mrn/contracts';
 import { useState } from 'react';
 import { useApiQuery } from '../api/hooks.ts';
 

@@ -1,7 +1,5 @@
 import { Switch } from '@blueprintjs/core';
-import { routes } from '@mrn/contracts/routes/index';
-import { SUBSCRIPTION_TEXTS } from '@mrn/contracts/routes/merchant-subscriptions';
-import type { MerchantView } from '@mrn/contracts/routes/merchants';
+import { type MerchantView, routes, SUBSCRIPTION_TEXTS } from '@mrn/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ApiError } from '../api/api-error.ts';

@@ -1,4 +1,4 @@
-import { formatEin, normaliseEin } from '@mrn/contracts/domain/ein';
+import { formatEin, normaliseEin } from '@mrn/contracts';
 
 const pad = (n: number) => String(n).padStart(2, '0');
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;

@@ -1,6 +1,4 @@
-import { formatEinInput } from '@mrn/contracts/domain/ein';
-import type { State } from '@mrn/contracts/domain/us-states';
-import { MerchantFields, type MerchantView } from '@mrn/contracts/routes/merchants';
+import { formatEinInput, MerchantFields, type MerchantView, type State } from '@mrn/contracts';
 import { type FieldErrors, schemaErrors } from '../forms/validate.ts';
 
 /** The merchant fields as the form holds them: text as typed, EIN as 12-3456789. */

@@ -2,11 +2,12 @@ import {
   type DEFAULT_SATISFIED_QUICK_NOTES,
   NOTE_CATEGORIES,
   type NoteCategory,
+  NoteFields,
+  type NoteView,
   SUBMISSION_SOURCES,
   type SubmissionSource,
   selectableCategories,
-} from '@mrn/contracts/domain/notes';
-import { NoteFields, type NoteView } from '@mrn/contracts/routes/merchants';
+} from '@mrn/contracts';
 import { schemaErrors } from '../forms/validate.ts';
 import type { FormErrors } from './merchant-form.ts';
 

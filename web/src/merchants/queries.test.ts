@@ -1,4 +1,4 @@
-import { routes } from '@mrn/contracts/routes/index';
+import { routes } from '@mrn/contracts';
 import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
 import { apiQueryKey } from '../api/hooks.ts';

@@ -1,4 +1,4 @@
-import { routes } from '@mrn/contracts/routes/index';
+import { routes } from '@mrn/contracts';
 import type { QueryClient } from '@tanstack/react-query';
 
 /**

@@ -1,4 +1,4 @@
-import type { MerchantView } from '@mrn/contracts/routes/merchants';
+import type { MerchantView } from '@mrn/contracts';
 
 export type SearchOutcome =
   | { kind: 'one'; merchantId: string }

@@ -1,4 +1,4 @@
-import type { ErrorBody } from '@mrn/contracts/http/envelope';
+import type { ErrorBody } from '@mrn/contracts';
 
 /**
  * The field errors of a 400 answer under one body part (`merchant.fein: is required` under

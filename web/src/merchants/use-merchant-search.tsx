@@ -1,5 +1,4 @@
-import { routes } from '@mrn/contracts/routes/index';
-import { SEARCH_MIN } from '@mrn/contracts/routes/merchants';
+import { routes, SEARCH_MIN } from '@mrn/contracts';
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';

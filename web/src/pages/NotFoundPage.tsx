@@ -1,5 +1,5 @@
 import { Button, NonIdealState } from '@blueprintjs/core';
-import { MESSAGES } from '@mrn/contracts/domain/messages';
+import { MESSAGES } from '@mrn/contracts';
 import { useNavigate } from 'react-router-dom';
 import { PATHS } from '../routing/paths.ts';
 import { useDocumentTitle } from '../ui/use-document-title.ts';

@@ -1,4 +1,4 @@
-import type { SessionUser } from '@mrn/contracts/routes/auth';
+import type { SessionUser } from '@mrn/contracts';
 import { type ReactNode, useEffect, useRef } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
 import { forgetAttemptedRoute, rememberAttemptedRoute } from '../auth/attempted-route.ts';

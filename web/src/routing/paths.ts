@@ -1,4 +1,4 @@
-import { formatEinInput, isEinSearch } from '@mrn/contracts/domain/ein';
+import { formatEinInput, isEinSearch } from '@mrn/contracts';
 
 /** Screen routes of both specs (core §2, accounts §2). API paths live in contracts. */
 export const PATHS = {

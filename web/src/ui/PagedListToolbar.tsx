@@ -1,4 +1,4 @@
-import type { Pagination } from '@mrn/contracts/http/envelope';
+import type { Pagination } from '@mrn/contracts';
 import { ListSearchBox } from './ListSearchBox.tsx';
 import { Pager } from './Pager.tsx';
 import type { ListParams } from './use-list-params.ts';

@@ -1,5 +1,5 @@
 import { Button, ButtonGroup, HTMLSelect } from '@blueprintjs/core';
-import type { Pagination } from '@mrn/contracts/http/envelope';
+import type { Pagination } from '@mrn/contracts';
 import { useId } from 'react';
 import { pageRange } from './pagination.ts';
 

@@ -1,4 +1,4 @@
-import type { Pagination } from '@mrn/contracts/http/envelope';
+import type { Pagination } from '@mrn/contracts';
 
 /** "26–50 of 340": the rows a page shows, 1-based; 0–0 of 0 when empty. */
 export function pageRange(p: Pagination): { from: number; to: number; total: number } {

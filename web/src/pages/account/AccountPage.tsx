@@ -1,5 +1,5 @@
 import { Callout, Classes, H2, Intent } from '@blueprintjs/core';
-import { routes } from '@mrn/contracts/routes/index';
+import { routes } from '@mrn/contracts';
 import { AccountTabs } from '../../accounts/AccountTabs.tsx';
 import { useApiQuery } from '../../api/hooks.ts';
 import { useSignedInUser } from '../../auth/auth-context.ts';

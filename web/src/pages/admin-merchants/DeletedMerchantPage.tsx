@@ -10,7 +10,7 @@ import {
   SectionCard,
   Tag,
 } from '@blueprintjs/core';
-import { routes } from '@mrn/contracts/routes/index';
+import { routes } from '@mrn/contracts';
 import { useNavigate, useParams } from 'react-router-dom';
 import { useApiQuery } from '../../api/hooks.ts';
 import { AddedBy } from '../../merchants/AddedBy.tsx';

@@ -1,7 +1,5 @@
 import { Card } from '@blueprintjs/core';
-import { PAGE_SIZES } from '@mrn/contracts/domain/notes';
-import { routes } from '@mrn/contracts/routes/index';
-import type { MerchantView } from '@mrn/contracts/routes/merchants';
+import { type MerchantView, PAGE_SIZES, routes } from '@mrn/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router-dom';
 import { useApiQuery } from '../../api/hooks.ts';

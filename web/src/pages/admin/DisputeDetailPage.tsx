@@ -17,9 +17,9 @@ import {
   DISPUTE_OUTCOME_TEXTS,
   DISPUTE_RESOLUTION_OUTCOMES,
   DISPUTE_STATUS_LABELS,
-} from '@mrn/contracts/domain/disputes';
-import type { DisputeDetailView } from '@mrn/contracts/routes/disputes';
-import { routes } from '@mrn/contracts/routes/index';
+  type DisputeDetailView,
+  routes,
+} from '@mrn/contracts';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { useApiQuery } from '../../api/hooks.ts';

@@ -5,10 +5,10 @@ import {
   DISPUTE_STATUSES,
   DISPUTE_TARGET_DAYS,
   type DisputeStatus,
-} from '@mrn/contracts/domain/disputes';
-import { PAGE_SIZES } from '@mrn/contracts/domain/notes';
-import type { DisputeView } from '@mrn/contracts/routes/disputes';
-import { routes } from '@mrn/contracts/routes/index';
+  type DisputeView,
+  PAGE_SIZES,
+  routes,
+} from '@mrn/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
 import { useApiQuery } from '../../api/hooks.ts';
 import { DaysOpenTag } from '../../disputes/DaysOpenTag.tsx';

@@ -1,5 +1,5 @@
 import { Button, Classes, Dialog, DialogBody, DialogFooter, H2 } from '@blueprintjs/core';
-import { routes } from '@mrn/contracts/routes/index';
+import { routes } from '@mrn/contracts';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useApiQuery } from '../../api/hooks.ts';

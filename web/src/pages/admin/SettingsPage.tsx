@@ -1,6 +1,5 @@
 import { Button, Callout, Card, Classes, H2, H4, Intent, Switch } from '@blueprintjs/core';
-import { type AppSettings, MESSAGE_SEVERITIES } from '@mrn/contracts/routes/app-settings';
-import { routes } from '@mrn/contracts/routes/index';
+import { type AppSettings, MESSAGE_SEVERITIES, routes } from '@mrn/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import type { FormEvent } from 'react';
 import { isValid } from '../../accounts/validation.ts';

@@ -1,8 +1,4 @@
-import {
-  type AppSettings,
-  type MessageSeverity,
-  UpdateAppSettingsBody,
-} from '@mrn/contracts/routes/app-settings';
+import { type AppSettings, type MessageSeverity, UpdateAppSettingsBody } from '@mrn/contracts';
 import { type FieldErrors, schemaErrors } from '../../forms/validate.ts';
 
 export interface SettingsValues {

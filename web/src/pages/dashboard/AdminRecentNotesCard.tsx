@@ -1,6 +1,5 @@
 import { H4 } from '@blueprintjs/core';
-import { ADMIN_NOTES_PAGE_SIZE } from '@mrn/contracts/domain/notes';
-import { routes } from '@mrn/contracts/routes/index';
+import { ADMIN_NOTES_PAGE_SIZE, routes } from '@mrn/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useApiQuery } from '../../api/hooks.ts';

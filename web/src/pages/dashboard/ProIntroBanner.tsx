@@ -1,5 +1,5 @@
 import { AnchorButton, Callout, Intent } from '@blueprintjs/core';
-import { PLANS } from '@mrn/contracts/domain/plans';
+import { PLANS } from '@mrn/contracts';
 import { PRO_SITE_PATH } from '../../product.ts';
 
 const proMonthlyPrice = `$${(PLANS.PRO.priceCents / 100).toLocaleString('en-US')}`;

@@ -1,7 +1,6 @@
 import { Card } from '@blueprintjs/core';
 import type { IconName } from '@blueprintjs/icons';
-import type { RouteResponse } from '@mrn/contracts/http/route';
-import type { routes } from '@mrn/contracts/routes/index';
+import type { RouteResponse, routes } from '@mrn/contracts';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import type { ApiError } from '../../api/api-error.ts';

@@ -1,5 +1,5 @@
 import { H4 } from '@blueprintjs/core';
-import { routes } from '@mrn/contracts/routes/index';
+import { routes } from '@mrn/contracts';
 import { useApiQuery } from '../../api/hooks.ts';
 import { RecentNotesCard } from './RecentNotesCard.tsx';
 

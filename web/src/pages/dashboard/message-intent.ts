@@ -1,5 +1,5 @@
 import { Intent } from '@blueprintjs/core';
-import type { MessageSeverity } from '@mrn/contracts/routes/app-settings';
+import type { MessageSeverity } from '@mrn/contracts';
 
 /** Message bar colours (core spec §2): info blue, warning orange, error red, success green. */
 export const MESSAGE_INTENT: Record<MessageSeverity, Intent> = {

@@ -1,6 +1,5 @@
 import { Button, Callout, Classes, H2, Intent, NonIdealState, Tag } from '@blueprintjs/core';
-import { billingStateOf } from '@mrn/contracts/domain/billing-state';
-import { routes } from '@mrn/contracts/routes/index';
+import { billingStateOf, routes } from '@mrn/contracts';
 import { useNavigate, useParams } from 'react-router-dom';
 import { AccountTabs } from '../../accounts/AccountTabs.tsx';
 import { useApiQuery } from '../../api/hooks.ts';

@@ -1,6 +1,5 @@
 import { Alert, Button, Card, H2, HTMLSelect, Icon, Intent, Switch, Tag, Tooltip } from '@blueprintjs/core';
-import type { AccountView } from '@mrn/contracts/routes/accounts';
-import { routes } from '@mrn/contracts/routes/index';
+import { type AccountView, routes } from '@mrn/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';

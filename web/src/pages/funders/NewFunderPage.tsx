@@ -1,5 +1,5 @@
 import { Button, Card, H2, H4 } from '@blueprintjs/core';
-import { routes } from '@mrn/contracts/routes/index';
+import { routes } from '@mrn/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';

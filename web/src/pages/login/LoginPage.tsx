@@ -1,6 +1,5 @@
 import { Button, Callout, Card, FormGroup, H2, InputGroup, Intent } from '@blueprintjs/core';
-import { REMEMBER_DEVICE_HEADER } from '@mrn/contracts/routes/auth';
-import { routes } from '@mrn/contracts/routes/index';
+import { REMEMBER_DEVICE_HEADER, routes } from '@mrn/contracts';
 import { type FormEvent, useRef, useState } from 'react';
 import { Link, Navigate } from 'react-router-dom';
 import { useApiMutation } from '../../api/hooks.ts';

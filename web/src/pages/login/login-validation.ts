@@ -1,4 +1,4 @@
-import { LoginBody } from '@mrn/contracts/routes/auth';
+import { LoginBody } from '@mrn/contracts';
 import { type FieldErrors, schemaErrors } from '../../forms/validate.ts';
 
 export interface LoginValues {

@@ -1,5 +1,5 @@
 import { Button, Callout, Card, Classes, H2, H4, Intent, NonIdealState, Tag } from '@blueprintjs/core';
-import { routes } from '@mrn/contracts/routes/index';
+import { routes } from '@mrn/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';

@@ -1,6 +1,5 @@
 import { Classes, H2, Intent, Tag } from '@blueprintjs/core';
-import { PAGE_SIZES } from '@mrn/contracts/domain/notes';
-import { routes } from '@mrn/contracts/routes/index';
+import { PAGE_SIZES, routes } from '@mrn/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
 import { websiteHref, websiteLabel } from '../../accounts/website.ts';
 import { useApiQuery } from '../../api/hooks.ts';

@@ -1,7 +1,5 @@
 import { Button, Dialog, DialogBody, DialogFooter, Intent } from '@blueprintjs/core';
-import { formatEinInput, isEinDigits, normaliseEin } from '@mrn/contracts/domain/ein';
-import { routes } from '@mrn/contracts/routes/index';
-import { SUBSCRIPTION_TEXTS } from '@mrn/contracts/routes/merchant-subscriptions';
+import { formatEinInput, isEinDigits, normaliseEin, routes, SUBSCRIPTION_TEXTS } from '@mrn/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useApiMutation } from '../../api/hooks.ts';

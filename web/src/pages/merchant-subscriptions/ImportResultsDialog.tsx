@@ -9,7 +9,7 @@ import {
   NonIdealState,
   Spinner,
 } from '@blueprintjs/core';
-import type { SubscriptionImportView } from '@mrn/contracts/routes/merchant-subscriptions';
+import type { SubscriptionImportView } from '@mrn/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useId, useMemo, useState } from 'react';
 import { ApiError } from '../../api/api-error.ts';

@@ -1,5 +1,5 @@
 import { Callout, H2, Intent, Tab, Tabs } from '@blueprintjs/core';
-import { routes } from '@mrn/contracts/routes/index';
+import { routes } from '@mrn/contracts';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { useApiQuery } from '../../api/hooks.ts';
 import { useSignedInUser } from '../../auth/auth-context.ts';

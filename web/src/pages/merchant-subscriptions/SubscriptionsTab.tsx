@@ -1,11 +1,11 @@
 import { Alert, Button, Checkbox, Intent, Tooltip } from '@blueprintjs/core';
-import type { Pagination } from '@mrn/contracts/http/envelope';
-import { routes } from '@mrn/contracts/routes/index';
 import {
   MERCHANT_SUBSCRIPTIONS_PER_PAGE,
   type MerchantSubscriptionView,
+  type Pagination,
+  routes,
   SUBSCRIPTION_TEXTS,
-} from '@mrn/contracts/routes/merchant-subscriptions';
+} from '@mrn/contracts';
 import { keepPreviousData, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';

@@ -8,8 +8,7 @@ import {
   Intent,
   ProgressBar,
 } from '@blueprintjs/core';
-import { routes } from '@mrn/contracts/routes/index';
-import { SUBSCRIPTION_TEXTS } from '@mrn/contracts/routes/merchant-subscriptions';
+import { routes, SUBSCRIPTION_TEXTS } from '@mrn/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { invalidateApiPaths } from '../../api/invalidate.ts';

@@ -1,6 +1,5 @@
 import { Button, Icon, Intent, Tag } from '@blueprintjs/core';
-import { routes } from '@mrn/contracts/routes/index';
-import type { SubscriptionImportView } from '@mrn/contracts/routes/merchant-subscriptions';
+import { routes, type SubscriptionImportView } from '@mrn/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { ApiError } from '../../api/api-error.ts';

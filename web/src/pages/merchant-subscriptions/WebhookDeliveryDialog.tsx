@@ -1,6 +1,5 @@
 import { Dialog, DialogBody, Intent, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
-import { routes } from '@mrn/contracts/routes/index';
-import type { WebhookAttemptView } from '@mrn/contracts/routes/merchant-subscriptions';
+import { routes, type WebhookAttemptView } from '@mrn/contracts';
 import { useApiQuery } from '../../api/hooks.ts';
 import { useSignedInUser } from '../../auth/auth-context.ts';
 import { displayEin, formatDateTime } from '../../merchants/format.ts';

@@ -1,5 +1,5 @@
 import { Button, Callout, Card, H2, H4, Intent, Spinner, SpinnerSize } from '@blueprintjs/core';
-import { routes } from '@mrn/contracts/routes/index';
+import { routes } from '@mrn/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useMemo, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';

@@ -1,6 +1,5 @@
 import { Callout, Intent, NonIdealState, Tag } from '@blueprintjs/core';
-import type { RouteResponse } from '@mrn/contracts/http/route';
-import { routes } from '@mrn/contracts/routes/index';
+import { type RouteResponse, routes } from '@mrn/contracts';
 import { Fragment } from 'react';
 import { useApiQuery } from '../../api/hooks.ts';
 import { formatDateTime } from '../../merchants/format.ts';

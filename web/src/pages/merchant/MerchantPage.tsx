@@ -12,8 +12,7 @@ import {
   Tabs,
   Tag,
 } from '@blueprintjs/core';
-import { routes } from '@mrn/contracts/routes/index';
-import type { MerchantView, NoteView } from '@mrn/contracts/routes/merchants';
+import { type MerchantView, type NoteView, routes } from '@mrn/contracts';
 import { useEffect, useState } from 'react';
 import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { useApiQuery } from '../../api/hooks.ts';

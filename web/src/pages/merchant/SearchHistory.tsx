@@ -1,6 +1,5 @@
 import { Callout, HTMLTable, Intent, Spinner, SpinnerSize } from '@blueprintjs/core';
-import { SEARCH_HISTORY_MONTHS } from '@mrn/contracts/domain/notes';
-import { routes } from '@mrn/contracts/routes/index';
+import { routes, SEARCH_HISTORY_MONTHS } from '@mrn/contracts';
 import { lazy, Suspense } from 'react';
 import { useApiQuery } from '../../api/hooks.ts';
 import { monthLabel } from '../../merchants/format.ts';

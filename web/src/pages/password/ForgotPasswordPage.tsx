@@ -1,5 +1,5 @@
 import { Button, Callout, Card, H2, Intent } from '@blueprintjs/core';
-import { routes } from '@mrn/contracts/routes/index';
+import { routes } from '@mrn/contracts';
 import type { FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { isValid, validateForgotPassword } from '../../accounts/validation.ts';

@@ -1,6 +1,5 @@
 import { Button, Callout, Card, H2, Intent } from '@blueprintjs/core';
-import { routes } from '@mrn/contracts/routes/index';
-import { INVITATION_LINK_PARAM } from '@mrn/contracts/routes/users';
+import { INVITATION_LINK_PARAM, routes } from '@mrn/contracts';
 import type { FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import {

@@ -15,7 +15,7 @@ import {
   Tabs,
   Tag,
 } from '@blueprintjs/core';
-import { API_TEXTS } from '@mrn/contracts/domain/messages';
+import { API_TEXTS } from '@mrn/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ApiError } from '../../api/api-error.ts';

@@ -1,9 +1,5 @@
 import { Button, Callout, Card, Classes, H2, Intent } from '@blueprintjs/core';
-import { formatEinInput } from '@mrn/contracts/domain/ein';
-import { MESSAGES } from '@mrn/contracts/domain/messages';
-import { STATES } from '@mrn/contracts/domain/us-states';
-import { DISPUTE_SUBMITTED } from '@mrn/contracts/routes/disputes';
-import { routes } from '@mrn/contracts/routes/index';
+import { DISPUTE_SUBMITTED, formatEinInput, MESSAGES, routes, STATES } from '@mrn/contracts';
 import { type FormEvent, useRef } from 'react';
 import { Link } from 'react-router-dom';
 import { isValid } from '../../accounts/validation.ts';

@@ -1,5 +1,5 @@
 import { AnchorButton, Button, Callout, Card, Classes, H2, H3, H4, Intent } from '@blueprintjs/core';
-import { PLANS } from '@mrn/contracts/domain/plans';
+import { PLANS } from '@mrn/contracts';
 import { Link, useNavigate } from 'react-router-dom';
 import { PlanComparison } from '../../accounts/PlanComparison.tsx';
 import { monthlyPrice } from '../../accounts/plans.ts';

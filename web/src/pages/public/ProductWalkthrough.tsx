@@ -1,5 +1,5 @@
 import { Card, Classes, H4, H5, Icon, type IconName, Intent, Tag } from '@blueprintjs/core';
-import { PLANS } from '@mrn/contracts/domain/plans';
+import { PLANS } from '@mrn/contracts';
 import type { ReactNode } from 'react';
 import { useId } from 'react';
 import './walkthrough.css';

@@ -1,6 +1,4 @@
-import { formatEinInput } from '@mrn/contracts/domain/ein';
-import type { State } from '@mrn/contracts/domain/us-states';
-import { DisputeFields } from '@mrn/contracts/routes/disputes';
+import { DisputeFields, formatEinInput, type State } from '@mrn/contracts';
 import { type FieldErrors, schemaErrors } from '../../forms/validate.ts';
 
 export interface DisputeValues {

@@ -1,4 +1,4 @@
-import { PARTNER_OPENAPI_PATH, partnerOpenApiDocument } from '@mrn/contracts/routes/partner-api-document';
+import { PARTNER_OPENAPI_PATH, partnerOpenApiDocument } from '@mrn/contracts';
 import { describe, expect, it } from 'vitest';
 import {
   answerExample,

@@ -1,5 +1,5 @@
 import { Button, Callout, H2, Intent, NonIdealState } from '@blueprintjs/core';
-import { routes } from '@mrn/contracts/routes/index';
+import { routes } from '@mrn/contracts';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { useApiQuery } from '../../api/hooks.ts';
 import { MerchantSearchForm } from '../../layout/MerchantSearchForm.tsx';

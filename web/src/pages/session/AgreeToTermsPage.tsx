@@ -1,5 +1,5 @@
 import { Button, Card, Checkbox, H2, Intent } from '@blueprintjs/core';
-import { routes } from '@mrn/contracts/routes/index';
+import { routes } from '@mrn/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useRef, useState } from 'react';
 import { Navigate } from 'react-router-dom';

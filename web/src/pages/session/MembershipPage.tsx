@@ -1,7 +1,5 @@
 import { Button, Callout, Card, Classes, H2, H4, Intent } from '@blueprintjs/core';
-import type { BillingState } from '@mrn/contracts/domain/billing-state';
-import { hasActiveMembership, PLANS, type PlanLevel } from '@mrn/contracts/domain/plans';
-import { routes } from '@mrn/contracts/routes/index';
+import { type BillingState, hasActiveMembership, PLANS, type PlanLevel, routes } from '@mrn/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';

@@ -1,5 +1,5 @@
 import { Callout, Card, Classes, H2, Intent, Spinner, SpinnerSize } from '@blueprintjs/core';
-import { routes } from '@mrn/contracts/routes/index';
+import { routes } from '@mrn/contracts';
 import { useEffect, useRef, useState } from 'react';
 import { Navigate } from 'react-router-dom';
 import { useApiMutation, useApiQuery } from '../../api/hooks.ts';

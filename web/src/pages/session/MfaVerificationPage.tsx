@@ -1,5 +1,5 @@
 import { Card, Classes, H2 } from '@blueprintjs/core';
-import { routes } from '@mrn/contracts/routes/index';
+import { routes } from '@mrn/contracts';
 import { useRef } from 'react';
 import { Navigate } from 'react-router-dom';
 import { useApiMutation } from '../../api/hooks.ts';

@@ -1,4 +1,4 @@
-import { MESSAGES } from '@mrn/contracts/domain/messages';
+import { MESSAGES } from '@mrn/contracts';
 import type { ApiError } from '../../api/api-error.ts';
 
 /** The MFA screens' failure text: the server's "Failed" for a wrong code (core §8), else its own text. */

@@ -1,6 +1,5 @@
 import { H4 } from '@blueprintjs/core';
-import { routes } from '@mrn/contracts/routes/index';
-import { CONTRIBUTOR_PAGE_SIZES } from '@mrn/contracts/routes/widgets';
+import { CONTRIBUTOR_PAGE_SIZES, routes } from '@mrn/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';

@@ -1,7 +1,5 @@
 import { H4, HTMLSelect } from '@blueprintjs/core';
-import { NOTE_CATEGORIES, type NoteCategory } from '@mrn/contracts/domain/notes';
-import { routes } from '@mrn/contracts/routes/index';
-import { RECENT_MERCHANTS_PER_PAGE } from '@mrn/contracts/routes/widgets';
+import { NOTE_CATEGORIES, type NoteCategory, RECENT_MERCHANTS_PER_PAGE, routes } from '@mrn/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { Link } from 'react-router-dom';

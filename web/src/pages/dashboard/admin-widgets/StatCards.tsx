@@ -1,5 +1,5 @@
 import { Card, Classes, Spinner } from '@blueprintjs/core';
-import { routes } from '@mrn/contracts/routes/index';
+import { routes } from '@mrn/contracts';
 import type { ReactNode } from 'react';
 import { useApiQuery } from '../../../api/hooks.ts';
 import { formatCount, formatUsdCents } from './format.ts';

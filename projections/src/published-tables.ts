@@ -1,0 +1,70 @@
+import type { PublishedTable } from '@mrn/platform';
+
+/**
+ * The read models projections makes for other packages (issue 22, DESIGN §2). Only projections writes
+ * them (its projectors, its rebuild and its migrations); the packages named here read them, and
+ * server/src/architecture/table-ownership.test.ts fails on any other package's SQL over them. A change
+ * of one of these tables' columns is a change to its readers too.
+ *
+ * The query side serves every dashboard and partner API read from read models (DESIGN §1): query-api
+ * reads most of them. Nothing here is for the command side to decide from (it decides from streams);
+ * what command-api reads it only shows or mails.
+ */
+const QUERY = 'query-api';
+
+export const publishedTables: readonly PublishedTable[] = [
+  {
+    table: 'read.accounts',
+    readers: [QUERY, 'platform'],
+    why: 'query-api: funder lists, details, plan and lock checks of reads; platform: the session check of every request (plan level, archived funder)',
+  },
+  {
+    table: 'read.users',
+    readers: [QUERY, 'platform', 'webhook-dispatcher'],
+    why: 'query-api: members, adders and partner credentials; platform: the session check (roles, session version, archived user); webhook-dispatcher: the admins to e-mail when an endpoint is disabled',
+  },
+  {
+    table: 'read.account_mail_recipients',
+    readers: ['command-api'],
+    why: "command-api's e-mails about a funder (failed renewal, contribution warning): its admins, or its primary contact",
+  },
+  {
+    table: 'read.account_contribution',
+    readers: [QUERY, 'command-api'],
+    why: "query-api: the contribution figures and the search lock; command-api: the figure shown in the signed-in user's view (login, MFA), not decided from",
+  },
+  {
+    table: 'read.contribution_in_window()',
+    readers: [QUERY],
+    why: 'query-api: what the 90-day figure is made of, on the contribution page',
+  },
+  {
+    table: 'read.merchant_subscriptions',
+    readers: [QUERY, 'command-api'],
+    why: "query-api: the watched EINs list and watch flags; command-api: a deletion's answer is the list's first page after it, and the daily expiry pass finds the accounts to look at (each account's stream decides)",
+  },
+  {
+    table: 'read.merchants',
+    readers: [QUERY, 'command-api'],
+    why: "query-api: search, merchant pages, disputes, widgets; command-api: the merchant shown beside each watched EIN in a deletion's answer",
+  },
+  {
+    table: 'read.merchant_subscription_imports',
+    readers: [QUERY],
+    why: 'the imports list of merchant subscriptions',
+  },
+  { table: 'read.notes', readers: [QUERY], why: 'merchant pages and the partner API' },
+  { table: 'read.merchant_words', readers: [QUERY], why: 'keyword search by name' },
+  { table: 'read.search_words', readers: [QUERY], why: 'keyword search by name' },
+  { table: 'read.merchant_searches', readers: [QUERY], why: 'search history and the partner API' },
+  { table: 'read.ein_searches', readers: [QUERY], why: 'search history and the partner API' },
+  { table: 'read.account_daily_searches', readers: [QUERY], why: 'the daily search limit of a plan' },
+  { table: 'read.disputes', readers: [QUERY], why: 'the disputes list and pages' },
+  { table: 'read.dispute_comments', readers: [QUERY], why: 'a dispute page' },
+  { table: 'read.app_settings', readers: [QUERY], why: 'the dashboard message and settings' },
+  { table: 'read.analytics_daily', readers: [QUERY], why: 'analytics' },
+  { table: 'read.analytics_daily_hits', readers: [QUERY], why: 'analytics' },
+  { table: 'read.widget_merchants', readers: [QUERY], why: 'admin dashboard widgets' },
+  { table: 'read.widget_account_counts', readers: [QUERY], why: 'admin dashboard widgets' },
+  { table: 'read.widget_category_counts', readers: [QUERY], why: 'admin dashboard widgets' },
+];
