@@ -55,6 +55,53 @@ function commandOf(pid: number): string {
   }
 }
 
+/** Every process whose parent is another in the list: pid → its children. */
+function childrenByParent(): Map<number, number[]> {
+  const children = new Map<number, number[]>();
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
+  } catch {
+    return children;
+  }
+  for (const p of pids) {
+    const pid = Number(p);
+    const parent = parentOf(pid);
+    if (parent > 0) children.set(parent, [...(children.get(parent) ?? []), pid]);
+  }
+  return children;
+}
+
+/** The processes started by `pid`, their children and so on (Linux /proc; none where unreadable). */
+export function descendantsOf(pid: number): number[] {
+  if (pid <= 0) return [];
+  const children = childrenByParent();
+  const found: number[] = [];
+  const queue = [...(children.get(pid) ?? [])];
+  while (queue.length > 0) {
+    const next = queue.shift()!;
+    found.push(next);
+    queue.push(...(children.get(next) ?? []));
+  }
+  return found;
+}
+
+/** When the process started (clock ticks since boot), to tell it from a later one given the same pid. */
+export function startTimeOf(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
+  } catch {
+    return -1;
+  }
+}
+
+/** A process and every process under it: the split topology's launcher and its service processes. */
+function treeMs(root: number): number {
+  if (root <= 0) return 0;
+  return [root, ...descendantsOf(root)].reduce((sum, pid) => sum + processMs(pid), 0);
+}
+
 /** The postmaster and its children (backends and background workers; exited ones count in its children's time). */
 function clusterMs(postmaster: number): number {
   if (postmaster <= 0) return 0;
@@ -96,7 +143,8 @@ function machineMs(): { busy: number; total: number } {
 
 export class CpuMeter {
   /**
-   * @param serverPid the server process (node running server/src/main.ts)
+   * @param serverPid the server process (node running server/src/main.ts, or server/src/split-main.ts,
+   *   whose service processes count with it: the whole tree under it is measured)
    * @param postgresBackendPid any backend of the cluster (select pg_backend_pid()): its parent is the
    *   postmaster. Only meaningful when Postgres runs on this machine.
    */
@@ -122,7 +170,7 @@ export class CpuMeter {
     return {
       at: performance.now(),
       clientMs: (usage.user + usage.system) / 1000,
-      serverMs: processMs(this.serverPid),
+      serverMs: treeMs(this.serverPid),
       postgresMs: clusterMs(this.postmaster),
       machineBusyMs: machine.busy,
       machineTotalMs: machine.total,

@@ -87,10 +87,12 @@ async function main(): Promise<void> {
 env: DATABASE_URL (server to create a scratch database on; default: embedded Postgres in ./.data-bench),
      BENCH_SECONDS (measured seconds per case, default 10), BENCH_WARMUP_SECONDS (default 1.5),
      eventstore: BENCH_WRITERS (default 8), BENCH_ROUNDS (interleaved slices per case, default 10)
-     search (dashboard searches, and the partner API's EIN search with an API token):
+     search (dashboard searches, and the partner API's EIN search with an API token, against the all-in-one
+       server and then the split topology, on the same database, side by side in one table):
        BENCH_MERCHANTS (default 1000000), BENCH_NOTES (default 3000000), BENCH_SEED_WRITERS (default 4),
        BENCH_SEED_BATCH (merchants per appendMany, default 200), BENCH_CONCURRENCY (HTTP connections, default 16),
-       BENCH_SERVER_PORT (default 8097, another free one if taken), BENCH_EXPLAIN=1 (print full query plans),
+       BENCH_SERVER_PORT (the all-in-one server's, then the split gateway's; default 8097, another free one
+       if taken), BENCH_EXPLAIN=1 (print full query plans),
        BENCH_KEEP_DATABASE=1 (keep the search database, with DATABASE_URL, to look closer),
        BENCH_REUSE_DATABASE=<name> (measure the searches again on a kept database, skipping seeding and replay)
      web: BENCH_WEB_RUNS (sign-ins measured in Chromium, default 7; needs web/dist from npm run build)

@@ -15,13 +15,13 @@ import { allProjectors, rebuildProjectors } from '@mrn/projections';
 import { SEARCH_STATEMENTS } from '@mrn/query-api/handlers/search';
 import { keywordRange, keywordScan, keywordWords } from '@mrn/query-api/views';
 import { allMigrations, ensurePlatformAdmin } from '@mrn/server';
-import { LIVE_CONSUMERS, waitForCheckpoints } from './consumers.ts';
+import { ALL_FOLLOWERS, LIVE_CONSUMERS, waitForCheckpoints } from './consumers.ts';
 import { CpuMeter, type CpuUse } from './cpu.ts';
 import { type BenchDatabase, type BenchServer, createBenchDatabase } from './database.ts';
 import { type LoadRequest, type LoadResult, percentile, postJson, runLoad, signIn } from './http-load.ts';
 import { einOf, keywordTerm, merchantAppends, noteCounts, type Owner, Rng } from './search-data.ts';
-import { freePort, type ServerProcess, startServerProcess } from './server-process.ts';
-import { formatCount, formatMs, printLatencyReport, type Row } from './table.ts';
+import { freePort, splitProcesses, startServerProcess } from './server-process.ts';
+import { formatCount, formatMs, printLatencyComparison, type Row } from './table.ts';
 
 export interface SearchBenchOptions {
   merchants: number;
@@ -63,16 +63,18 @@ export async function runSearchBench(server: BenchServer, opts: SearchBenchOptio
     `bench:      ${formatCount(opts.merchants)} merchants, ${formatCount(opts.notes)} notes seeded through the ` +
       `event store (appendMany of ${opts.seedBatch} merchants = ${opts.seedBatch * 2} streams, ${opts.seedWriters} ` +
       `writers, 'no_stream', seeding pool with synchronous_commit=off); read models rebuilt as ` +
-      '`npm run rebuild -- all` does (one pass over the log); then the real server in a second ' +
-      `process, searched over HTTP (keep-alive, ${opts.concurrency} connections, ${opts.seconds} s per phase ` +
-      `after ${opts.warmupSeconds} s warm-up) as a PRO funder user (keyword cap 25)`,
+      '`npm run rebuild -- all` does (one pass over the log); then the real server in processes of its own, ' +
+      'both topologies on that database one after the other: all-in-one (`server/src/main.ts`, one process), ' +
+      'then, once it has stopped, split (`server/src/split-main.ts`: a gateway in front of command-api and ' +
+      'query-api processes, one of each per core, a projections and a webhook-dispatcher process); each ' +
+      `searched over HTTP (keep-alive, ${opts.concurrency} connections, ${opts.seconds} s per phase ` +
+      `after ${opts.warmupSeconds} s warm-up) as a PRO funder user (keyword cap 25), with the same searches`,
   );
   console.log(`load:       ${formatLoad()} (1/5/15 min load average before the suite)`);
   const db = opts.reuseDatabase
     ? reusedDatabase(server, opts.reuseDatabase)
     : await createBenchDatabase(server, 'search');
   const pools: Pool[] = [];
-  let child: ServerProcess | undefined;
   const rows: Row[] = [];
   const checks: string[] = [];
   const notes: string[] = [];
@@ -101,22 +103,24 @@ export async function runSearchBench(server: BenchServer, opts: SearchBenchOptio
       notes.push(
         `checkpoint, vacuum (analyze) events, checkpoint after seeding: ${seconds(vacuumStarted)} s`,
       );
-      rows.push({ section: 'seeding through the event store (appendMany, asynchronous commit)' });
-      rows.push([
-        `  ${formatCount(seed.events)} events (${formatCount(opts.merchants)} EinReserved, ` +
-          `${formatCount(opts.merchants)} MerchantAdded, ${formatCount(opts.notes)} NoteAdded) in ${seed.seconds.toFixed(1)} s`,
-        formatCount(seed.events / seed.seconds),
-        '',
-        '',
-        '',
-        '',
-      ]);
+      rows.push({
+        section:
+          'seeding through the event store (appendMany, asynchronous commit; once, before either server ran)',
+      });
+      rows.push(
+        once(
+          `  ${formatCount(seed.events)} events (${formatCount(opts.merchants)} EinReserved, ` +
+            `${formatCount(opts.merchants)} MerchantAdded, ${formatCount(opts.notes)} NoteAdded) in ${seed.seconds.toFixed(1)} s`,
+          [formatCount(seed.events / seed.seconds)],
+        ),
+      );
 
       // ---- 2. projection replay ----------------------------------------------------------------------
       // As `npm run rebuild -- all` does it: one pass over the log feeding every projector.
       const rebuildStore = new PostgresEventStore(rebuildPool);
       rows.push({
-        section: 'projection replay (`npm run rebuild -- all`: one pass over the log, every projector)',
+        section:
+          'projection replay (`npm run rebuild -- all`: one pass over the log, every projector; once, before either server ran)',
       });
       process.stderr.write(`  rebuilding ${allProjectors.length} read models…\n`);
       const started = performance.now();
@@ -138,16 +142,20 @@ export async function runSearchBench(server: BenchServer, opts: SearchBenchOptio
       const replaySeconds = (performance.now() - started) / 1000;
       // The rate is of the whole log: events of types no projector handles are skipped, not free.
       const rate = head / replaySeconds;
-      rows.push([
-        `  the log's ${formatCount(head)} events (${formatCount(count)} of types the projectors handle, applied) ` +
-          `into ${allProjectors.length} read models (${allProjectors.map((p) => p.name).join(', ')}) in ` +
-          `${replaySeconds.toFixed(1)} s`,
-        formatCount(rate),
-        '',
-        '',
-        '',
-        verdict(rate >= TARGETS.replayEventsPerSecond, '≥ 20,000 events/s'),
-      ]);
+      rows.push(
+        once(
+          `  the log's ${formatCount(head)} events (${formatCount(count)} of types the projectors handle, applied) ` +
+            `into ${allProjectors.length} read models (${allProjectors.map((p) => p.name).join(', ')}) in ` +
+            `${replaySeconds.toFixed(1)} s`,
+          [
+            formatCount(rate),
+            '',
+            '',
+            '',
+            verdict(rate >= TARGETS.replayEventsPerSecond, '≥ 20,000 events/s'),
+          ],
+        ),
+      );
       notes.push(await describeTables(rebuildPool));
       // Analyze for the planner; vacuum too, as autovacuum soon would, so it does not run mid-measurement.
       const analyzeStarted = performance.now();
@@ -159,31 +167,257 @@ export async function runSearchBench(server: BenchServer, opts: SearchBenchOptio
     }
     checks.push(await checkReadModels(rebuildPool, opts));
 
-    // ---- 3. searches over HTTP against the real server in its own process ----------------------------
-    const port = await freePort(opts.port);
-    process.stderr.write(`  starting the server on port ${port}…\n`);
-    child = await startServerProcess({
-      databaseUrl: db.url,
-      port,
-      env: {
-        ADMIN_EMAIL,
-        ADMIN_PASSWORD: PASSWORD,
-        RATE_LIMIT_API_PER_MINUTE: String(BENCH_RATE_LIMIT_PER_MINUTE),
-      },
-    });
-    const baseUrl = `http://127.0.0.1:${port}`;
-    process.stderr.write(`  waiting for the server's consumers to reach the log's head…\n`);
-    const caughtUp = await waitForCheckpoints(rebuildPool, LIVE_CONSUMERS, 3600);
-    notes.push(
-      `the server's live consumers (${LIVE_CONSUMERS.join(', ')}) read the log to its head in ` +
-        `${caughtUp.toFixed(0)} s after start-up, before any measurement`,
-    );
-    const token = await signInAsFunder(baseUrl);
-    const apiToken = await partnerApiToken(baseUrl, token, owner, rebuildPool);
-    const backend = (await rebuildPool.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
-    const meter = new CpuMeter(child.process.pid ?? -1, backend);
-    notes.push(`load average (1/5/15 min) before the HTTP phases: ${formatLoad()}`);
+    // ---- 3. searches over HTTP, each topology in processes of its own, one after the other ----------
+    const runs: (TopologyRun | undefined)[] = [];
+    const failures: unknown[] = [];
+    for (const topology of TOPOLOGIES) {
+      try {
+        runs.push(await measureTopology(topology, { db, opts, owner, pool: rebuildPool, checks, notes }));
+      } catch (error) {
+        // The other topology's figures are still worth printing; the suite fails after the table.
+        runs.push(undefined);
+        failures.push(error);
+        const message = error instanceof Error ? error.message : String(error);
+        // The first line says what failed; the first error the server printed, why.
+        const lines = message.split('\n');
+        const cause = lines.slice(1).find((l) => /^\w*Error\b/.test(l.trim()));
+        notes.push(`${topology.name}: NOT MEASURED — ${lines[0]}${cause ? ` ${cause.trim()}` : ''}`);
+        process.stderr.write(
+          `  ${topology.name} failed: ${error instanceof Error ? error.stack : message}\n`,
+        );
+      }
+    }
 
+    const phaseRows = (partner: boolean) => {
+      const of = (run: TopologyRun | undefined) => run?.phases.filter((p) => p.partner === partner) ?? [];
+      const listed = of(runs.find((r) => r !== undefined));
+      listed.forEach(({ label }, i) => {
+        const at = runs.map((run) => of(run)[i]);
+        rows.push([`  ${label}`, ...at.flatMap((phase) => (phase ? phaseCells(phase) : blank(GROUP)))]);
+        const results = at.flatMap((phase) => (phase ? [phase.result] : []));
+        if (results.some((r) => r.byKind.size > 1) || label.startsWith('keyword')) {
+          const kinds = [...new Set(results.flatMap((r) => [...r.byKind.keys()]))].sort((a, b) =>
+            a.localeCompare(b),
+          );
+          for (const kind of kinds) {
+            const byRun = at.map((phase) => phase?.result.byKind.get(kind));
+            // The same requests (one seed) to both: shares and outcomes differ only by what each run got to.
+            const described = TOPOLOGIES.map((t, j) => {
+              const k = byRun[j];
+              const result = at[j]?.result;
+              return k && result
+                ? {
+                    topology: t.name,
+                    text: `${formatShare(k.count, result.requests)} of searches, ${formatOutcomes(k.outcomes)}`,
+                  }
+                : undefined;
+            }).filter((d) => d !== undefined);
+            const texts = [...new Set(described.map((d) => d.text))];
+            rows.push([
+              `    ${kind}: ${texts.length === 1 ? texts[0] : described.map((d) => `${d.text} (${d.topology})`).join('; ')}`,
+              ...byRun.flatMap((k) =>
+                k
+                  ? [
+                      '',
+                      formatMs(percentile(k.latencies, 0.5)),
+                      formatMs(percentile(k.latencies, 0.99)),
+                      '',
+                      '',
+                    ]
+                  : blank(GROUP),
+              ),
+            ]);
+          }
+        }
+        at.forEach((phase, j) => {
+          const run = runs[j]!;
+          if (phase?.result.cpu)
+            rows.push([
+              `    ${formatCpu(run, phase.result.cpu, phase.result.requests)}`,
+              ...blank(GROUP * TOPOLOGIES.length),
+            ]);
+          for (const [key, e] of phase?.result.errors ?? [])
+            notes.push(
+              `${TOPOLOGIES[j]!.name}: ${partner ? 'partner API ' : ''}${label}: ${e.count} × ${key}, e.g. ${e.example}`,
+            );
+        });
+      });
+    };
+    rows.push({
+      section:
+        'searches over HTTP (GET /api/search/merchants; the server in processes of its own: all-in-one, ' +
+        'then split, on the same database)',
+    });
+    phaseRows(false);
+    rows.push({
+      section:
+        'partner API searches over HTTP (GET /api/v2/merchants/{ein} with an API token, rate-limited per ' +
+        `API user at ${formatCount(BENCH_RATE_LIMIT_PER_MINUTE)}/min; same servers, merchants and EINs)`,
+    });
+    phaseRows(true);
+
+    // With no server running: the machine is as quiet as the bench can make it.
+    process.stderr.write('  EXPLAIN ANALYZE of the search queries…\n');
+    const explained = await explainQueries(rebuildPool, opts, owner);
+
+    printLatencyComparison(
+      TOPOLOGIES.map((t) => t.heading),
+      rows,
+      checks,
+      notes,
+    );
+    console.log(`\n${explained}`);
+    if (failures.length > 0) throw failures[0];
+  } finally {
+    for (const p of pools) await p.end().catch(() => undefined);
+    if (opts.keepDatabase) console.log(`kept:   ${db.url}`);
+    else await db.drop();
+  }
+}
+
+/** The two ways the product runs, measured one after the other on the same database. */
+interface Topology {
+  name: 'all-in-one' | 'split';
+  /** Over the topology's columns. */
+  heading: string;
+  /** What starts it, as its npm script does. */
+  entry: string;
+  /** The followers of the log that must have reached its head before a measurement. */
+  followers: readonly string[];
+  followersText: string;
+}
+
+const SPLIT_SERVICES = ['command-api', 'query-api', 'projections', 'webhook-dispatcher'] as const;
+
+const TOPOLOGIES: Topology[] = [
+  {
+    name: 'all-in-one',
+    heading: 'all-in-one (npm start: server/src/main.ts)',
+    entry: 'server/src/main.ts',
+    // The projectors' checkpoints are at the head already: the rebuild set them.
+    followers: LIVE_CONSUMERS,
+    followersText: `the server's live consumers (${LIVE_CONSUMERS.join(', ')})`,
+  },
+  {
+    name: 'split',
+    heading: 'split (npm run start:split: server/src/split-main.ts)',
+    entry: 'server/src/split-main.ts',
+    // After the all-in-one's searches the projections too may have MerchantSearched events left to apply.
+    followers: ALL_FOLLOWERS,
+    followersText: `every follower of the log (${allProjectors.length} projectors and the live consumers)`,
+  },
+];
+
+/** The latency columns of one topology: per s, p50, p99, errors, target. */
+const GROUP = 5;
+
+const blank = (n: number): string[] => Array.from({ length: n }, () => '');
+
+/** A figure measured once, before either topology started: in the first topology's columns. */
+const once = (label: string, cells: string[]): string[] => [
+  label,
+  ...cells,
+  ...blank(GROUP * TOPOLOGIES.length - cells.length),
+];
+
+interface Phase {
+  label: string;
+  result: LoadResult;
+  partner: boolean;
+  p99Target?: number;
+  rateTarget?: number;
+}
+
+interface TopologyRun {
+  topology: Topology;
+  phases: Phase[];
+  /** What the CPU line calls the server: one process, or the split topology's launcher and services. */
+  server: string;
+  seesPostgres: boolean;
+}
+
+function phaseCells({ result, p99Target, rateTarget }: Phase): string[] {
+  const p99 = percentile(result.latencies, 0.99);
+  return [
+    formatCount(result.perSecond),
+    formatMs(percentile(result.latencies, 0.5)),
+    formatMs(p99),
+    formatErrors(result),
+    p99Target !== undefined
+      ? verdict(p99 <= p99Target, `p99 ≤ ${p99Target} ms`)
+      : rateTarget !== undefined
+        ? verdict(result.perSecond >= rateTarget, `≥ ${formatCount(rateTarget)}/s`)
+        : '',
+  ];
+}
+
+/**
+ * Starts the topology on the bench database, waits until it is ready and its followers of the log have
+ * reached the head, signs in, runs every search phase against it over HTTP and stops it again (all its
+ * processes). Its checks and notes are added, named by the topology.
+ */
+async function measureTopology(
+  topology: Topology,
+  ctx: {
+    db: BenchDatabase;
+    opts: SearchBenchOptions;
+    owner: Owner;
+    pool: Pool;
+    checks: string[];
+    notes: string[];
+  },
+): Promise<TopologyRun> {
+  const { db, opts, owner, pool } = ctx;
+  const name = topology.name;
+  const note = (text: string) => ctx.notes.push(`${name}: ${text}`);
+  const port = await freePort(opts.port);
+  process.stderr.write(`  ${name}: starting ${topology.entry} on port ${port}…\n`);
+  let processes: { service: string; url: string; pid: number }[] = [];
+  const child = await startServerProcess({
+    databaseUrl: db.url,
+    port,
+    entry: topology.entry,
+    env: {
+      ADMIN_EMAIL,
+      ADMIN_PASSWORD: PASSWORD,
+      RATE_LIMIT_API_PER_MINUTE: String(BENCH_RATE_LIMIT_PER_MINUTE),
+    },
+    ...(name === 'split'
+      ? {
+          // Its gateway answers /health as soon as it listens; the services take longer.
+          readySeconds: 300,
+          ready: async (baseUrl: string) => {
+            processes = (await splitProcesses(baseUrl, SPLIT_SERVICES)) ?? [];
+            return processes.length > 0;
+          },
+        }
+      : {}),
+  });
+  try {
+    const baseUrl = `http://127.0.0.1:${port}`;
+    process.stderr.write(`  ${name}: waiting for the followers of the log to reach its head…\n`);
+    const caughtUp = await waitForCheckpoints(pool, topology.followers, 3600);
+    note(
+      `${topology.followersText} read the log to its head in ${caughtUp.toFixed(0)} s after start-up, ` +
+        'before any measurement',
+    );
+    let server = 'server';
+    if (name === 'split') {
+      const counts = new Map<string, number>();
+      for (const p of processes) counts.set(p.service, (counts.get(p.service) ?? 0) + 1);
+      server = `server (${processes.length + 1} processes)`;
+      note(
+        `a gateway (the launcher's own process) in front of ${[...counts].map(([s, n]) => `${n} × ${s}`).join(', ')} ` +
+          `(split-main's defaults: a command-api and a query-api process per core); its CPU is all ${processes.length + 1}`,
+      );
+    }
+    const token = await untilSignedIn(baseUrl);
+    const apiToken = await partnerApiToken(baseUrl, token, owner, pool);
+    const backend = (await pool.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
+    const meter = new CpuMeter(child.process.pid ?? -1, backend);
+    note(`load average (1/5/15 min) before the HTTP phases: ${formatLoad()}`);
+
+    // The same seed for each topology: both are sent the same searches.
     const rng = new Rng(0x5eed);
     const einRequest = (checkEvery: number): LoadRequest => {
       const ein = einOf(Math.floor(rng.next() * opts.merchants));
@@ -214,11 +448,9 @@ export async function runSearchBench(server: BenchServer, opts: SearchBenchOptio
     const load = (concurrency: number, seconds: number, next: () => LoadRequest, as = token) =>
       runLoad({ baseUrl, token: as, concurrency, seconds, warmupSeconds: opts.warmupSeconds, next, meter });
 
-    const recordedBefore = await countSearchEvents(rebuildPool, owner.accountId);
+    const recordedBefore = await countSearchEvents(pool, owner.accountId);
     let searchesSent = 0;
-    type Phase = { label: string; result: LoadResult; p99Target?: number; rateTarget?: number };
     const phases: Phase[] = [];
-    const partnerPhases: Phase[] = [];
     const phase = async (
       label: string,
       concurrency: number,
@@ -227,10 +459,10 @@ export async function runSearchBench(server: BenchServer, opts: SearchBenchOptio
       targets: { p99Target?: number; rateTarget?: number } = {},
       partner = false,
     ) => {
-      process.stderr.write(`  ${partner ? 'partner API ' : ''}${label}…\n`);
+      process.stderr.write(`  ${name}: ${partner ? 'partner API ' : ''}${label}…\n`);
       const result = await load(concurrency, seconds, next, partner ? apiToken : token);
       searchesSent += result.sent;
-      (partner ? partnerPhases : phases).push({ label, result, ...targets });
+      phases.push({ label, result, partner, ...targets });
       return result;
     };
     const c = opts.concurrency;
@@ -286,75 +518,29 @@ export async function runSearchBench(server: BenchServer, opts: SearchBenchOptio
       p99Target: TARGETS.keywordP99Ms,
     });
 
-    const phaseRows = (list: Phase[], notePrefix = '') => {
-      for (const { label, result, p99Target, rateTarget } of list) {
-        const p99 = percentile(result.latencies, 0.99);
-        rows.push([
-          `  ${label}`,
-          formatCount(result.perSecond),
-          formatMs(percentile(result.latencies, 0.5)),
-          formatMs(p99),
-          formatErrors(result),
-          p99Target !== undefined
-            ? verdict(p99 <= p99Target, `p99 ≤ ${p99Target} ms`)
-            : rateTarget !== undefined
-              ? verdict(result.perSecond >= rateTarget, `≥ ${formatCount(rateTarget)}/s`)
-              : '',
-        ]);
-        if (result.byKind.size > 1 || label.startsWith('keyword')) {
-          for (const [kind, k] of [...result.byKind].sort(([a], [b]) => a.localeCompare(b))) {
-            rows.push([
-              `    ${kind}: ${formatShare(k.count, result.requests)} of searches, ${formatOutcomes(k.outcomes)}`,
-              '',
-              formatMs(percentile(k.latencies, 0.5)),
-              formatMs(percentile(k.latencies, 0.99)),
-              '',
-              '',
-            ]);
-          }
-        }
-        if (result.cpu)
-          rows.push([
-            `    ${formatCpu(result.cpu, result.requests, meter.seesPostgres)}`,
-            '',
-            '',
-            '',
-            '',
-            '',
-          ]);
-        for (const [key, e] of result.errors)
-          notes.push(`${notePrefix}${label}: ${e.count} × ${key}, e.g. ${e.example}`);
-      }
-    };
-    rows.push({ section: 'searches over HTTP (GET /api/search/merchants, server in a second process)' });
-    phaseRows(phases);
-    rows.push({
-      section:
-        'partner API searches over HTTP (GET /api/v2/merchants/{ein} with an API token, rate-limited per ' +
-        `API user at ${formatCount(BENCH_RATE_LIMIT_PER_MINUTE)}/min; same server, merchants and EINs)`,
-    });
-    phaseRows(partnerPhases, 'partner API ');
-
     // Every search is a MerchantSearched fact (DESIGN §4): none may be lost on the way.
-    const recorded = (await countSearchEvents(rebuildPool, owner.accountId)) - recordedBefore;
-    checks.push(
-      `${formatCount(searchesSent)} searches answered 200/404, ${formatCount(recorded)} MerchantSearched recorded` +
+    const recorded = (await countSearchEvents(pool, owner.accountId)) - recordedBefore;
+    ctx.checks.push(
+      `${name}: ${formatCount(searchesSent)} searches answered 200/404, ${formatCount(recorded)} MerchantSearched recorded` +
         (recorded === searchesSent ? '' : ' — MISMATCH!'),
     );
-
-    process.stderr.write('  EXPLAIN ANALYZE of the search queries…\n');
-    const explained = await explainQueries(rebuildPool, opts, owner);
-
-    printLatencyReport(rows, checks, notes);
-    console.log(`\n${explained}`);
+    return { topology, phases, server, seesPostgres: meter.seesPostgres };
   } finally {
-    if (child) {
-      const output = await child.stop();
-      if (output.trim()) process.stderr.write(`  server output (warn and above):\n${indent(output)}\n`);
+    process.stderr.write(`  ${name}: stopping…\n`);
+    const output = await child.stop();
+    if (output.trim()) process.stderr.write(`  ${name} server output (warn and above):\n${indent(output)}\n`);
+  }
+}
+
+/** The funder's session, once sign-in works: in the split topology, through the gateway to a command-api. */
+async function untilSignedIn(baseUrl: string): Promise<string> {
+  for (let waited = 0; ; waited += 500) {
+    try {
+      return await signInAsFunder(baseUrl);
+    } catch (error) {
+      if (waited >= 60_000) throw error;
+      await new Promise((r) => setTimeout(r, 500));
     }
-    for (const p of pools) await p.end().catch(() => undefined);
-    if (opts.keepDatabase) console.log(`kept:   ${db.url}`);
-    else await db.drop();
   }
 }
 
@@ -686,13 +872,14 @@ const formatLoad = () =>
     .map((l) => l.toFixed(2))
     .join(' / ');
 
-function formatCpu(cpu: CpuUse, requests: number, seesPostgres: boolean): string {
+function formatCpu(run: TopologyRun, cpu: CpuUse, requests: number): string {
+  const { seesPostgres } = run;
   const per = (ms: number) => `${(ms / requests).toFixed(2)} ms`;
   const ours = cpu.clientMs + cpu.serverMs + (seesPostgres ? cpu.postgresMs : 0);
   const others = Math.max(0, cpu.machineBusyMs - ours);
   const pct = (ms: number) => `${Math.round((100 * ms) / Math.max(1, cpu.machineTotalMs))}%`;
   return (
-    `CPU per search: bench client ${per(cpu.clientMs)}, server ${per(cpu.serverMs)}` +
+    `CPU per search, ${run.topology.name}: bench client ${per(cpu.clientMs)}, ${run.server} ${per(cpu.serverMs)}` +
     (seesPostgres ? `, Postgres ${per(cpu.postgresMs)}` : '') +
     `; machine ${pct(cpu.machineBusyMs)} busy, other processes ${pct(others)}`
   );

@@ -4,26 +4,41 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { descendantsOf, startTimeOf } from './cpu.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 export interface ServerProcess {
   process: ChildProcess;
-  /** SIGTERM, then SIGKILL after 15 s; resolves with what the server printed. */
+  /**
+   * SIGTERM, then SIGKILL after 15 s; then every process it had started that is still there (the split
+   * topology's services, had its launcher died without stopping them) is killed too. Resolves with what
+   * the server printed.
+   */
   stop(): Promise<string>;
 }
 
-/** `tsx server/src/main.ts` as `npm start` runs it, pointed at the bench database. */
+/**
+ * `tsx server/src/main.ts` as `npm start` runs it (or another entry with the same environment, e.g.
+ * `server/src/split-main.ts` as `npm run start:split` runs it), pointed at the bench database.
+ */
 export async function startServerProcess(opts: {
   databaseUrl: string;
   port: number;
   env?: Record<string, string>;
-  /** Arguments of main.ts, e.g. `--demo`. */
+  /** Relative to the repository; default `server/src/main.ts`. */
+  entry?: string;
+  /** Arguments of the entry, e.g. `--demo`. */
   args?: string[];
+  /** Whether the server is ready to be measured; default: GET /health answers 200. */
+  ready?: (baseUrl: string) => Promise<boolean>;
+  /** How long it may take to become ready; default 120 s. */
+  readySeconds?: number;
 }): Promise<ServerProcess> {
   const { databaseUrl, port } = opts;
+  const entry = opts.entry ?? 'server/src/main.ts';
   const dataDir = mkdtempSync(join(tmpdir(), 'mrn-bench-server-'));
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts', ...(opts.args ?? [])], {
+  const proc = spawn(process.execPath, ['--import', 'tsx', entry, ...(opts.args ?? [])], {
     cwd: REPO_ROOT,
     env: {
       ...process.env,
@@ -49,34 +64,104 @@ export async function startServerProcess(opts: {
   proc.once('exit', (code) => {
     exitCode = code;
   });
+  // Every process it starts, noted while it runs: once it has gone, its children are no longer found
+  // under it (they are the init process's), yet must not outlive the bench.
+  const started = new Map<number, number>();
+  const note = () => {
+    for (const pid of descendantsOf(proc.pid ?? -1))
+      if (!started.has(pid)) started.set(pid, startTimeOf(pid));
+  };
+  const noting = setInterval(note, 5000);
+  noting.unref();
   const server: ServerProcess = {
     process: proc,
     async stop() {
+      clearInterval(noting);
+      note();
       if (proc.exitCode === null && proc.signalCode === null) {
         proc.kill('SIGTERM');
         const timer = setTimeout(() => proc.kill('SIGKILL'), 15_000);
         await exited;
         clearTimeout(timer);
       }
+      await stopLeftovers([...started].map(([pid, since]) => ({ pid, since })));
       rmSync(dataDir, { recursive: true, force: true });
       // The "running at" banner is not news.
-      return output.replace(/\n\s*Merchant Risk Network is running at \S+\s*\n/, '\n');
+      return output.replace(/\n\s*Merchant Risk Network (\([^)]*\) )?is running at \S+\s*\n/, '\n');
     },
   };
-  const deadline = Date.now() + 120_000;
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const ready =
+    opts.ready ??
+    ((url: string) =>
+      fetch(`${url}/health`)
+        .then((r) => r.status === 200)
+        .catch(() => false));
+  const readySeconds = opts.readySeconds ?? 120;
+  const deadline = Date.now() + readySeconds * 1000;
   for (;;) {
+    note();
     if (exitCode !== null || proc.signalCode !== null) {
-      throw new Error(`The server exited (${exitCode ?? proc.signalCode}) before it was healthy:\n${output}`);
+      await server.stop();
+      throw new Error(`${entry} exited (${exitCode ?? proc.signalCode}) before it was ready:\n${output}`);
     }
-    const healthy = await fetch(`http://127.0.0.1:${port}/health`)
-      .then((r) => r.status === 200)
-      .catch(() => false);
-    if (healthy) return server;
+    if (await ready(baseUrl)) return server;
     if (Date.now() > deadline) {
       await server.stop();
-      throw new Error(`The server was not healthy after 120 s:\n${output}`);
+      throw new Error(`${entry} was not ready after ${readySeconds} s:\n${output}`);
     }
     await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/**
+ * The processes a server had started that outlived it (its launcher killed before it could stop them):
+ * SIGTERM, then SIGKILL after 5 s. A pid is only signalled while it is still the process seen before.
+ */
+async function stopLeftovers(processes: { pid: number; since: number }[]): Promise<void> {
+  const alive = () => processes.filter((p) => p.since >= 0 && startTimeOf(p.pid) === p.since);
+  const signal = (name: NodeJS.Signals) => {
+    for (const p of alive()) {
+      try {
+        process.kill(p.pid, name);
+      } catch {
+        // gone meanwhile
+      }
+    }
+  };
+  if (alive().length === 0) return;
+  signal('SIGTERM');
+  for (let waited = 0; alive().length > 0 && waited < 5000; waited += 100) {
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  signal('SIGKILL');
+}
+
+/**
+ * The split topology is ready once its gateway lists a process of every service and each of them
+ * answers /ready (the gateway's own /health answers as soon as it listens, before the services do).
+ * Resolves with the processes the gateway lists, or undefined while it is not ready.
+ */
+export async function splitProcesses(
+  baseUrl: string,
+  services: readonly string[],
+): Promise<{ service: string; url: string; pid: number }[] | undefined> {
+  try {
+    const res = await fetch(`${baseUrl}/health`, { signal: AbortSignal.timeout(2000) });
+    if (res.status !== 200) return undefined;
+    const body = (await res.json()) as { processes?: { service: string; url: string; pid: number }[] };
+    const processes = body.processes ?? [];
+    if (!services.every((s) => processes.some((p) => p.service === s))) return undefined;
+    const ready = await Promise.all(
+      processes.map((p) =>
+        fetch(`${p.url}/ready`, { signal: AbortSignal.timeout(2000) })
+          .then((r) => r.ok)
+          .catch(() => false),
+      ),
+    );
+    return ready.every(Boolean) ? processes : undefined;
+  } catch {
+    return undefined;
   }
 }
 
