@@ -333,7 +333,9 @@ export class ProjectionRunner implements ReadModelProgress {
       const signal = AbortSignal.any([this.controller.signal, this.subscription.signal]);
       if (this.applying.length === 0) {
         // A standby: nothing to read the log for until a lease is acquired (which aborts this wait).
-        await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+        await new Promise<void>((resolve) =>
+          signal.addEventListener('abort', () => resolve(), { once: true }),
+        );
         continue;
       }
       try {

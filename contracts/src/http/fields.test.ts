@@ -48,7 +48,7 @@ describe('unsafe text', () => {
       unsafeTextPaths({
         merchant: { legal_name: 'ok', dba: 'x\u0000' },
         tags: ['fine', '\uD800'],
-        ['k\u0000']: 1,
+        'k\u0000': 1,
       }),
     ).toEqual([['merchant', 'dba'], ['tags', 1], ['k\u0000']]);
   });
