@@ -37,6 +37,8 @@ export async function startEmbeddedPostgres(opts: {
   port: number;
   database?: string;
   onLog?: (message: string) => void;
+  /** Further server settings (`-c name=value`), e.g. the test servers' trade of durability for speed. */
+  settings?: Record<string, string>;
 }): Promise<EmbeddedPostgresHandle> {
   const databaseDir = resolve(opts.dataDir, 'pg');
   mkdirSync(resolve(opts.dataDir), { recursive: true });
@@ -83,6 +85,7 @@ export async function startEmbeddedPostgres(opts: {
       'max_wal_size=4GB',
       '-c',
       'wal_compression=on',
+      ...Object.entries(opts.settings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
     ],
     onLog: opts.onLog ?? (() => undefined),
     onError: (error: unknown) => opts.onLog?.(String(error)),

@@ -1,4 +1,6 @@
-import { type Consumer, type EachBatchPayload, Kafka, type LogEntry, logLevel, type Producer } from 'kafkajs';
+// Types only: kafkajs itself is loaded when a bus first connects (`client()`), not by every process and
+// test file that imports the event-bus module (the server always does, Kafka or not).
+import type { Consumer, EachBatchPayload, Kafka, LogEntry, logLevel, Producer } from 'kafkajs';
 import type { RecordedEvent } from '../event-store/types.ts';
 import type { Logger } from '../logger.ts';
 import { type ConsumeOptions, EVENTS_TOPIC, type EventBusConsumer, type EventBusPublisher } from './port.ts';
@@ -19,17 +21,25 @@ const DEFAULT_MAX_SEND_BYTES = 512 * 1024;
 /** The kafkajs adapter of the event-bus port (DESIGN §4, §9): one client, a publisher and consumers. */
 export class KafkajsEventBus {
   readonly topic: string;
-  private readonly kafka: Kafka;
+  private kafka: Promise<Kafka> | undefined;
   private topicReady: Promise<void> | undefined;
 
   constructor(private readonly opts: KafkajsEventBusOptions) {
     this.topic = opts.topic ?? EVENTS_TOPIC;
-    this.kafka = new Kafka({
-      clientId: opts.clientId ?? 'mrn',
-      brokers: opts.brokers,
-      logLevel: logLevel.WARN,
-      logCreator: () => (entry) => logTo(opts.logger, entry),
-    });
+  }
+
+  /** The one kafkajs client of this bus, made (and kafkajs loaded) on first use. */
+  client(): Promise<Kafka> {
+    this.kafka ??= import('kafkajs').then(
+      ({ Kafka, logLevel }) =>
+        new Kafka({
+          clientId: this.opts.clientId ?? 'mrn',
+          brokers: this.opts.brokers,
+          logLevel: logLevel.WARN,
+          logCreator: () => (entry) => logTo(this.opts.logger, entry, logLevel),
+        }),
+    );
+    return this.kafka;
   }
 
   /**
@@ -41,7 +51,7 @@ export class KafkajsEventBus {
    */
   ensureTopic(): Promise<void> {
     this.topicReady ??= (async () => {
-      const admin = this.kafka.admin();
+      const admin = (await this.client()).admin();
       await admin.connect();
       try {
         try {
@@ -74,22 +84,23 @@ export class KafkajsEventBus {
   }
 
   publisher(): EventBusPublisher {
-    return new KafkajsPublisher(this, this.kafka, this.opts.maxSendBytes ?? DEFAULT_MAX_SEND_BYTES);
+    return new KafkajsPublisher(this, this.opts.maxSendBytes ?? DEFAULT_MAX_SEND_BYTES);
   }
 
   consumer(groupId: string): EventBusConsumer {
     return {
-      consume: (opts) => this.consume(this.kafka.consumer({ groupId }), opts),
+      consume: (opts) => this.consume(groupId, opts),
     };
   }
 
-  private async consume(consumer: Consumer, { onBatch, signal }: ConsumeOptions): Promise<void> {
+  private async consume(groupId: string, { onBatch, signal }: ConsumeOptions): Promise<void> {
     // Before any await, so that an abort while connecting is not missed.
     const stopped = new Promise<void>((resolve) => {
       if (signal.aborted) resolve();
       else signal.addEventListener('abort', () => resolve(), { once: true });
     });
     if (signal.aborted) return;
+    const consumer = (await this.client()).consumer({ groupId });
     // Reaching an unreachable broker takes kafkajs seconds of retries; a stop does not wait for them.
     const ready = (async () => {
       await this.ensureTopic();
@@ -176,7 +187,6 @@ class KafkajsPublisher implements EventBusPublisher {
 
   constructor(
     private readonly bus: KafkajsEventBus,
-    private readonly kafka: Kafka,
     private readonly maxSendBytes: number,
   ) {}
 
@@ -209,7 +219,7 @@ class KafkajsPublisher implements EventBusPublisher {
       await this.bus.ensureTopic();
       // Idempotent with one request in flight: a retried send neither duplicates nor reorders messages
       // within the partition. Duplicates can still come from the relay itself (after a crash).
-      const producer = this.kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+      const producer = (await this.bus.client()).producer({ idempotent: true, maxInFlightRequests: 1 });
       await producer.connect();
       this.producer = producer;
       return producer;
@@ -223,10 +233,10 @@ class KafkajsPublisher implements EventBusPublisher {
 
 // kafkajs logs every retry of a connection as an error; the relay and the dispatcher log the failure
 // that counts (once per attempt of theirs), so its own lines go in as warnings.
-function logTo(logger: Logger, entry: LogEntry): void {
+function logTo(logger: Logger, entry: LogEntry, levels: typeof logLevel): void {
   const { message, ...extra } = entry.log;
   const fields = { component: 'kafkajs', namespace: entry.namespace, ...extra };
-  if (entry.level === logLevel.ERROR || entry.level === logLevel.WARN) logger.warn(fields, message);
-  else if (entry.level === logLevel.INFO) logger.info(fields, message);
+  if (entry.level === levels.ERROR || entry.level === levels.WARN) logger.warn(fields, message);
+  else if (entry.level === levels.INFO) logger.info(fields, message);
   else logger.debug(fields, message);
 }
