@@ -338,7 +338,11 @@ export class Consumer<P = undefined> {
         events[0] && events[0].position > cursor.position
           ? events
           : events.filter((e) => e.position > cursor.position);
-      if (pending.length === 0) return count;
+      if (pending.length === 0) {
+        // An idle position not written (the fence found the checkpoint moved under it): written later.
+        if (mode.live && cursor.position > cursor.committed) this.schedule(cursor, mode, this.dueIn(cursor));
+        return count;
+      }
       // Isolating: the events up to the next relevant one, on their own.
       const upTo = isolating ? pending.findIndex((e) => this.relevant(e)) : -1;
       const chunk = upTo >= 0 ? pending.slice(0, upTo + 1) : pending;
@@ -449,17 +453,34 @@ export class Consumer<P = undefined> {
   private async idle(cursor: Cursor, to: Position, mode: Mode): Promise<void> {
     cursor.position = to;
     if (!mode.live) return;
-    const every = this.opts.idleCheckpointMs ?? CONSUMER_IDLE_CHECKPOINT_MS;
-    const since = performance.now() - cursor.writtenAt;
-    if (since >= every) {
-      await this.write(cursor);
+    const due = this.dueIn(cursor);
+    if (due > 0) {
+      this.schedule(cursor, mode, due);
       return;
     }
-    if (cursor.timer) return;
+    try {
+      await this.write(cursor);
+    } catch (err) {
+      if (err instanceof LeaseLost) throw err;
+      // Nothing rests on it: written again later, the batch is not failed for it.
+      this.opts.logger.warn({ err, consumer: this.opts.name }, 'consumer checkpoint not written; retrying');
+      this.schedule(cursor, mode, this.opts.idleCheckpointMs ?? CONSUMER_IDLE_CHECKPOINT_MS);
+    }
+  }
+
+  /** When the next idle write is due: `idleCheckpointMs` after the last write. */
+  private dueIn(cursor: Cursor): number {
+    const every = this.opts.idleCheckpointMs ?? CONSUMER_IDLE_CHECKPOINT_MS;
+    return Math.max(0, every - (performance.now() - cursor.writtenAt));
+  }
+
+  /** The write of the idle position in `ms`, unless one is pending already. */
+  private schedule(cursor: Cursor, mode: Mode, ms: number): void {
+    if (cursor.timer || mode.signal.aborted) return;
     cursor.timer = setTimeout(() => {
       cursor.timer = undefined;
       void cursor.serial(() => this.flushLive(cursor, mode));
-    }, every - since);
+    }, ms);
     cursor.timer.unref();
   }
 
@@ -475,20 +496,21 @@ export class Consumer<P = undefined> {
     try {
       await this.write(cursor);
     } catch (err) {
-      if (err instanceof LeaseLost) {
-        try {
-          await this.moved(cursor, mode);
-        } catch (e) {
-          // Moved back or given up: the subscription reads again or stands by.
-          mode.subscription?.abort();
-          if (!(e instanceof Rewound || e instanceof Yielded)) {
-            this.opts.logger.warn({ err: e, consumer: this.opts.name }, 'consumer checkpoint not read');
-          }
-        }
+      if (!(err instanceof LeaseLost)) {
+        this.opts.logger.warn({ err, consumer: this.opts.name }, 'consumer checkpoint not written; retrying');
+        this.schedule(cursor, mode, this.opts.idleCheckpointMs ?? CONSUMER_IDLE_CHECKPOINT_MS);
         return;
       }
-      this.opts.logger.warn({ err, consumer: this.opts.name }, 'consumer checkpoint not written; retrying');
-      if (!mode.signal.aborted) await this.idle(cursor, cursor.position, mode).catch(() => undefined);
+      try {
+        await this.moved(cursor, mode);
+        if (cursor.position > cursor.committed) this.schedule(cursor, mode, this.dueIn(cursor));
+      } catch (e) {
+        // Moved back or given up: the subscription reads again or stands by.
+        mode.subscription?.abort();
+        if (!(e instanceof Rewound || e instanceof Yielded)) {
+          this.opts.logger.warn({ err: e, consumer: this.opts.name }, 'consumer checkpoint not read');
+        }
+      }
     }
   }
 
