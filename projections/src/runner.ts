@@ -14,6 +14,7 @@ import {
   readCheckpoint,
   START,
   withTransaction,
+  writeCheckpoint,
 } from '@mrn/platform';
 import { restoreDeferredIndexes } from './deferred-indexes.ts';
 import { applyEvents, handles, type Projector } from './projector.ts';
@@ -62,12 +63,7 @@ export async function applyBatch(
       await advanceCheckpoint(tx, p.name, from, last.position);
       return;
     }
-    await tx.query({
-      name: 'mrn_write_checkpoint',
-      text: `insert into subscription_checkpoints (name, position, updated_at) values ($1, $2, now())
-       on conflict (name) do update set position = excluded.position, updated_at = now()`,
-      values: [p.name, last.position],
-    });
+    await writeCheckpoint(tx, p.name, last.position);
   });
 }
 

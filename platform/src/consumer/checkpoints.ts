@@ -104,3 +104,16 @@ export function parseProgressNotice(payload: string): ProgressNotice | undefined
     return undefined;
   }
 }
+
+/**
+ * Sets a checkpoint, wherever it was (tools and tests feeding a consumer batches by hand; a running
+ * consumer moves its own with `advanceCheckpoint`).
+ */
+export async function writeCheckpoint(tx: Queryable, name: string, position: Position): Promise<void> {
+  await tx.query({
+    name: 'mrn_write_checkpoint',
+    text: `insert into subscription_checkpoints (name, position, updated_at) values ($1, $2, now())
+           on conflict (name) do update set position = excluded.position, updated_at = now()`,
+    values: [name, position],
+  });
+}
