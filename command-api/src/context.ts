@@ -33,6 +33,12 @@ export interface CommandDeps {
    * all-in-one server gives its ProjectionRunner.
    */
   readModels: ReadModelProgress;
+  /**
+   * With a database URL, each consumer of the log (the e-mail outbox, the search-watch reactor) follows
+   * it only while this process holds its lease: of several command-api processes one reads, the others
+   * stand by. Without one, every process reads (still exactly once: the checkpoint is fenced).
+   */
+  leaseUrl?: string;
   /** The partner API's sandbox (server/src/sandbox), where this process runs one; absent otherwise. */
   sandbox?: SandboxControl;
 }

@@ -45,6 +45,7 @@ const service = startCommandService({
   billing,
   // Work after a command that reads a read model waits for the projections process, through PostgreSQL.
   readModels: new CheckpointProgress(pool, boot.notifications),
+  leaseUrl: boot.databaseUrl,
 });
 boot.metrics.trackOutboxDepth('mail_outbox', async () => {
   const { rows } = await pool.query<{ n: number }>(

@@ -13,7 +13,6 @@ import { partnerCommandHandlers } from './handlers/partner-api.ts';
 import { passwordHandlers } from './handlers/passwords.ts';
 import { sandboxHandlers } from './handlers/sandbox.ts';
 import { userHandlers } from './handlers/users.ts';
-import { webhookLogHandlers } from './handlers/webhook-log.ts';
 import { contributionMails } from './subscriptions/contribution-mail.ts';
 import { registerDirectUploads } from './subscriptions/direct-uploads.ts';
 import { disputeMails } from './subscriptions/dispute-mail.ts';
@@ -36,7 +35,6 @@ export function commandHandlers(deps: CommandDeps): HandlersFor<RoutesOf<'comman
     ...disputeHandlers(deps),
     ...billingHandlers(deps),
     ...merchantSubscriptionHandlers(deps),
-    ...webhookLogHandlers(deps),
     ...partnerCommandHandlers(deps),
     ...sandboxHandlers(deps),
   };

@@ -22,7 +22,7 @@ import {
 } from '@mrn/platform';
 import { allProjectors, ProjectionRunner } from '@mrn/projections';
 import { type SearchRecorder, startQueryService } from '@mrn/query-api';
-import { startDispatcher, startKafka } from '@mrn/webhook-dispatcher';
+import { registerWebhookApi, startDispatcher, startKafka } from '@mrn/webhook-dispatcher';
 import type { FastifyInstance } from 'fastify';
 import { startBilling } from './billing.ts';
 import { ensurePlatformAdmin } from './bootstrap.ts';
@@ -132,6 +132,7 @@ export async function startServer(
     sandbox,
     // Work after a command that reads a read model waits for the projections here (one process).
     readModels: projections,
+    leaseUrl: db.url,
   };
   const commands = startCommandService(commandDeps);
   const kafka = startKafka(config, { pool: db.pool, store, logger });
@@ -144,7 +145,9 @@ export async function startServer(
     publicUrl: () => commandDeps.publicUrl,
     allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK,
     source: kafka.dispatcherSource,
+    leaseUrl: db.url,
   });
+  registerWebhookApi({ app, pool: db.pool, config, clock });
   const queries = await startQueryService({
     app,
     pool: db.pool,

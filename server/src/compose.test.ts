@@ -142,6 +142,7 @@ function expectTopology(compose: ComposeFile): void {
     PORT: '3000',
     COMMAND_API_URLS: 'http://command-api:8080',
     QUERY_API_URLS: 'http://query-api:8080',
+    WEBHOOKS_URLS: 'http://webhook-dispatcher:8080',
     DATABASE_URL: 'postgres://mrn:mrn@postgres:5432/mrn',
     BILLING_TEST_URL: 'http://billing-test:12111',
   });

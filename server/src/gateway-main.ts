@@ -9,7 +9,7 @@ import {
 import { createGatewayApp } from './gateway.ts';
 
 // The gateway as a process of its own (docker-compose.yml), in front of services found by name:
-// COMMAND_API_URLS and QUERY_API_URLS (comma-separated origins; a scaled service behind one DNS name
+// COMMAND_API_URLS, QUERY_API_URLS and WEBHOOKS_URLS (the dispatcher's routes; comma-separated origins; a scaled service behind one DNS name
 // is one origin, balanced by the container network). It hosts the partner sandbox, which reads
 // production's database (DATABASE_URL) to check `test_` credentials.
 const config = loadConfig();
@@ -34,7 +34,11 @@ const { app, sandbox } = await createGatewayApp({
   production: { pool, store: events.store, databaseUrl },
   jwtSecret: resolveJwtSecret(config.JWT_SECRET, config.DATA_DIR),
   billingTokenUrl: config.BILLING_TEST_URL ? new URL('/v1/tokens', config.BILLING_TEST_URL).toString() : null,
-  upstreams: { command: origins('COMMAND_API_URLS'), query: origins('QUERY_API_URLS') },
+  upstreams: {
+    command: origins('COMMAND_API_URLS'),
+    query: origins('QUERY_API_URLS'),
+    webhooks: origins('WEBHOOKS_URLS'),
+  },
 });
 await app.listen({ port: config.PORT, host: config.HOST });
 logger.info({ port: config.PORT }, 'gateway listening');

@@ -57,7 +57,7 @@ export async function registerGateway(app: FastifyInstance, upstreams: Upstreams
     { parseAs: 'buffer', bodyLimit: SUBSCRIPTION_UPLOAD_MAX_BYTES },
     (_r, body, done) => done(null, body),
   );
-  for (const service of ['command', 'query'] as const) {
+  for (const service of ['command', 'query', 'webhooks'] as const) {
     const origins = upstreams[service];
     if (origins.length === 0) throw new Error(`gateway: no ${service} processes`);
     await app.register(async (scope) => {

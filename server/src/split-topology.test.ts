@@ -251,6 +251,17 @@ describe('the split topology', () => {
       type: 'merchant.added',
       data: { merchant_ein: '456789013' },
     });
+    // The delivery log is the dispatcher's own route, reached through the gateway.
+    const log = await call(
+      topology.url,
+      'GET',
+      buildPath(routes.listWebhookDeliveries.path, { id: summit }),
+      {
+        token: dana,
+      },
+    );
+    expect(log.status).toBe(200);
+    expect(log.body.data).toHaveLength(1);
   });
 
   it('kill -9 of the projections process: the standby takes over within 5 s, and every read model equals a rebuild', async () => {

@@ -79,6 +79,7 @@ export async function startSplit(config: Config, opts: SplitOptions = {}): Promi
   // The gateway listens first: the services' links (PUBLIC_URL) name its address.
   const commandPorts = await freePorts(opts.commandProcesses ?? availableParallelism());
   const queryPorts = await freePorts(opts.queryProcesses ?? availableParallelism());
+  const [dispatcherPort] = await freePorts(1);
   const processes: ServiceProcessHandle[] = [];
   const { app: gateway, sandbox } = await createGatewayApp({
     config,
@@ -90,6 +91,7 @@ export async function startSplit(config: Config, opts: SplitOptions = {}): Promi
     upstreams: {
       command: commandPorts.map((p) => `http://127.0.0.1:${p}`),
       query: queryPorts.map((p) => `http://127.0.0.1:${p}`),
+      webhooks: [`http://127.0.0.1:${dispatcherPort}`],
     },
     webDist: opts.webDist,
     health: () => ({
@@ -149,7 +151,7 @@ export async function startSplit(config: Config, opts: SplitOptions = {}): Promi
   try {
     await Promise.all([
       startProcess('projections'),
-      startProcess('webhook-dispatcher'),
+      startProcess('webhook-dispatcher', dispatcherPort),
       ...commandPorts.map((p) => startProcess('command-api', p)),
       ...queryPorts.map((p) => startProcess('query-api', p)),
     ]);

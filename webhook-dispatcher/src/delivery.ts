@@ -1,3 +1,4 @@
+import type { AddressPolicy } from '@mrn/platform';
 import { type Clock, type Logger, type Mailer, type Pool, systemClock } from '@mrn/platform';
 import type { Agent } from 'undici';
 import { MAX_PAUSE_MS } from './circuit-breaker.ts';
@@ -16,7 +17,6 @@ import {
 import { InFlight } from './in-flight.ts';
 import { type Finished, writeFailures, writeSuccesses } from './outcomes.ts';
 import { signatureHeader, signingSecretsOfMany } from './signing.ts';
-import type { AddressPolicy } from './ssrf.ts';
 
 /** A claimed row is another worker's again after this (a crashed worker's rows are not lost). */
 export const LEASE_MS = 30_000;

@@ -2,6 +2,7 @@ import { type Clock, type EventStore, type Position, type RecordedEvent, systemC
 import type { ClaimedDelivery } from './claim.ts';
 import { Deliveries, type DeliveryOptions } from './delivery.ts';
 import { DispatcherIntake } from './intake.ts';
+import { createMissingSecrets } from './signing.ts';
 import type { DispatcherSource } from './sources.ts';
 
 export { CHECKPOINT_NAME } from './checkpoint.ts';
@@ -43,7 +44,7 @@ export class WebhookDispatcher {
   private readonly controller = new AbortController();
   private running: Promise<void> | undefined;
 
-  constructor(opts: DispatcherOptions) {
+  constructor(private readonly opts: DispatcherOptions) {
     const clock: Clock = opts.clock ?? systemClock;
     this.deliveries = new Deliveries({ ...opts, clock });
     this.intake = new DispatcherIntake({
@@ -60,6 +61,9 @@ export class WebhookDispatcher {
 
   /** Starts following the source and the live delivery loop. */
   start(): void {
+    void createMissingSecrets(this.opts.pool, (this.opts.clock ?? systemClock).now()).catch((err: unknown) =>
+      this.opts.logger.warn({ err }, 'signing secrets of known funders not made; made on first delivery'),
+    );
     this.running ??= this.intake.follow(this.controller.signal);
     this.deliveries.start();
   }

@@ -1,4 +1,4 @@
-import type { Logger, PoolClient, Queryable } from '@mrn/platform';
+import { type Logger, type PoolClient, type Queryable, readCheckpoint, START } from '@mrn/platform';
 import { CHECKPOINT_NAME } from './checkpoint.ts';
 import { closeCircuits, type Endpoint, type EndpointFailures } from './circuit-breaker.ts';
 import { DISABLE_AFTER_MS } from './retry-policy.ts';
@@ -28,13 +28,15 @@ export async function disableLongFailing(
     ],
   );
   let disabled = 0;
+  const checkpoint = rows.length > 0 ? await readCheckpoint(tx, CHECKPOINT_NAME) : START;
+  const position = checkpoint === START ? null : checkpoint;
   for (const r of rows) {
     // The log position it was disabled at: only a save of its URL read after it resumes it (enqueue.ts).
     const inserted = await tx.query(
       `insert into webhook_endpoints_disabled (account_id, url, disabled_at, disabled_position)
-       select $1, $2, $3, (select position from subscription_checkpoints where name = $4)
+       values ($1, $2, $3, $4)
        on conflict do nothing`,
-      [r.account_id, r.url, now, CHECKPOINT_NAME],
+      [r.account_id, r.url, now, position],
     );
     if (inserted.rowCount === 0) continue;
     disabled++;

@@ -1,6 +1,7 @@
 import { type EventOf, formatEin, parseEvent } from '@mrn/contracts';
 import type { PoolClient, RecordedEvent } from '@mrn/platform';
 import { resumeEndpoint } from './endpoint-health.ts';
+import { newWebhookSecret } from './signing.ts';
 
 /** What a subscriber is told (accounts spec §3), as the `data` of a Standard Webhooks payload. */
 export interface NotificationData {
@@ -99,6 +100,12 @@ export async function applyEvent(
         `insert into webhook_accounts (account_id, name, plan_level) values ($1, $2, $3)
          on conflict (account_id) do update set name = excluded.name, plan_level = excluded.plan_level`,
         [d.accountId, d.name, d.planLevel],
+      );
+      // Its signing secret, made on sight: its admins see it on the account before any webhook is sent.
+      await tx.query(
+        `insert into webhook_secrets (account_id, secret, created_at) values ($1, $2, $3)
+         on conflict (account_id) do nothing`,
+        [d.accountId, newWebhookSecret(), raw.recordedAt],
       );
       return 0;
     }

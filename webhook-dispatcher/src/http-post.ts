@@ -1,5 +1,5 @@
+import { type AddressPolicy, checkWebhookUrlSyntax, guardedLookup } from '@mrn/platform';
 import { Agent, request } from 'undici';
-import { type AddressPolicy, checkWebhookUrlSyntax, guardedLookup } from './ssrf.ts';
 
 /**
  * How long a webhook request may take (issue 20 item 2). A receiver that does not accept the connection

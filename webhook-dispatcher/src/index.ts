@@ -6,7 +6,7 @@ export const DISPATCHER_NAME = 'webhook-dispatcher';
 export * from './delivery-log.ts';
 export * from './dispatcher.ts';
 export * from './enqueue.ts';
+export * from './http/webhook-api.ts';
 export * from './kafka.ts';
 export * from './migrations.ts';
 export * from './signing.ts';
-export * from './ssrf.ts';

@@ -1,20 +1,22 @@
 import {
   bootService,
+  createHttpShell,
   createMailer,
-  installMetrics,
   platformMigrations,
   registerServiceHealth,
+  resolveJwtSecret,
   stopOnSignal,
   systemClock,
 } from '@mrn/platform';
-import Fastify from 'fastify';
 import { startDispatcher } from './dispatcher.ts';
+import { registerWebhookApi } from './http/webhook-api.ts';
 import { startKafka } from './kafka.ts';
 import { dispatcherMigrations } from './migrations.ts';
 
 // The webhook dispatcher's process (`npm run start:split`, docker-compose.yml): reads the log (or Kafka
-// with KAFKA_BROKERS), delivers webhooks and notification e-mails from its outbox. Two processes share
-// the work: the intake's checkpoint and each delivery's claim are taken in PostgreSQL.
+// with KAFKA_BROKERS) while it holds the intake's lease, delivers webhooks and notification e-mails from
+// its outbox (deliveries are shared by every dispatcher process, each row claimed in PostgreSQL), and
+// serves its own routes: the webhook log and the signing secret's rotation.
 const migrations = [...platformMigrations(), ...dispatcherMigrations()];
 const boot = await bootService('webhook-dispatcher', migrations);
 const { config, logger, pool, store, metrics } = boot;
@@ -31,6 +33,11 @@ const dispatcher = startDispatcher({
   publicUrl: () => publicUrl,
   allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK,
   source: kafka.dispatcherSource,
+  leaseUrl: boot.databaseUrl,
+  onDelivered: (outcome, seconds, fromEvent) => {
+    metrics.webhookDeliveryDuration.observe({ outcome }, seconds);
+    if (fromEvent !== null) metrics.webhookEventToDelivery.observe(fromEvent);
+  },
 });
 metrics.trackOutboxDepth('webhook_deliveries', async () => {
   const { rows } = await pool.query<{ n: number }>(
@@ -38,8 +45,19 @@ metrics.trackOutboxDepth('webhook_deliveries', async () => {
   );
   return rows[0]!.n;
 });
-const app = Fastify({ logger: false });
-installMetrics(app, metrics);
+const app = await createHttpShell({
+  logger,
+  pool,
+  jwtSecret: resolveJwtSecret(config.JWT_SECRET, config.DATA_DIR),
+  rateLimits: {
+    perKeyPerMinute: config.RATE_LIMIT_API_PER_MINUTE,
+    tokenPerMinute: config.RATE_LIMIT_TOKEN_PER_MINUTE,
+  },
+  billingTokenUrl: config.BILLING_TEST_URL ? new URL('/v1/tokens', config.BILLING_TEST_URL).toString() : null,
+  metrics,
+  trustProxy: config.TRUST_PROXY,
+});
+registerWebhookApi({ app, pool, config, clock: systemClock });
 registerServiceHealth(app, { pool, migrations });
 await app.listen({ port: config.PORT, host: config.HOST });
 logger.info({ port: config.PORT }, 'webhook-dispatcher listening');

@@ -131,3 +131,21 @@ export async function previousSecretValidUntil(
   const until = rows[0]?.previous_valid_until ?? null;
   return until && until.getTime() > now.getTime() ? until : null;
 }
+
+/**
+ * Secrets for funders the dispatcher knows that have none yet (a funder opened before the dispatcher
+ * made them on sight): an admin reading the account sees one before the first webhook is sent.
+ */
+export async function createMissingSecrets(pool: Queryable, now: Date): Promise<number> {
+  const { rows } = await pool.query<{ account_id: string }>(
+    `select a.account_id from webhook_accounts a
+      where not exists (select 1 from webhook_secrets s where s.account_id = a.account_id)`,
+  );
+  if (rows.length === 0) return 0;
+  await signingSecretsOfMany(
+    pool,
+    rows.map((r) => r.account_id),
+    now,
+  );
+  return rows.length;
+}

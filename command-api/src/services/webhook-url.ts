@@ -1,5 +1,4 @@
-import { invalid } from '@mrn/platform';
-import { checkWebhookUrl } from '@mrn/webhook-dispatcher';
+import { checkWebhookUrl, invalid } from '@mrn/platform';
 
 const FIELD = 'account.merchant_subscription_notification_webhook';
 

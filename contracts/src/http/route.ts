@@ -6,7 +6,11 @@ import type { z } from '../zod.ts';
  * API: an API token (never a dashboard one) of a user granted API access in an account that has it.
  */
 export type Access = 'anonymous' | 'session' | 'member' | 'account_admin' | 'platform_admin' | 'api';
-export type Service = 'command' | 'query';
+/**
+ * The service that answers a route: the command side, the query side, or the webhook dispatcher (its
+ * delivery log and signing secrets are its own state, never events: it serves them itself).
+ */
+export type Service = 'command' | 'query' | 'webhooks';
 
 /** The read models a query can wait for: one per projector (projections/src/read-models). */
 export const READ_MODELS = [

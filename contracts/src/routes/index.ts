@@ -1,3 +1,4 @@
+import type { Service } from '../http/route.ts';
 import * as accounts from './accounts.ts';
 import * as analytics from './analytics.ts';
 import * as appSettings from './app-settings.ts';
@@ -125,6 +126,6 @@ export const routes = {
 
 export type Routes = typeof routes;
 export type RouteName = keyof Routes;
-export type RoutesOf<S extends 'command' | 'query'> = {
+export type RoutesOf<S extends Service> = {
   [K in RouteName as Routes[K]['service'] extends S ? K : never]: Routes[K];
 };

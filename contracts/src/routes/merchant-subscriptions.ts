@@ -243,7 +243,7 @@ export type WebhookAttemptView = z.infer<typeof WebhookAttemptView>;
 export const getWebhookDelivery = route({
   method: 'GET',
   path: '/api/accounts/:id/merchant_subscription_webhooks/:delivery_id',
-  service: 'query',
+  service: 'webhooks',
   readModels: ['accounts'],
   access: 'account_admin',
   plan: 'PRO',
@@ -256,7 +256,7 @@ export const getWebhookDelivery = route({
 export const listWebhookDeliveries = route({
   method: 'GET',
   path: '/api/accounts/:id/merchant_subscription_webhooks',
-  service: 'query',
+  service: 'webhooks',
   readModels: ['accounts'],
   access: 'account_admin',
   plan: 'PRO',
@@ -272,7 +272,7 @@ export const listWebhookDeliveries = route({
 export const redeliverWebhook = route({
   method: 'POST',
   path: '/api/accounts/:id/merchant_subscription_webhooks/:delivery_id/redeliver',
-  service: 'command',
+  service: 'webhooks',
   access: 'account_admin',
   plan: 'PRO',
   params: z.object({ id: uuid(), delivery_id: uuid() }),
@@ -287,7 +287,7 @@ export const redeliverWebhook = route({
 export const rotateWebhookSigningSecret = route({
   method: 'POST',
   path: '/api/accounts/:id/merchant_subscription_webhook_secret/rotate',
-  service: 'command',
+  service: 'webhooks',
   access: 'account_admin',
   plan: 'PRO',
   params: idParam,

@@ -14,7 +14,6 @@ import type {
 } from '@mrn/contracts';
 import { recordsNeeded } from '@mrn/contracts';
 import { type Actor, forbidden, type Handler, latestDevMail, notFound, requestOrigin } from '@mrn/platform';
-import { webhookSecretOf } from '@mrn/webhook-dispatcher';
 import type { QueryDeps } from '../context.ts';
 import { toCsv } from '../csv.ts';
 import { iso, likeEscape, pagination } from '../views.ts';
@@ -261,16 +260,25 @@ export function accountQueryHandlers(deps: QueryDeps) {
       [req.params.id],
     );
     if (!rows[0]) throw notFound(ACCOUNT_NOT_FOUND);
-    // Only the account's admins and platform admins get here (requireManager). The secret belongs to
-    // the dispatcher, which creates it on first need: asking for it is how an admin sets up
-    // verification before the first webhook is sent.
-    const secret = await webhookSecretOf(deps.pool, req.params.id);
+    // Only the account's admins and platform admins get here (requireManager). The secret is the
+    // dispatcher's: it makes one for every funder it sees opened (published to us read-only), so an admin
+    // can set up verification before the first webhook is sent; absent for the moment it has not yet.
+    const { rows: secrets } = await deps.pool.query<{ secret: string }>(
+      'select secret from webhook_secrets where account_id = $1',
+      [req.params.id],
+    );
+    const secret = secrets[0]?.secret;
     const url = paymentMethodUpdateUrl(
       req.actor,
       req.params.id,
       requestOrigin(req.request, deps.config.PUBLIC_URL),
     );
-    return { data: { ...toAccountView(rows[0], url), merchant_subscription_webhook_secret: secret } };
+    return {
+      data: {
+        ...toAccountView(rows[0], url),
+        ...(secret ? { merchant_subscription_webhook_secret: secret } : {}),
+      },
+    };
   };
 
   // Every member of the funder (accounts spec §6), read-only; another funder's answers as an unknown id.

@@ -9,7 +9,6 @@ import {
   type SubscriptionImportView,
 } from '@mrn/contracts';
 import { type Actor, forbidden, type Handler, notFound, type Pool } from '@mrn/platform';
-import { deliveryLog, deliveryWithAttempts } from '@mrn/webhook-dispatcher';
 import type { QueryDeps } from '../context.ts';
 import { merchantSubscriptionPage } from '../merchant-subscription-page.ts';
 import { iso, pagination } from '../views.ts';
@@ -83,24 +82,8 @@ export function merchantSubscriptionQueryHandlers(deps: QueryDeps) {
     };
   };
 
-  // The dispatcher's delivery log is the read model of this view: the dispatcher alone writes it and
-  // owns its shape (webhook-dispatcher/src/delivery-log.ts).
-  const listWebhookDeliveriesHandler: Handler<typeof listWebhookDeliveries> = async (req) => {
-    await assertSubscriptionsOf(deps.pool, req.params.id, req.actor);
-    return { data: await deliveryLog(deps.pool, req.params.id) };
-  };
-
-  const getWebhookDeliveryHandler: Handler<typeof getWebhookDelivery> = async (req) => {
-    await assertSubscriptionsOf(deps.pool, req.params.id, req.actor);
-    const delivery = await deliveryWithAttempts(deps.pool, req.params.id, req.params.delivery_id);
-    if (!delivery) throw notFound(SUBSCRIPTION_TEXTS.deliveryNotFound);
-    return { data: delivery };
-  };
-
   return {
     listMerchantSubscriptions: listHandler,
     listSubscriptionImports: listImportsHandler,
-    listWebhookDeliveries: listWebhookDeliveriesHandler,
-    getWebhookDelivery: getWebhookDeliveryHandler,
   };
 }

@@ -46,8 +46,6 @@ const APPLIED_MIGRATIONS: readonly { file: string; table: string }[] = [
   { file: 'webhook-dispatcher/migrations/0002_plan_and_merged_notes.sql', table: 'subscription_checkpoints' },
 ];
 
-const CHECKPOINT_TODO =
-  "TODO(issue 22): keep the consumer's place through platform's consumer/checkpoints.ts (readCheckpoint, advanceCheckpoint) instead of its own SQL over platform's subscription_checkpoints";
 /**
  * Known violations, each with what removes it (a `file` ending in `/` covers a folder). An entry that
  * no longer matches a finding fails the test, so the list only shrinks.
@@ -63,43 +61,10 @@ const ALLOWED: readonly { file: string; table: string; todo: string }[] = [
     table,
     todo: 'TODO(issue 22): the account decider is given the 90-day contribution computed by the contribution read model (and the daily pass lists funders from read.accounts); the command side should decide from streams or a table command-api owns (a contribution ledger it keeps from the merchant, note and search events)',
   })),
-  // The whole folder: webhook-dispatcher/src is being restructured (its files move).
-  { file: 'webhook-dispatcher/src/', table: 'subscription_checkpoints', todo: CHECKPOINT_TODO },
 ];
 
 /** Known imports of another service, each with what removes it (the list only shrinks, as above). */
-const ALLOWED_IMPORTS: readonly { from: string; imports: string; todo: string }[] = [
-  {
-    from: 'command-api/src/handlers/webhook-log.ts',
-    imports: '@mrn/webhook-dispatcher',
-    todo: "TODO(issue 22): rotating the signing secret and queueing a redelivery write the dispatcher's tables (webhook_secrets, webhook_deliveries); the dispatcher should serve these two routes itself",
-  },
-  {
-    from: 'command-api/src/services/webhook-url.ts',
-    imports: '@mrn/webhook-dispatcher',
-    todo: 'TODO(issue 22): the SSRF check both services use belongs in platform: move webhook-dispatcher/src/ssrf.ts (and its test) to platform/src/http/ssrf.ts',
-  },
-  {
-    from: 'query-api/src/handlers/accounts.ts',
-    imports: '@mrn/webhook-dispatcher',
-    todo: 'TODO(issue 22): GET of an account creates the webhook signing secret (webhookSecretOf inserts into webhook_secrets): a query must not write. The dispatcher should create it when it sees the endpoint configured and publish webhook_secrets (read-only) to query-api',
-  },
-  {
-    from: 'query-api/src/handlers/merchant-subscriptions.ts',
-    imports: '@mrn/webhook-dispatcher',
-    todo: "TODO(issue 22): the webhook log reads the dispatcher's webhook_deliveries and webhook_attempts through its functions; the dispatcher should publish them to query-api and query-api hold these reads",
-  },
-  {
-    from: 'command-api/package.json',
-    imports: '@mrn/webhook-dispatcher',
-    todo: 'TODO(issue 22): goes with the two command-api imports above',
-  },
-  {
-    from: 'query-api/package.json',
-    imports: '@mrn/webhook-dispatcher',
-    todo: 'TODO(issue 22): goes with the two query-api imports above',
-  },
-];
+const ALLOWED_IMPORTS: readonly { from: string; imports: string; todo: string }[] = [];
 
 /** TODO(issue 22): bench/package.json still exports "./*" (bench/ is being changed by someone else); nothing imports @mrn/bench. */
 const WILDCARD_EXPORTS_ALLOWED = new Set(['bench']);
