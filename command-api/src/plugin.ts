@@ -1,4 +1,4 @@
-import { type RoutesOf, routes } from '@mrn/contracts';
+import { partnerRoutes, type RoutesOf, routes } from '@mrn/contracts';
 import { type HandlersFor, loadMigrations, registerRoutes } from '@mrn/platform';
 import { registerStripeWebhooks } from './billing/webhooks.ts';
 import type { CommandDeps } from './context.ts';
@@ -38,6 +38,28 @@ export function commandHandlers(deps: CommandDeps): HandlersFor<RoutesOf<'comman
     ...partnerCommandHandlers(deps),
     ...sandboxHandlers(deps),
   };
+}
+
+/** The partner API's commands: the slice of the command routes the sandbox serves. */
+export const partnerCommandRoutes = Object.fromEntries(
+  Object.entries(commandRoutes).filter(([name]) => name in partnerRoutes),
+) as Pick<RoutesOf<'command'>, keyof RoutesOf<'command'> & keyof typeof partnerRoutes>;
+
+export type PartnerCommandHandlers = ReturnType<typeof partnerCommandHandlers>;
+
+/**
+ * The partner API's commands only, on an app of their own (the sandbox: no dashboard, billing, uploads
+ * or consumers), with handlers replaced where that app differs (`override`: the sandbox's token).
+ */
+export function registerPartnerCommandApi(
+  deps: CommandDeps,
+  override: (handlers: PartnerCommandHandlers) => Partial<PartnerCommandHandlers> = () => ({}),
+): void {
+  const handlers = partnerCommandHandlers(deps);
+  registerRoutes(deps.app, partnerCommandRoutes, { ...handlers, ...override(handlers) } as never, {
+    pool: deps.pool,
+    validateResponses: deps.config.NODE_ENV !== 'production',
+  });
 }
 
 /** Mounts every command route on the app (JWT must already be registered on it). */

@@ -1,4 +1,4 @@
-import { type RoutesOf, routes } from '@mrn/contracts';
+import { partnerRoutes, type RoutesOf, routes } from '@mrn/contracts';
 import { type HandlersFor, loadMigrations, registerRoutes } from '@mrn/platform';
 import { consistencyWait } from './consistency.ts';
 import type { QueryDeps } from './context.ts';
@@ -32,9 +32,19 @@ export function queryHandlers(deps: QueryDeps): HandlersFor<RoutesOf<'query'>> {
   };
 }
 
-/** Mounts every query route; honours X-Consistent-After by waiting for the route's read models first. */
-export function registerQueryApi(deps: QueryDeps): void {
-  registerRoutes(deps.app, queryRoutes, queryHandlers(deps), {
+/** The partner API's queries: the slice of the query routes the sandbox serves. */
+export const partnerQueryRoutes = Object.fromEntries(
+  Object.entries(queryRoutes).filter(([name]) => name in partnerRoutes),
+) as Pick<RoutesOf<'query'>, keyof RoutesOf<'query'> & keyof typeof partnerRoutes>;
+
+/**
+ * Mounts every query route (or only the partner API's: the sandbox); honours X-Consistent-After by
+ * waiting for the route's read models first.
+ */
+export function registerQueryApi(deps: QueryDeps, only: 'all' | 'partner' = 'all'): void {
+  const table = only === 'partner' ? partnerQueryRoutes : queryRoutes;
+  const handlers = only === 'partner' ? partnerQueryHandlers(deps) : queryHandlers(deps);
+  registerRoutes(deps.app, table, handlers as never, {
     pool: deps.pool,
     validateResponses: deps.config.NODE_ENV !== 'production',
     beforeHandler: consistencyWait(deps.consistency, deps.config.CONSISTENCY_TIMEOUT_MS),

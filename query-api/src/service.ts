@@ -30,22 +30,29 @@ export async function startQueryService(deps: {
   config: Config;
   logger: Logger;
   consistency: ReadModelProgress;
+  /** `partner`: only the partner API, and no OpenAPI document (the sandbox). */
+  only?: 'all' | 'partner';
+  /** The search facts' pool size (the sandbox's traffic is small). */
+  searchConnections?: number;
 }): Promise<QueryService> {
   // Search facts are many and individually cheap: their own small pool commits asynchronously.
-  const searchPool = createPool(deps.databaseUrl, 4, { asynchronousCommit: true });
+  const searchPool = createPool(deps.databaseUrl, deps.searchConnections ?? 4, { asynchronousCommit: true });
   const searchStore = await openEventStore(deps.config, { pool: searchPool, databaseUrl: deps.databaseUrl });
   const searches = new SearchRecorder(searchStore.store);
-  const lookups = createPool(deps.databaseUrl, 6, { genericPlans: true });
-  registerQueryApi({ ...deps, lookups, searches });
-  registerOpenApiDocument(deps.app, {
-    productName: deps.config.PRODUCT_NAME,
-    // PUBLIC_URL only: without it the document's addresses are relative, never this machine's.
-    publicUrl: deps.config.PUBLIC_URL,
-    rateLimits: {
-      perApiKeyPerMinute: deps.config.RATE_LIMIT_API_PER_MINUTE,
-      tokenPerMinute: deps.config.RATE_LIMIT_TOKEN_PER_MINUTE,
-    },
+  const lookups = createPool(deps.databaseUrl, deps.searchConnections ? deps.searchConnections + 2 : 6, {
+    genericPlans: true,
   });
+  registerQueryApi({ ...deps, lookups, searches }, deps.only);
+  if (deps.only !== 'partner')
+    registerOpenApiDocument(deps.app, {
+      productName: deps.config.PRODUCT_NAME,
+      // PUBLIC_URL only: without it the document's addresses are relative, never this machine's.
+      publicUrl: deps.config.PUBLIC_URL,
+      rateLimits: {
+        perApiKeyPerMinute: deps.config.RATE_LIMIT_API_PER_MINUTE,
+        tokenPerMinute: deps.config.RATE_LIMIT_TOKEN_PER_MINUTE,
+      },
+    });
   return {
     searches,
     async stop() {

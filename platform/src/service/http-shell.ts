@@ -25,7 +25,23 @@ export interface HttpShellOptions {
   trustProxy?: boolean;
   /** Routing that must see a request before anything else (the partner sandbox in the all-in-one process). */
   first?: (app: FastifyInstance) => void;
+  /** The partner sandbox: its tokens carry and require its own issuer. */
+  jwtIssuer?: string;
+  /** Rate-limit counters' namespace (`partner` by default; the sandbox counts apart). */
+  rateLimitScope?: string;
+  /** An API that answers only JSON (the sandbox): a CSP that allows nothing at all. */
+  jsonOnly?: boolean;
 }
+
+/** JSON only: nothing may be framed, run or loaded from an answer. */
+const JSON_ONLY_HEADERS = {
+  contentSecurityPolicy: {
+    useDefaults: false,
+    directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
+  },
+  frameguard: { action: 'deny' as const },
+  referrerPolicy: { policy: 'strict-origin-when-cross-origin' as const },
+};
 
 /**
  * The HTTP process every service runs in: error answers, strict JSON bodies, security and cache headers,
@@ -49,8 +65,18 @@ export async function createHttpShell(opts: HttpShellOptions): Promise<FastifyIn
   installStrictJsonBody(app);
   installResponseHeaders(app);
   installBareTokenSupport(app);
-  await installPartnerRateLimits(app, { pool: opts.pool, ...opts.rateLimits });
-  await app.register(fastifyHelmet, securityHeaders(opts.billingTokenUrl));
-  await app.register(fastifyJwt, { secret: opts.jwtSecret });
+  await installPartnerRateLimits(app, {
+    pool: opts.pool,
+    ...opts.rateLimits,
+    ...(opts.rateLimitScope ? { scope: opts.rateLimitScope } : {}),
+  });
+  await app.register(
+    fastifyHelmet,
+    opts.jsonOnly ? JSON_ONLY_HEADERS : securityHeaders(opts.billingTokenUrl),
+  );
+  await app.register(fastifyJwt, {
+    secret: opts.jwtSecret,
+    ...(opts.jwtIssuer ? { sign: { iss: opts.jwtIssuer }, verify: { allowedIss: opts.jwtIssuer } } : {}),
+  });
   return app;
 }

@@ -1,29 +1,21 @@
-import { createHmac, randomUUID } from 'node:crypto';
-import fastifyHelmet from '@fastify/helmet';
-import fastifyJwt from '@fastify/jwt';
-import { type BillingGateway, type CommandDeps, partnerCommandHandlers } from '@mrn/command-api';
-import { partnerRoutes, type RouteSpec } from '@mrn/contracts';
+import { createHmac } from 'node:crypto';
+import { type BillingGateway, type CommandDeps, registerPartnerCommandApi } from '@mrn/command-api';
 import {
   type Clock,
   type Config,
+  createHttpShell,
   createPool,
   type EventStore,
-  installBareTokenSupport,
-  installErrorHandler,
-  installPartnerRateLimits,
-  installResponseHeaders,
-  installStrictJsonBody,
   type Logger,
   type Mailer,
   type Pool,
   PostgresEventStore,
   partnerErrorBody,
-  registerRoutes,
   sessionCache,
 } from '@mrn/platform';
 import { allProjectors, ProjectionRunner } from '@mrn/projections';
-import { consistencyWait, partnerQueryHandlers, type QueryDeps, SearchRecorder } from '@mrn/query-api';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { type SearchRecorder, startQueryService } from '@mrn/query-api';
+import type { FastifyInstance } from 'fastify';
 import { sandboxTokenHandler } from './token.ts';
 
 /** The `iss` of every sandbox token: production routes a partner call by it (never trusting it). */
@@ -44,9 +36,6 @@ export interface SandboxRuntime {
   searches: SearchRecorder;
   close(): Promise<void>;
 }
-
-const byService = (service: RouteSpec['service']) =>
-  Object.fromEntries(Object.entries(partnerRoutes).filter(([, r]) => r.service === service));
 
 // Partner routes never send mail or talk to billing; if one ever did, the sandbox must refuse, not
 // e-mail a real address or charge a real card because of test data.
@@ -96,7 +85,6 @@ export async function startSandboxRuntime(opts: {
   const logger = opts.logger.child({ component: 'sandbox' });
   const pool = createPool(url, 8);
   const store = new PostgresEventStore(pool, { listenUrl: url });
-  const searches = new SearchRecorder(store);
   const projections = new ProjectionRunner(
     {
       pool,
@@ -111,36 +99,20 @@ export async function startSandboxRuntime(opts: {
   );
   await projections.start();
 
-  const app = Fastify({
-    loggerInstance: logger as FastifyBaseLogger,
-    bodyLimit: 1_048_576,
-    genReqId: () => randomUUID(),
-  });
-  installErrorHandler(app);
-  installStrictJsonBody(app);
-  installResponseHeaders(app);
-  installBareTokenSupport(app);
-  await installPartnerRateLimits(app, {
+  // The same HTTP shell and services as production, with the sandbox's own key, issuer and counters.
+  const app = await createHttpShell({
+    logger,
     pool,
-    perKeyPerMinute: config.RATE_LIMIT_API_PER_MINUTE,
-    tokenPerMinute: config.RATE_LIMIT_TOKEN_PER_MINUTE,
-    scope: 'sandbox',
-  });
-  // JSON only: nothing may be framed, run or loaded from an answer.
-  await app.register(fastifyHelmet, {
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
+    jwtSecret: sandboxJwtSecret(opts.productionJwtSecret),
+    jwtIssuer: SANDBOX_ISSUER,
+    rateLimits: {
+      perKeyPerMinute: config.RATE_LIMIT_API_PER_MINUTE,
+      tokenPerMinute: config.RATE_LIMIT_TOKEN_PER_MINUTE,
     },
-    frameguard: { action: 'deny' },
-    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    rateLimitScope: 'sandbox',
+    billingTokenUrl: null,
+    jsonOnly: true,
   });
-  await app.register(fastifyJwt, {
-    secret: sandboxJwtSecret(opts.productionJwtSecret),
-    sign: { iss: SANDBOX_ISSUER },
-    verify: { allowedIss: SANDBOX_ISSUER },
-  });
-
   const commandDeps: CommandDeps = {
     app,
     pool,
@@ -153,36 +125,23 @@ export async function startSandboxRuntime(opts: {
     billing: noBilling,
     readModels: projections,
   };
-  const commands = partnerCommandHandlers(commandDeps);
-  const validateResponses = config.NODE_ENV !== 'production';
-  registerRoutes(
+  registerPartnerCommandApi(commandDeps, (handlers) => ({
+    getApiToken: sandboxTokenHandler({
+      production: opts.production,
+      sandbox: { store, projections },
+      issue: handlers.getApiToken,
+    }),
+  }));
+  const queries = await startQueryService({
     app,
-    byService('command'),
-    {
-      ...commands,
-      getApiToken: sandboxTokenHandler({
-        production: opts.production,
-        sandbox: { store, projections },
-        issue: commands.getApiToken,
-      }),
-    } as never,
-    { pool, validateResponses },
-  );
-  const queryDeps: QueryDeps = {
     pool,
-    lookups: pool,
+    databaseUrl: url,
     store,
-    searches,
     config,
     logger,
-    app,
     consistency: projections,
-  };
-  registerRoutes(app, byService('query'), partnerQueryHandlers(queryDeps) as never, {
-    pool,
-    validateResponses,
-    // As the production query API: X-Consistent-After waits for the route's read models.
-    beforeHandler: consistencyWait(projections, config.CONSISTENCY_TIMEOUT_MS),
+    only: 'partner',
+    searchConnections: 2,
   });
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
@@ -197,10 +156,10 @@ export async function startSandboxRuntime(opts: {
     pool,
     store,
     projections,
-    searches,
+    searches: queries.searches,
     async close() {
       await app.close();
-      await searches.flush();
+      await queries.stop();
       await projections.stop();
       await store.close();
       await pool.end();
