@@ -404,7 +404,8 @@ async function measureTopology(
     let server = 'server';
     if (name === 'split') {
       const counts = new Map<string, number>();
-      for (const p of processes) counts.set(p.service, (counts.get(p.service) ?? 0) + 1);
+      for (const service of SPLIT_SERVICES)
+        counts.set(service, processes.filter((p) => p.service === service).length);
       server = `server (${processes.length + 1} processes)`;
       note(
         `a gateway (the launcher's own process) in front of ${[...counts].map(([s, n]) => `${n} × ${s}`).join(', ')} ` +
@@ -889,9 +890,17 @@ const verdict = (ok: boolean, target: string) => `${target} ${ok ? 'ok' : 'MISSE
 
 const formatShare = (n: number, total: number) => `${((100 * n) / total).toFixed(0)}%`;
 
+/** In one order whatever came first, so the topologies' outcomes read alike side by side. */
+const OUTCOME_ORDER = ['found', 'over the cap', 'no match', 'error'];
+
 function formatOutcomes(outcomes: Map<string, number>): string {
   const total = [...outcomes.values()].reduce((a, b) => a + b, 0);
-  return [...outcomes].map(([o, n]) => `${formatShare(n, total)} ${o}`).join(', ');
+  // Outcomes not listed go last.
+  const rank = (o: string) => (OUTCOME_ORDER.includes(o) ? OUTCOME_ORDER.indexOf(o) : OUTCOME_ORDER.length);
+  return [...outcomes]
+    .sort(([a], [b]) => rank(a) - rank(b))
+    .map(([o, n]) => `${formatShare(n, total)} ${o}`)
+    .join(', ');
 }
 
 function formatErrors(r: LoadResult): string {
