@@ -5,7 +5,7 @@ import type { Reporter, TestModule, Vitest } from 'vitest/node';
  * wall time per file split into import (loading the file and everything it imports) and tests (its
  * tests and hooks). MRN_SLOWEST_FILES sets how many (default 15, 0 for none). When import durations
  * are collected (`--experimental.importDurations.limit=20`), the imports that cost most summed over
- * all files follow.
+ * the isolated files follow.
  */
 export default class SlowestFilesReporter implements Reporter {
   private vitest: Vitest | undefined;
@@ -26,7 +26,9 @@ export default class SlowestFilesReporter implements Reporter {
         total: setup + d.collectDuration + d.duration,
         importMs: d.collectDuration,
         testsMs: d.duration,
-        imports: d.importDurations,
+        // A file of a non-isolated project (vitest.config.ts) shares its worker's modules: the import
+        // times it reports are those of whichever file loaded each module first, so they are left out.
+        imports: m.project.config.isolate ? d.importDurations : {},
       };
     });
     const sum = (f: (r: (typeof rows)[number]) => number) => rows.reduce((a, r) => a + f(r), 0);
@@ -40,7 +42,7 @@ export default class SlowestFilesReporter implements Reporter {
     for (const r of [...rows].sort((a, b) => b.total - a.total).slice(0, this.count)) {
       log(`${s(r.total)}${s(r.importMs)}${s(r.testsMs)}  ${r.file}${r.project ? ` [${r.project}]` : ''}`);
     }
-    // Imports summed over files: a heavy dependency is paid once per file (each file its own module graph).
+    // Imports summed over files: a heavy dependency is paid once per isolated file (its own module graph).
     const byImport = new Map<string, { ms: number; files: number }>();
     for (const r of rows) {
       for (const [id, d] of Object.entries(r.imports)) {
