@@ -1,11 +1,10 @@
 import {
   bootService,
   CheckpointProgress,
-  createHttpShell,
   createMailer,
   platformMigrations,
   registerServiceHealth,
-  resolveJwtSecret,
+  serviceShell,
   stopOnSignal,
   systemClock,
 } from '@mrn/platform';
@@ -20,18 +19,7 @@ const boot = await bootService('command-api', migrations);
 const { config, logger, pool, store } = boot;
 if (!config.SMTP_URL) throw new Error('command-api: SMTP_URL is required when run apart');
 const billing = connectBilling(config, logger);
-const app = await createHttpShell({
-  logger,
-  pool,
-  jwtSecret: resolveJwtSecret(config.JWT_SECRET, config.DATA_DIR),
-  rateLimits: {
-    perKeyPerMinute: config.RATE_LIMIT_API_PER_MINUTE,
-    tokenPerMinute: config.RATE_LIMIT_TOKEN_PER_MINUTE,
-  },
-  billingTokenUrl: billing.tokenUrl,
-  metrics: boot.metrics,
-  trustProxy: config.TRUST_PROXY,
-});
+const app = await serviceShell(boot, billing.tokenUrl);
 const mailer = createMailer(config.SMTP_URL, `${config.PRODUCT_NAME} <no-reply@merchantrisk.local>`);
 const service = startCommandService({
   app,

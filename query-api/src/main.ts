@@ -1,10 +1,9 @@
 import {
   bootService,
   CheckpointProgress,
-  createHttpShell,
   platformMigrations,
   registerServiceHealth,
-  resolveJwtSecret,
+  serviceShell,
   stopOnSignal,
 } from '@mrn/platform';
 import { queryMigrations } from './plugin.ts';
@@ -15,19 +14,7 @@ import { startQueryService } from './service.ts';
 const migrations = [...platformMigrations(), ...queryMigrations()];
 const boot = await bootService('query-api', migrations);
 const { config, logger, pool, store } = boot;
-const app = await createHttpShell({
-  logger,
-  pool,
-  jwtSecret: resolveJwtSecret(config.JWT_SECRET, config.DATA_DIR),
-  rateLimits: {
-    perKeyPerMinute: config.RATE_LIMIT_API_PER_MINUTE,
-    tokenPerMinute: config.RATE_LIMIT_TOKEN_PER_MINUTE,
-  },
-  // The same Content-Security-Policy as the rest of the product (the card form's token endpoint).
-  billingTokenUrl: config.BILLING_TEST_URL ? new URL('/v1/tokens', config.BILLING_TEST_URL).toString() : null,
-  metrics: boot.metrics,
-  trustProxy: config.TRUST_PROXY,
-});
+const app = await serviceShell(boot);
 const service = await startQueryService({
   app,
   pool,

@@ -1,10 +1,9 @@
 import {
   bootService,
-  createHttpShell,
   createMailer,
   platformMigrations,
   registerServiceHealth,
-  resolveJwtSecret,
+  serviceShell,
   stopOnSignal,
   systemClock,
 } from '@mrn/platform';
@@ -45,18 +44,7 @@ metrics.trackOutboxDepth('webhook_deliveries', async () => {
   );
   return rows[0]!.n;
 });
-const app = await createHttpShell({
-  logger,
-  pool,
-  jwtSecret: resolveJwtSecret(config.JWT_SECRET, config.DATA_DIR),
-  rateLimits: {
-    perKeyPerMinute: config.RATE_LIMIT_API_PER_MINUTE,
-    tokenPerMinute: config.RATE_LIMIT_TOKEN_PER_MINUTE,
-  },
-  billingTokenUrl: config.BILLING_TEST_URL ? new URL('/v1/tokens', config.BILLING_TEST_URL).toString() : null,
-  metrics,
-  trustProxy: config.TRUST_PROXY,
-});
+const app = await serviceShell(boot);
 registerWebhookApi({ app, pool, config, clock: systemClock });
 registerServiceHealth(app, { pool, migrations });
 await app.listen({ port: config.PORT, host: config.HOST });

@@ -1,3 +1,4 @@
+import type { FastifyInstance } from 'fastify';
 import { type Config, loadConfig } from '../config.ts';
 import { PgNotifications } from '../consumer/notifications.ts';
 import { followSessionChanges } from '../consumer/session-invalidation.ts';
@@ -7,6 +8,8 @@ import type { EventStore } from '../event-store/types.ts';
 import { createLogger, type Logger } from '../logger.ts';
 import { createMetrics, type Metrics } from '../metrics/registry.ts';
 import { type Migration, runMigrations } from '../migrations.ts';
+import { createHttpShell } from './http-shell.ts';
+import { resolveJwtSecret } from './secrets.ts';
 
 /** What every service process starts with. */
 export interface ServiceProcess {
@@ -54,4 +57,33 @@ export async function bootService(service: string, migrations: Migration[]): Pro
       await pool.end();
     },
   };
+}
+
+/**
+ * The HTTP shell of a service run apart, from its configuration: the installation's JWT secret, the
+ * partner rate limits, the one Content-Security-Policy (billing test mode's token endpoint when the
+ * launcher runs the test server), its metrics, and client addresses from the gateway.
+ */
+export function serviceShell(
+  boot: ServiceProcess,
+  billingTokenUrl?: string | null,
+): Promise<FastifyInstance> {
+  const { config } = boot;
+  return createHttpShell({
+    logger: boot.logger,
+    pool: boot.pool,
+    jwtSecret: resolveJwtSecret(config.JWT_SECRET, config.DATA_DIR),
+    rateLimits: {
+      perKeyPerMinute: config.RATE_LIMIT_API_PER_MINUTE,
+      tokenPerMinute: config.RATE_LIMIT_TOKEN_PER_MINUTE,
+    },
+    billingTokenUrl:
+      billingTokenUrl !== undefined
+        ? billingTokenUrl
+        : config.BILLING_TEST_URL
+          ? new URL('/v1/tokens', config.BILLING_TEST_URL).toString()
+          : null,
+    metrics: boot.metrics,
+    trustProxy: config.TRUST_PROXY,
+  });
 }
