@@ -7,12 +7,27 @@ import { TEST_WORKERS } from './vitest.workers.ts';
 process.env.NODE_COMPILE_CACHE ??= resolve(import.meta.dirname, 'node_modules/.cache/node-compile-cache');
 
 /**
+ * command-api's decider tests (given/when/then) and the pure code beside them, named one by one: its
+ * feature folders (`merchants/`, `accounts/`…) also hold tests that start a database, which must not
+ * share a worker's modules. A new pure test there runs isolated until it is added here.
+ */
+const COMMAND_API_UNIT = [
+  'accounts/{account,account-admin,account-contribution,account-watch,contribution-mail}',
+  'app-settings/app-settings',
+  'billing/account-billing',
+  'disputes/dispute',
+  'merchant-subscriptions/{search-watch,subscriptions}',
+  'merchants/{ein-reservation,merchant}',
+  'users/{api-token-reservation,email-reservation,user,user-admin,user-api-access,user-credentials,user-guards,user-sessions}',
+].map((tests) => `command-api/src/${tests}.test.ts`);
+
+/**
  * Test files with no database, server, browser or global state of their own (pure functions, deciders,
  * the web app's logic): they share their worker's modules (`isolate: false`), so React, Blueprint and the
  * contracts are loaded once per worker instead of once per file. A file that changes something global
  * (a stubbed global, an environment variable, a timer) must undo it in `afterEach`, or live elsewhere.
  */
-const UNIT = ['contracts/src/**/*.test.ts', 'command-api/src/domain/**/*.test.ts', 'web/src/**/*.test.ts'];
+const UNIT = ['contracts/src/**/*.test.ts', ...COMMAND_API_UNIT, 'web/src/**/*.test.ts'];
 /** Timed against the clock (100,000 rows in 500 ms): run alone in a fresh worker, as before. */
 const UNIT_TIMED = ['web/src/merchant-subscriptions/import-results.test.ts'];
 

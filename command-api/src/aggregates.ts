@@ -1,16 +1,16 @@
 import { streams } from '@mrn/contracts';
+import { accountDecider } from './accounts/account.ts';
+import { appSettingsDecider } from './app-settings/app-settings.ts';
+import { stripeEventDecider } from './billing/stripe-event.ts';
 import { defineAggregate } from './command-handler.ts';
-import { accountDecider } from './domain/account/account.ts';
-import { appSettingsDecider } from './domain/app-settings/app-settings.ts';
-import { stripeEventDecider } from './domain/billing/stripe-event.ts';
-import { disputeDecider } from './domain/dispute/dispute.ts';
-import { einDecider } from './domain/merchant/ein-reservation.ts';
-import { merchantDecider } from './domain/merchant/merchant.ts';
-import { noteRegistryDecider } from './domain/merchant/note-registry.ts';
-import { subscriptionsDecider } from './domain/subscriptions/subscriptions.ts';
-import { apiTokenDecider } from './domain/user/api-token-reservation.ts';
-import { emailReservationDecider } from './domain/user/email-reservation.ts';
-import { userDecider } from './domain/user/user.ts';
+import { disputeDecider } from './disputes/dispute.ts';
+import { subscriptionsDecider } from './merchant-subscriptions/subscriptions.ts';
+import { einDecider } from './merchants/ein-reservation.ts';
+import { merchantDecider } from './merchants/merchant.ts';
+import { noteRegistryDecider } from './merchants/note-registry.ts';
+import { apiTokenDecider } from './users/api-token-reservation.ts';
+import { emailReservationDecider } from './users/email-reservation.ts';
+import { userDecider } from './users/user.ts';
 
 /** Every aggregate, bound once to its decider and stream naming (DESIGN §3 stream names). */
 export const accounts = defineAggregate({ decider: accountDecider, streamId: streams.account });

@@ -8,7 +8,7 @@ import {
   type Position,
   WrongExpectedRevisionError,
 } from '@mrn/platform';
-import type { CommandContext, Decider } from './domain/decider.ts';
+import type { CommandContext, Decider } from './decider.ts';
 import { StreamLocks } from './stream-lock.ts';
 
 /** How often, and how patiently, a command is decided again after losing an append race. */

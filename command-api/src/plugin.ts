@@ -1,23 +1,23 @@
 import { partnerRoutes, type RoutesOf, routes } from '@mrn/contracts';
 import { type HandlersFor, loadMigrations, registerRoutes } from '@mrn/platform';
+import { accountHandlers } from './accounts/account-handlers.ts';
+import { contributionMails } from './accounts/contribution-mail-source.ts';
+import { appSettingsHandlers } from './app-settings/app-settings-handlers.ts';
+import { authHandlers } from './auth/auth-handlers.ts';
+import { passwordHandlers } from './auth/password-handlers.ts';
+import { billingHandlers } from './billing/billing-handlers.ts';
 import { registerStripeWebhooks } from './billing/webhooks.ts';
 import type { CommandDeps } from './context.ts';
-import { accountHandlers } from './handlers/accounts.ts';
-import { appSettingsHandlers } from './handlers/app-settings.ts';
-import { authHandlers } from './handlers/auth.ts';
-import { billingHandlers } from './handlers/billing.ts';
-import { disputeHandlers } from './handlers/disputes.ts';
-import { merchantSubscriptionHandlers } from './handlers/merchant-subscriptions.ts';
-import { merchantHandlers } from './handlers/merchants.ts';
-import { partnerCommandHandlers } from './handlers/partner-api.ts';
-import { passwordHandlers } from './handlers/passwords.ts';
-import { sandboxHandlers } from './handlers/sandbox.ts';
-import { userHandlers } from './handlers/users.ts';
-import { contributionMails } from './subscriptions/contribution-mail.ts';
-import { registerDirectUploads } from './subscriptions/direct-uploads.ts';
-import { disputeMails } from './subscriptions/dispute-mail.ts';
-import { startMailReactor } from './subscriptions/mail-outbox.ts';
-import { startImportResumer } from './subscriptions/resume-imports.ts';
+import { disputeHandlers } from './disputes/dispute-handlers.ts';
+import { disputeMails } from './disputes/dispute-mail-source.ts';
+import { registerDirectUploads } from './imports/direct-uploads.ts';
+import { startImportResumer } from './imports/resume-imports.ts';
+import { startMailReactor } from './mail/mail-outbox.ts';
+import { merchantSubscriptionHandlers } from './merchant-subscriptions/merchant-subscription-handlers.ts';
+import { merchantHandlers } from './merchants/merchant-handlers.ts';
+import { partnerCommandHandlers } from './partner-api/partner-api-handlers.ts';
+import { sandboxHandlers } from './sandbox/sandbox-handlers.ts';
+import { userHandlers } from './users/user-handlers.ts';
 
 /** The command side's slice of the route table. */
 export const commandRoutes = Object.fromEntries(

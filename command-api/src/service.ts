@@ -1,8 +1,8 @@
+import { runContributionClock } from './accounts/contribution-clock.ts';
 import { settleBackground } from './background.ts';
 import type { CommandDeps } from './context.ts';
+import { runSearchWatchReactor } from './merchant-subscriptions/search-watch-reactor.ts';
 import { registerCommandApi } from './plugin.ts';
-import { runContributionClock } from './services/contribution-clock.ts';
-import { runSearchWatchReactor } from './subscriptions/search-watch.ts';
 
 /**
  * The command service on an HTTP shell: every command route, the Stripe webhook and direct uploads,

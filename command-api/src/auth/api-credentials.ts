@@ -1,10 +1,10 @@
 import { API_TEXTS } from '@mrn/contracts';
 import { forbidden, unauthorized } from '@mrn/platform';
+import { loadAccount } from '../accounts/account-service.ts';
 import { apiTokens } from '../aggregates.ts';
 import type { CommandDeps } from '../context.ts';
-import type { ActiveUser } from '../domain/user/user.ts';
-import { loadAccount } from '../services/accounts.ts';
-import { loadUser } from '../services/users.ts';
+import type { ActiveUser } from '../users/user.ts';
+import { loadUser } from '../users/user-service.ts';
 import { hashSecret, secretMatches } from './tokens.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { hasActiveMembership, type SessionUser } from '@mrn/contracts';
-import type { OpenAccountState } from '../domain/account/account.ts';
-import type { ActiveUser } from '../domain/user/user.ts';
+import type { OpenAccountState } from '../accounts/account.ts';
+import type { ActiveUser } from '../users/user.ts';
 
 type OpenAccount = OpenAccountState;
 

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
+import type { AccountCommand } from '../accounts/account.ts';
 import { accounts, stripeEvents } from '../aggregates.ts';
 import { runInBackground } from '../background.ts';
 import { transact } from '../command-handler.ts';
 import type { CommandDeps } from '../context.ts';
-import type { AccountCommand } from '../domain/account/account.ts';
-import type { StripeSubscriptionState } from '../domain/account/account-billing.ts';
-import { mailRecipientsOf } from '../services/mail-recipients.ts';
+import { mailRecipientsOf } from '../mail/mail-recipients.ts';
+import type { StripeSubscriptionState } from './account-billing.ts';
 import { planVersionOf, WEBHOOK_TEXTS, WebhookRefused } from './gateway.ts';
 
 export const STRIPE_WEBHOOK_PATH = '/api/stripe/webhooks';

@@ -8,7 +8,10 @@ import {
   ResultsFormatError,
 } from './import-results.ts';
 
-/** The server's results cell (command-api subscriptions/import.ts): formula guard, then RFC 4180 quoting. */
+/**
+ * The server's results cell (command-api imports/subscription-import.ts): formula guard, then RFC 4180
+ * quoting.
+ */
 const guard = (text: string) => (/^[=+\-@\t\r]/.test(text) ? `'${text}` : text);
 const cell = (value: string | number) => {
   const safe = guard(String(value));

@@ -1,6 +1,6 @@
 /**
  * The results of a merchant subscription import as the server writes them (command-api
- * subscriptions/import.ts): a CSV of three columns, `row,input,outcome`, one line per row of the
+ * imports/subscription-import.ts): a CSV of three columns, `row,input,outcome`, one line per row of the
  * uploaded file, quoted per RFC 4180 where a value holds a comma, a quote or a line break.
  *
  * Parsed here rather than with a library: the web app has no CSV parser among its dependencies, and
