@@ -12,8 +12,7 @@ import {
   SESSION_QUERY,
 } from '@mrn/platform';
 import { allProjectors, rebuildProjectors } from '@mrn/projections';
-import { SEARCH_STATEMENTS } from '@mrn/query-api/handlers/search';
-import { keywordRange, keywordScan, keywordWords } from '@mrn/query-api/views';
+import { keywordRange, keywordScan, keywordWords, SEARCH_STATEMENTS } from '@mrn/query-api';
 import { allMigrations, ensurePlatformAdmin } from '@mrn/server';
 import { ALL_FOLLOWERS, LIVE_CONSUMERS, waitForCheckpoints } from './consumers.ts';
 import { CpuMeter, type CpuUse } from './cpu.ts';

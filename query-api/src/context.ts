@@ -1,6 +1,6 @@
 import type { Config, EventStore, Logger, Pool, Position } from '@mrn/platform';
 import type { FastifyInstance } from 'fastify';
-import type { SearchRecorder } from './search-recorder.ts';
+import type { SearchRecorder } from './search/search-recorder.ts';
 
 /** How a query learns that the read models have caught up with a client's last write. */
 export interface Consistency {

@@ -1,9 +1,9 @@
 export * from './consistency.ts';
 export * from './context.ts';
-export { partnerQueryHandlers } from './handlers/partner-api.ts';
-export { SEARCH_STATEMENTS } from './handlers/search.ts';
-export * from './openapi.ts';
+export * from './partner-api/openapi.ts';
+export { partnerQueryHandlers } from './partner-api/partner-api-handlers.ts';
 export * from './plugin.ts';
-export * from './search-recorder.ts';
+export { SEARCH_STATEMENTS } from './search/search-handlers.ts';
+export * from './search/search-recorder.ts';
 export * from './service.ts';
 export { foldForSearch, keywordRange, keywordScan, keywordWords } from './views.ts';

@@ -1,17 +1,17 @@
 import { partnerRoutes, type RoutesOf, routes } from '@mrn/contracts';
 import { type HandlersFor, loadMigrations, registerRoutes } from '@mrn/platform';
+import { accountQueryHandlers } from './accounts/account-handlers.ts';
+import { analyticsHandlers } from './analytics/analytics-handlers.ts';
+import { appSettingsHandlers } from './app-settings/app-settings-handlers.ts';
 import { consistencyWait } from './consistency.ts';
 import type { QueryDeps } from './context.ts';
-import { accountQueryHandlers } from './handlers/accounts.ts';
-import { analyticsHandlers } from './handlers/analytics.ts';
-import { appSettingsHandlers } from './handlers/app-settings.ts';
-import { disputeQueryHandlers } from './handlers/disputes.ts';
-import { historyHandlers } from './handlers/history.ts';
-import { merchantSubscriptionQueryHandlers } from './handlers/merchant-subscriptions.ts';
-import { merchantQueryHandlers } from './handlers/merchants.ts';
-import { partnerQueryHandlers } from './handlers/partner-api.ts';
-import { searchHandlers } from './handlers/search.ts';
-import { widgetHandlers } from './handlers/widgets.ts';
+import { disputeQueryHandlers } from './disputes/dispute-handlers.ts';
+import { merchantSubscriptionQueryHandlers } from './merchant-subscriptions/merchant-subscription-handlers.ts';
+import { historyHandlers } from './merchants/history-handlers.ts';
+import { merchantQueryHandlers } from './merchants/merchant-handlers.ts';
+import { partnerQueryHandlers } from './partner-api/partner-api-handlers.ts';
+import { searchHandlers } from './search/search-handlers.ts';
+import { widgetHandlers } from './widgets/widget-handlers.ts';
 
 export const queryRoutes = Object.fromEntries(
   Object.entries(routes).filter(([, r]) => r.service === 'query'),

@@ -8,9 +8,9 @@ import {
   type ReadModelProgress,
 } from '@mrn/platform';
 import type { FastifyInstance } from 'fastify';
-import { registerOpenApiDocument } from './openapi.ts';
+import { registerOpenApiDocument } from './partner-api/openapi.ts';
 import { registerQueryApi } from './plugin.ts';
-import { SearchRecorder } from './search-recorder.ts';
+import { SearchRecorder } from './search/search-recorder.ts';
 
 export interface QueryService {
   searches: SearchRecorder;

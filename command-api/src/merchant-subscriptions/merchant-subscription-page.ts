@@ -15,9 +15,9 @@ interface SubscriptionRow {
 /**
  * One page of an account's watched EINs, newest first, each with the live merchant reported under it:
  * the answer of a deletion (delete_selected, delete_all) is the list's first page after it, as the
- * query side's list shows it (query-api/src/merchant-subscription-page.ts, kept the same: services import
- * no other service, issue 22). Only an answer: nothing is decided from it. The read models are published
- * to command-api for it (projections/src/published-tables.ts).
+ * query side's list shows it (query-api/src/merchant-subscriptions/merchant-subscription-page.ts, kept
+ * the same: services import no other service, issue 22). Only an answer: nothing is decided from it. The
+ * read models are published to command-api for it (projections/src/published-tables.ts).
  */
 export async function merchantSubscriptionPage(
   pool: Pick<Pool, 'query'>,

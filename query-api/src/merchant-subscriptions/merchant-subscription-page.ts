@@ -15,8 +15,9 @@ interface SubscriptionRow {
 /**
  * One page of an account's watched EINs, newest first, each with the live merchant reported under it,
  * over the read models projections publishes to query-api (projections/src/published-tables.ts).
- * command-api answers a deletion with the same page (command-api/src/services/merchant-subscription-page.ts):
- * services import no other service (issue 22), so a change here is made there too.
+ * command-api answers a deletion with the same page
+ * (command-api/src/merchant-subscriptions/merchant-subscription-page.ts): services import no other
+ * service (issue 22), so a change here is made there too.
  */
 export async function merchantSubscriptionPage(
   pool: Pick<Pool, 'query'>,

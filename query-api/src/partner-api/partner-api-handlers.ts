@@ -12,6 +12,7 @@ import {
 } from '@mrn/contracts';
 import { type Actor, forbidden, type Handler, notFound, ruleBroken } from '@mrn/platform';
 import type { QueryDeps } from '../context.ts';
+import { merchantSearch, SEARCH_TEXTS } from '../search/search-handlers.ts';
 import {
   NOTE_COLUMNS,
   NOTE_JOINS,
@@ -20,7 +21,6 @@ import {
   toNoteView,
   visibleNotes,
 } from '../views.ts';
-import { merchantSearch, SEARCH_TEXTS } from './search.ts';
 
 /**
  * The partner API's reads (accounts spec §7): the dashboard's search (standing, daily cap, recorded

@@ -16,8 +16,8 @@ import { recordsNeeded } from '@mrn/contracts';
 import { type Actor, forbidden, type Handler, latestDevMail, notFound, requestOrigin } from '@mrn/platform';
 import type { QueryDeps } from '../context.ts';
 import { toCsv } from '../csv.ts';
+import { LOCKED_OUT_SQL } from '../search/search-handlers.ts';
 import { iso, likeEscape, pagination } from '../views.ts';
-import { LOCKED_OUT_SQL } from './search.ts';
 
 interface AccountRow {
   id: string;

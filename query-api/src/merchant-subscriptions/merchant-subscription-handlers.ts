@@ -10,8 +10,8 @@ import {
 } from '@mrn/contracts';
 import { type Actor, forbidden, type Handler, notFound, type Pool } from '@mrn/platform';
 import type { QueryDeps } from '../context.ts';
-import { merchantSubscriptionPage } from '../merchant-subscription-page.ts';
 import { iso, pagination } from '../views.ts';
+import { merchantSubscriptionPage } from './merchant-subscription-page.ts';
 
 /**
  * The account's own admins and platform admins; another funder's admin sees it as missing; only PRO
