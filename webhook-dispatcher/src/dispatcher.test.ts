@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createLogger, ManualClock, type PostgresEventStore } from '@mrn/platform';
 import type { TestDatabase } from '@mrn/platform/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { deliveryWithAttempts } from './delivery-log.ts';
+import { deliveryWithAttempts } from './delivery/delivery-log.ts';
 import {
   type DispatcherOptions,
   LEASE_MS,
@@ -11,7 +11,7 @@ import {
   RETRY_DELAYS_MS,
   WebhookDispatcher,
 } from './dispatcher.ts';
-import { rotateWebhookSecret, webhookSecretOf } from './signing.ts';
+import { rotateWebhookSecret, webhookSecretOf } from './signing/signing.ts';
 import {
   addMerchant,
   addNote,

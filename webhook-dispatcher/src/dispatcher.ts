@@ -1,28 +1,28 @@
 import { type Clock, type EventStore, type Position, type RecordedEvent, systemClock } from '@mrn/platform';
-import type { ClaimedDelivery } from './claim.ts';
-import { Deliveries, type DeliveryOptions } from './delivery.ts';
-import { DispatcherIntake } from './intake.ts';
-import { createMissingSecrets } from './signing.ts';
-import type { DispatcherSource } from './sources.ts';
+import type { ClaimedDelivery } from './delivery/claim.ts';
+import { Deliveries, type DeliveryOptions } from './delivery/delivery.ts';
+import { DispatcherIntake } from './intake/intake.ts';
+import type { DispatcherSource } from './intake/sources.ts';
+import { createMissingSecrets } from './signing/signing.ts';
 
-export { CHECKPOINT_NAME } from './checkpoint.ts';
-export type { ClaimedDelivery } from './claim.ts';
-export type { DeliveryOutcome } from './delivery.ts';
-export { LEASE_MS, MAX_IN_FLIGHT, PER_ENDPOINT_IN_FLIGHT } from './delivery.ts';
-export type { Outcome } from './http-post.ts';
+export type { ClaimedDelivery } from './delivery/claim.ts';
+export type { DeliveryOutcome } from './delivery/delivery.ts';
+export { LEASE_MS, MAX_IN_FLIGHT, PER_ENDPOINT_IN_FLIGHT } from './delivery/delivery.ts';
+export type { Outcome } from './delivery/http-post.ts';
 export {
   CONNECT_TIMEOUT_MS,
   HEADERS_TIMEOUT_MS,
   REQUEST_TIMEOUT_MS,
   RESPONSE_KEEP_BYTES,
-} from './http-post.ts';
-export { DISABLE_AFTER_MS, JITTER, MAX_ATTEMPTS, RETRY_DELAYS_MS } from './retry-policy.ts';
+} from './delivery/http-post.ts';
+export { DISABLE_AFTER_MS, JITTER, MAX_ATTEMPTS, RETRY_DELAYS_MS } from './delivery/retry-policy.ts';
+export { CHECKPOINT_NAME } from './intake/checkpoint.ts';
 
 export interface DispatcherOptions extends DeliveryOptions {
   store: EventStore;
   /** Base of the merchant links in payloads (PUBLIC_URL); a function when it is known only once listening. */
   publicUrl: string | (() => string);
-  /** Where events come from: the event store (default) or the Kafka topic (sources.ts). */
+  /** Where events come from: the event store (default) or the Kafka topic (intake/sources.ts). */
   source?: DispatcherSource;
   /**
    * With a database URL, one process reads the log at a time (the intake's lease; the others stand by
@@ -32,11 +32,11 @@ export interface DispatcherOptions extends DeliveryOptions {
 }
 
 /**
- * The webhook dispatcher (DESIGN §1, §5), of two parts: the intake (intake.ts) reads the log after its
- * checkpoint and, in the same transaction as moving it, writes outbox rows (exactly-once enqueue); the
- * deliveries (delivery.ts) claim due rows under a lease and deliver them (at-least-once), each endpoint
- * isolated from the others and parked by its circuit breaker (circuit-breaker.ts) or disabled after
- * days of failures (endpoint-health.ts). New rows wake the deliveries at once.
+ * The webhook dispatcher (DESIGN §1, §5), of two parts: the intake (intake/intake.ts) reads the log after
+ * its checkpoint and, in the same transaction as moving it, writes outbox rows (exactly-once enqueue); the
+ * deliveries (delivery/delivery.ts) claim due rows under a lease and deliver them (at-least-once), each
+ * endpoint isolated from the others and parked by its circuit breaker (endpoints/circuit-breaker.ts) or
+ * disabled after days of failures (endpoints/endpoint-health.ts). New rows wake the deliveries at once.
  */
 export class WebhookDispatcher {
   private readonly intake: DispatcherIntake;
@@ -92,22 +92,24 @@ export class WebhookDispatcher {
     return this.intake.pump();
   }
 
-  /** One batch of the log after the checkpoint, with the checkpoint, in one transaction (intake.ts). */
+  /**
+   * One batch of the log after the checkpoint, with the checkpoint, in one transaction (intake/intake.ts).
+   */
   applyBatch(events: RecordedEvent[]): Promise<number> {
     return this.intake.applyBatch(events);
   }
 
-  /** Events from Kafka, applied once by id (intake.ts). */
+  /** Events from Kafka, applied once by id (intake/intake.ts). */
   applyDelivered(events: RecordedEvent[]): Promise<number> {
     return this.intake.applyDelivered(events);
   }
 
-  /** Claims due rows (delivery.ts): at most `limit`; `recent`: only rows due in the last moments. */
+  /** Claims due rows (delivery/delivery.ts): at most `limit`; `recent`: only rows due in the last moments. */
   claimDue(limit?: number, recent?: boolean): Promise<ClaimedDelivery[]> {
     return this.deliveries.claimDue(limit, recent);
   }
 
-  /** Claims one probe per parked endpoint whose pause is over (circuit-breaker.ts). */
+  /** Claims one probe per parked endpoint whose pause is over (endpoints/circuit-breaker.ts). */
   claimProbes(limit?: number): Promise<ClaimedDelivery[]> {
     return this.deliveries.claimProbes(limit);
   }

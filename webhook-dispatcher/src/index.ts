@@ -3,10 +3,10 @@
  * signed webhooks (Standard Webhooks) and e-mails from a durable outbox in Postgres.
  */
 export const DISPATCHER_NAME = 'webhook-dispatcher';
-export * from './delivery-log.ts';
+export * from './delivery/delivery-log.ts';
 export * from './dispatcher.ts';
-export * from './enqueue.ts';
 export * from './http/webhook-api.ts';
-export * from './kafka.ts';
+export * from './intake/enqueue.ts';
+export * from './kafka/kafka.ts';
 export * from './migrations.ts';
-export * from './signing.ts';
+export * from './signing/signing.ts';

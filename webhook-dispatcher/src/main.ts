@@ -9,7 +9,7 @@ import {
 } from '@mrn/platform';
 import { startDispatcher } from './dispatcher.ts';
 import { registerWebhookApi } from './http/webhook-api.ts';
-import { startKafka } from './kafka.ts';
+import { startKafka } from './kafka/kafka.ts';
 import { dispatcherMigrations } from './migrations.ts';
 
 // The webhook dispatcher's process (`npm run start:split`, docker-compose.yml): reads the log (or Kafka

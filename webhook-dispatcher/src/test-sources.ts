@@ -8,8 +8,8 @@ import {
 } from '@mrn/platform/event-bus/index';
 import { expect } from 'vitest';
 import { CHECKPOINT_NAME, type DispatcherOptions, startDispatcher, WebhookDispatcher } from './dispatcher.ts';
-import { HANDLED_TYPES } from './enqueue.ts';
-import { kafkaSource } from './sources.ts';
+import { HANDLED_TYPES } from './intake/enqueue.ts';
+import { kafkaSource } from './intake/sources.ts';
 
 /**
  * "One test suite, two sources": what the delivery tests need from where the dispatcher's events come
@@ -60,7 +60,7 @@ export function kafkaUnderTest(brokers: string | undefined): SourceUnderTest {
   const dispatchers: WebhookDispatcher[] = [];
   let from: Position;
 
-  // Consumed means applied: the dispatcher records each event it handles (kafka-dedupe.ts).
+  // Consumed means applied: the dispatcher records each event it handles (kafka/kafka-dedupe.ts).
   const caughtUp = async () => {
     const appended = await ctx.store.readAll({
       fromPosition: from,

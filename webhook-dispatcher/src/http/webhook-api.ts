@@ -20,8 +20,8 @@ import {
   registerRoutes,
 } from '@mrn/platform';
 import type { FastifyInstance } from 'fastify';
-import { deliveryLog, deliveryWithAttempts, redeliver } from '../delivery-log.ts';
-import { previousSecretValidUntil, rotateWebhookSecret } from '../signing.ts';
+import { deliveryLog, deliveryWithAttempts, redeliver } from '../delivery/delivery-log.ts';
+import { previousSecretValidUntil, rotateWebhookSecret } from '../signing/signing.ts';
 
 /** The dispatcher's slice of the route table: its delivery log and its signing secrets. */
 export const webhookRoutes = Object.fromEntries(

@@ -10,9 +10,9 @@ import {
   readCheckpoint,
   withTransaction,
 } from '@mrn/platform';
+import { claimUnseen } from '../kafka/kafka-dedupe.ts';
 import { CHECKPOINT_NAME } from './checkpoint.ts';
 import { applyEvent, HANDLED_TYPES } from './enqueue.ts';
-import { claimUnseen } from './kafka-dedupe.ts';
 import { isUnreadable, quarantineEvent } from './quarantine.ts';
 import { setQuietMerchantsApart, storeQuietCopies } from './quiet-merchants.ts';
 import { type DispatcherSource, eventStoreSource, type SourceTarget } from './sources.ts';
@@ -90,10 +90,10 @@ export class DispatcherIntake implements SourceTarget {
 
   /**
    * Events from Kafka (sources.ts): at least once, in the order of their partition, not the log's. Each
-   * is applied only if its id was not applied before (kafka-dedupe.ts), in the same transaction as what it
-   * writes, so a redelivered message enqueues nothing twice. Events at or before the position checkpoint
-   * were applied by the event-store source before KAFKA_BROKERS was set: switching sources sends nothing
-   * twice and nothing from history.
+   * is applied only if its id was not applied before (kafka/kafka-dedupe.ts), in the same transaction as
+   * what it writes, so a redelivered message enqueues nothing twice. Events at or before the position
+   * checkpoint were applied by the event-store source before KAFKA_BROKERS was set: switching sources sends
+   * nothing twice and nothing from history.
    */
   async applyDelivered(events: RecordedEvent[]): Promise<number> {
     const handled = events.filter((e) => HANDLED_TYPES.has(e.type));

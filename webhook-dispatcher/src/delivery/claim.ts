@@ -10,7 +10,7 @@ export interface ClaimedDelivery {
   /** This attempt's number: the claim counted it. */
   attempts: number;
   claimed_until: Date;
-  /** The one request that tests a parked endpoint (circuit-breaker.ts). */
+  /** The one request that tests a parked endpoint (endpoints/circuit-breaker.ts). */
   probe: boolean;
 }
 

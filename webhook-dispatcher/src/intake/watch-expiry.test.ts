@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createLogger, ManualClock, type PostgresEventStore } from '@mrn/platform';
 import type { TestDatabase } from '@mrn/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WebhookDispatcher } from './dispatcher.ts';
+import { WebhookDispatcher } from '../dispatcher.ts';
 import {
   addMerchant,
   addNote,
@@ -11,7 +11,7 @@ import {
   openDispatcherDatabase,
   RecordingMailer,
   randomEin,
-} from './test-helpers.ts';
+} from '../test-helpers.ts';
 
 // Watches made by "watch merchants we search" end: an event after a watch's end notifies no one even
 // before the daily pass removes the watch; a watch made longer, or made permanent by a person, notifies.

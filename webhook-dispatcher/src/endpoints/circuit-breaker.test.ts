@@ -1,7 +1,7 @@
 import { createLogger, ManualClock, type PostgresEventStore } from '@mrn/platform';
 import type { TestDatabase } from '@mrn/platform/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type DispatcherOptions, LEASE_MS, WebhookDispatcher } from './dispatcher.ts';
+import { type DispatcherOptions, LEASE_MS, WebhookDispatcher } from '../dispatcher.ts';
 import {
   addMerchant,
   addNote,
@@ -13,7 +13,7 @@ import {
   randomEin,
   startReceiver,
   watch,
-} from './test-helpers.ts';
+} from '../test-helpers.ts';
 
 // Issue 20 item 2: an endpoint that keeps failing is parked (5 failures in a row; 30 s, doubling up to
 // 5 min), its rows are not claimed and spend no attempts meanwhile, one probe goes after each pause and

@@ -1,7 +1,7 @@
 import { createLogger, type PostgresEventStore } from '@mrn/platform';
 import type { TestDatabase } from '@mrn/platform/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { WebhookDispatcher } from './dispatcher.ts';
+import { WebhookDispatcher } from '../dispatcher.ts';
 import {
   addMerchant,
   addNote,
@@ -15,7 +15,7 @@ import {
   startHangingReceiver,
   startReceiver,
   watch,
-} from './test-helpers.ts';
+} from '../test-helpers.ts';
 
 // Issue 20 item 2: endpoints that never answer must not delay anyone else's webhooks. Real loopback
 // receivers, the dispatcher running live as the server runs it, short timeouts so the test stays short.

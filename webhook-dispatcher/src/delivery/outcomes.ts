@@ -1,7 +1,11 @@
 import { type Logger, type Pool, withTransaction } from '@mrn/platform';
-import { closeCircuits, type EndpointFailures, recordEndpointFailures } from './circuit-breaker.ts';
+import {
+  closeCircuits,
+  type EndpointFailures,
+  recordEndpointFailures,
+} from '../endpoints/circuit-breaker.ts';
+import { disableLongFailing } from '../endpoints/endpoint-health.ts';
 import type { ClaimedDelivery } from './claim.ts';
-import { disableLongFailing } from './endpoint-health.ts';
 import type { Outcome } from './http-post.ts';
 import { afterFailure } from './retry-policy.ts';
 

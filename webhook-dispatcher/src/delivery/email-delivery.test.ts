@@ -5,8 +5,8 @@ import type { TestDatabase } from '@mrn/platform/testing';
 import { type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { RETRY_DELAYS_MS, WebhookDispatcher } from './dispatcher.ts';
-import { webhookSecretOf } from './signing.ts';
+import { RETRY_DELAYS_MS, WebhookDispatcher } from '../dispatcher.ts';
+import { webhookSecretOf } from '../signing/signing.ts';
 import {
   addMerchant,
   clearOutbox,
@@ -16,7 +16,7 @@ import {
   randomEin,
   startReceiver,
   watch,
-} from './test-helpers.ts';
+} from '../test-helpers.ts';
 
 // The notification e-mail as a subscriber's mail server sees it: sent by the product's own mailer
 // (nodemailer over SMTP, platform/src/mailer.ts) and read back by a real SMTP server on loopback.

@@ -1,7 +1,7 @@
 import { type Logger, type PoolClient, type Queryable, readCheckpoint, START } from '@mrn/platform';
-import { CHECKPOINT_NAME } from './checkpoint.ts';
+import { DISABLE_AFTER_MS } from '../delivery/retry-policy.ts';
+import { CHECKPOINT_NAME } from '../intake/checkpoint.ts';
 import { closeCircuits, type Endpoint, type EndpointFailures } from './circuit-breaker.ts';
-import { DISABLE_AFTER_MS } from './retry-policy.ts';
 
 // An endpoint's health over days (webhook_endpoint_health and
 // webhook_endpoints_disabled), beside its circuit breaker over seconds (circuit-breaker.ts): failing
@@ -31,7 +31,8 @@ export async function disableLongFailing(
   const checkpoint = rows.length > 0 ? await readCheckpoint(tx, CHECKPOINT_NAME) : START;
   const position = checkpoint === START ? null : checkpoint;
   for (const r of rows) {
-    // The log position it was disabled at: only a save of its URL read after it resumes it (enqueue.ts).
+    // The log position it was disabled at: only a save of its URL read after it resumes it
+    // (intake/enqueue.ts).
     const inserted = await tx.query(
       `insert into webhook_endpoints_disabled (account_id, url, disabled_at, disabled_position)
        values ($1, $2, $3, $4)

@@ -1,7 +1,7 @@
 import { createLogger, ManualClock, type PostgresEventStore } from '@mrn/platform';
 import type { TestDatabase } from '@mrn/platform/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { WebhookDispatcher } from './dispatcher.ts';
+import { WebhookDispatcher } from '../dispatcher.ts';
 import {
   addMerchant,
   addNote,
@@ -13,7 +13,7 @@ import {
   randomEin,
   startReceiver,
   watch,
-} from './test-helpers.ts';
+} from '../test-helpers.ts';
 
 // DESIGN §5, stated here as the spec states it and not read from the code's constant: a failing webhook
 // is tried immediately, then after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, then dead-lettered.

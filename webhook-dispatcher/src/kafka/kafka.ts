@@ -1,6 +1,6 @@
 import { type Config, type EventStore, kafkaBrokers, type Logger, type Pool } from '@mrn/platform';
 import { EventRelay, KafkajsEventBus } from '@mrn/platform/event-bus/index';
-import { type DispatcherSource, KAFKA_CONSUMER_GROUP, kafkaSource } from './sources.ts';
+import { type DispatcherSource, KAFKA_CONSUMER_GROUP, kafkaSource } from '../intake/sources.ts';
 
 /**
  * With KAFKA_BROKERS set (DESIGN §4): the relay publishes the log to `mrn.events` and the dispatcher

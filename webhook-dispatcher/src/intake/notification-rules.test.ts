@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createLogger, ManualClock, type PostgresEventStore } from '@mrn/platform';
 import type { TestDatabase } from '@mrn/platform/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { WebhookDispatcher } from './dispatcher.ts';
+import { WebhookDispatcher } from '../dispatcher.ts';
 import {
   addMerchant,
   addNote,
@@ -14,7 +14,7 @@ import {
   randomEin,
   startReceiver,
   watch,
-} from './test-helpers.ts';
+} from '../test-helpers.ts';
 
 let db: TestDatabase;
 let store: PostgresEventStore;

@@ -1,7 +1,7 @@
 import { type EventOf, formatEin, parseEvent } from '@mrn/contracts';
 import type { PoolClient, RecordedEvent } from '@mrn/platform';
-import { resumeEndpoint } from './endpoint-health.ts';
-import { newWebhookSecret } from './signing.ts';
+import { resumeEndpoint } from '../endpoints/endpoint-health.ts';
+import { newWebhookSecret } from '../signing/signing.ts';
 
 /** What a subscriber is told (accounts spec §3), as the `data` of a Standard Webhooks payload. */
 export interface NotificationData {
@@ -325,7 +325,7 @@ async function enqueue(
   // One statement: a webhook row and an e-mail row per watching account (the acting funder excluded),
   // each only where the account has that channel configured (and the endpoint is not disabled), the
   // account is on PRO with its membership running, and the row was not folded into another. A row for
-  // an endpoint whose circuit is open waits for the end of its pause (circuit-breaker.ts).
+  // an endpoint whose circuit is open waits for the end of its pause (endpoints/circuit-breaker.ts).
   const result = await tx.query(
     `insert into webhook_deliveries
        (webhook_id, account_id, event_id, kind, target, payload, status, attempts, next_attempt_at, created_at)

@@ -9,8 +9,7 @@ import {
 } from '@mrn/platform';
 import type { TestDatabase } from '@mrn/platform/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CHECKPOINT_NAME, WebhookDispatcher } from './dispatcher.ts';
-import { claimUnseen } from './kafka-dedupe.ts';
+import { CHECKPOINT_NAME, WebhookDispatcher } from '../dispatcher.ts';
 import {
   addMerchant,
   addNote,
@@ -20,7 +19,8 @@ import {
   RecordingMailer,
   randomEin,
   watch,
-} from './test-helpers.ts';
+} from '../test-helpers.ts';
+import { claimUnseen } from './kafka-dedupe.ts';
 
 // The Kafka path's de-duplication, without a broker (none can run here): events are handed to the
 // dispatcher the way the consumer hands them, from the real log on a real PostgreSQL.

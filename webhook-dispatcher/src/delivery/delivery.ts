@@ -1,7 +1,8 @@
 import type { AddressPolicy } from '@mrn/platform';
 import { type Clock, type Logger, type Mailer, type Pool, systemClock } from '@mrn/platform';
 import type { Agent } from 'undici';
-import { MAX_PAUSE_MS } from './circuit-breaker.ts';
+import { MAX_PAUSE_MS } from '../endpoints/circuit-breaker.ts';
+import { signatureHeader, signingSecretsOfMany } from '../signing/signing.ts';
 import { type ClaimedDelivery, claimDue, claimProbes } from './claim.ts';
 import { GroupWriter } from './group-writer.ts';
 import {
@@ -16,7 +17,6 @@ import {
 } from './http-post.ts';
 import { InFlight } from './in-flight.ts';
 import { type Finished, writeFailures, writeSuccesses } from './outcomes.ts';
-import { signatureHeader, signingSecretsOfMany } from './signing.ts';
 
 /** A claimed row is another worker's again after this (a crashed worker's rows are not lost). */
 export const LEASE_MS = 30_000;
@@ -82,7 +82,7 @@ export interface DeliveryOptions {
  * under a lease and delivers them (at-least-once), logging every attempt from its start. Endpoints are
  * isolated from each other (issue 20): a pool of deliveries in flight rather than batches waited for, a
  * cap per endpoint, short connect and header timeouts, and a circuit breaker shared by every process
- * (circuit-breaker.ts). Outcomes are written in groups (outcomes.ts).
+ * (endpoints/circuit-breaker.ts). Outcomes are written in groups (outcomes.ts).
  */
 export class Deliveries {
   private readonly clock: Clock;
@@ -179,7 +179,7 @@ export class Deliveries {
     });
   }
 
-  /** Claims one probe per parked endpoint whose pause is over (circuit-breaker.ts). */
+  /** Claims one probe per parked endpoint whose pause is over (endpoints/circuit-breaker.ts). */
   async claimProbes(limit = 50): Promise<ClaimedDelivery[]> {
     if (this.controller.signal.aborted) return [];
     return claimProbes(this.opts.pool, {
