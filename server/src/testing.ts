@@ -9,6 +9,16 @@ import { type RunningServer, startServer } from './app.ts';
 import { allMigrations } from './database.ts';
 import { dropSandboxDatabase } from './sandbox/database.ts';
 
+/**
+ * What the product's HTTP tests need besides a server: they sit beside the features they test, in each
+ * service's folders, and reach the all-in-one composition only through this module.
+ */
+export { type RunningServer, startServer } from './app.ts';
+export { BILLING_TEST_KEYS_FILE, billingTestKeys } from './billing.ts';
+export { allMigrations } from './database.ts';
+export { DEMO_PASSWORD } from './demo.ts';
+export { SANDBOX_FUNDER, SANDBOX_MERCHANT, SANDBOX_NOTES } from './sandbox/seed.ts';
+
 export const TEST_ADMIN = { email: 'admin@test.example', password: 'correct horse battery staple' };
 
 export interface TestServer extends RunningServer {

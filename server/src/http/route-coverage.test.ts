@@ -12,10 +12,20 @@ describe('route coverage', () => {
   it('names every route of the table in a behavioural HTTP or browser test', () => {
     const root = fileURLToPath(new URL('../../../', import.meta.url));
     const generic = new Set(['authorization-matrix.test.ts', 'fuzz.test.ts']);
-    const sources = ['server/src/http', 'e2e/src']
+    // The product's HTTP tests: those of the whole product here, each feature's beside it in its
+    // service (`*.http.test.ts`), and the browser tests.
+    const behavioural = (dir: string, f: string) =>
+      dir === 'server/src/http' || dir === 'e2e/src' ? f.endsWith('.test.ts') : f.endsWith('.http.test.ts');
+    const sources = [
+      'server/src/http',
+      'e2e/src',
+      'command-api/src',
+      'query-api/src',
+      'webhook-dispatcher/src',
+    ]
       .flatMap((dir) =>
         readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' })
-          .filter((f) => f.endsWith('.test.ts') && !generic.has(f.split('/').at(-1)!))
+          .filter((f) => behavioural(dir, f) && !generic.has(f.split('/').at(-1)!))
           .map((f) => readFileSync(join(root, dir, f), 'utf8')),
       )
       .join('\n');

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { buildPath, routes, streams } from '@mrn/contracts';
+import { DEMO_PASSWORD, startTestServer, TEST_ADMIN, type TestServer } from '@mrn/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PASSWORD } from '../demo.ts';
-import { startTestServer, TEST_ADMIN, type TestServer } from '../testing.ts';
 
 // Two rules of the search side at their spec values, on the real server and database:
 // - the 6-month window of search history: accounts spec §7 ("GET /api/v2/search_history/{9-digit EIN}:

@@ -1,8 +1,7 @@
 import { executeCommand, loadUser, userDecider } from '@mrn/command-api';
 import { MESSAGES, routes, streams } from '@mrn/contracts';
+import { DEMO_PASSWORD, startTestServer, TEST_ADMIN, type TestServer } from '@mrn/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PASSWORD } from '../demo.ts';
-import { startTestServer, TEST_ADMIN, type TestServer } from '../testing.ts';
 
 let server: TestServer;
 beforeAll(async () => {

@@ -1,7 +1,6 @@
 import { buildPath, routes, streams } from '@mrn/contracts';
+import { DEMO_PASSWORD, startTestServer, TEST_ADMIN, type TestServer } from '@mrn/server/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PASSWORD } from '../demo.ts';
-import { startTestServer, TEST_ADMIN, type TestServer } from '../testing.ts';
 
 // Commands that write several streams (EIN or e-mail reservation + its record) must leave nothing behind
 // when any part fails, and commands on one busy stream must all land. Failures are injected with a

@@ -8,9 +8,8 @@ import {
   routes,
   streams,
 } from '@mrn/contracts';
+import { DEMO_PASSWORD, startTestServer, TEST_ADMIN, type TestServer } from '@mrn/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PASSWORD } from '../demo.ts';
-import { startTestServer, TEST_ADMIN, type TestServer } from '../testing.ts';
 
 // The platform admins' dashboard widgets over real HTTP (accounts spec §2, §7, §9), on the demo network:
 // every figure worked out by hand from the demo data, moved by adds and archives, and refused to

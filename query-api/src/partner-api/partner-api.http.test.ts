@@ -1,7 +1,6 @@
 import { API_TEXTS, buildPath, routes, streams } from '@mrn/contracts';
+import { DEMO_PASSWORD, startTestServer, TEST_ADMIN, type TestServer } from '@mrn/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PASSWORD } from '../demo.ts';
-import { startTestServer, TEST_ADMIN, type TestServer } from '../testing.ts';
 
 // The partner API v2 over HTTP with real API tokens (accounts spec §7): every call, every refusal,
 // and that it runs the dashboard's own rules and records (searches with source `api`).

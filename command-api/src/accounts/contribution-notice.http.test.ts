@@ -2,9 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { assessAllContributions } from '@mrn/command-api';
 import { buildPath, routes, streams } from '@mrn/contracts';
 import { createLogger } from '@mrn/platform';
+import { DEMO_PASSWORD, startTestServer, TEST_ADMIN, type TestServer } from '@mrn/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PASSWORD } from '../demo.ts';
-import { startTestServer, TEST_ADMIN, type TestServer } from '../testing.ts';
 
 // Contribution every member can see coming (issue 21): every member of a funder reads its contribution
 // (another funder's members are answered as for an unknown id), its admins are e-mailed when a warning

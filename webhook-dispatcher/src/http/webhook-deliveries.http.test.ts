@@ -1,9 +1,8 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import { buildPath, routes } from '@mrn/contracts';
+import { DEMO_PASSWORD, startTestServer, TEST_ADMIN, type TestServer } from '@mrn/server/testing';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PASSWORD } from '../demo.ts';
-import { startTestServer, TEST_ADMIN, type TestServer } from '../testing.ts';
 
 // The whole product, end to end (issue 11): Summit watches an EIN, Harbor adds a note on that merchant,
 // the running dispatcher posts a signed webhook to Summit's receiver on loopback, and Summit's

@@ -1,10 +1,9 @@
 import { expireSearchWatches } from '@mrn/command-api';
 import { buildPath, routes, streams } from '@mrn/contracts';
 import { createLogger, type Position, START } from '@mrn/platform';
+import { DEMO_PASSWORD, startTestServer, TEST_ADMIN, type TestServer } from '@mrn/server/testing';
 import { CHECKPOINT_NAME as DISPATCHER_CHECKPOINT } from '@mrn/webhook-dispatcher';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PASSWORD } from '../demo.ts';
-import { startTestServer, TEST_ADMIN, type TestServer } from '../testing.ts';
 
 // "Watch merchants we search" over HTTP, with the reactor, projections and dispatcher running: Summit
 // (PRO, subscriptions enabled) turns the setting on, a member's EIN search subscribes the account until

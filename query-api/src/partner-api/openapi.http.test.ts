@@ -6,11 +6,11 @@ import {
   pathParamNames,
   routes,
 } from '@mrn/contracts';
+import { startTestServer, type TestServer } from '@mrn/server/testing';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../testing.ts';
 
 // The partner API's OpenAPI document as served: valid OpenAPI 3.1, and describing exactly the partner
 // routes the server has registered, each at its path, method and parameter names.

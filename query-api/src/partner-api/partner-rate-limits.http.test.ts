@@ -1,10 +1,16 @@
 import { createHmac } from 'node:crypto';
 import { API_TEXTS, buildPath, routes } from '@mrn/contracts';
 import { createLogger } from '@mrn/platform';
+import {
+  DEMO_PASSWORD,
+  type RunningServer,
+  startServer,
+  startTestServer,
+  TEST_ADMIN,
+  type TestServer,
+  testConfig,
+} from '@mrn/server/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type RunningServer, startServer } from '../app.ts';
-import { DEMO_PASSWORD } from '../demo.ts';
-import { startTestServer, TEST_ADMIN, type TestServer, testConfig } from '../testing.ts';
 
 // Rate limits of the partner API (issue 12): the draft RateLimit headers on every /api/v2 answer,
 // exact limits under concurrent requests over real HTTP, per user, per IP for the token call and for

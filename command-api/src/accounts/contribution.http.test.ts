@@ -2,9 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { assessAllContributions } from '@mrn/command-api';
 import { buildPath, routes, streams } from '@mrn/contracts';
 import { createLogger } from '@mrn/platform';
+import { DEMO_PASSWORD, startTestServer, TEST_ADMIN, type TestServer } from '@mrn/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PASSWORD } from '../demo.ts';
-import { startTestServer, TEST_ADMIN, type TestServer } from '../testing.ts';
 
 // The contribution rule over HTTP (accounts spec §2–§4, DESIGN §4): figures fed by real events, a
 // warning below 0.5 %, searching refused only once the warning has expired, an override, and the

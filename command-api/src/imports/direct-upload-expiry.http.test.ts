@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
 import { routes } from '@mrn/contracts';
 import { ManualClock } from '@mrn/platform';
+import { DEMO_PASSWORD, startTestServer, TEST_ADMIN, type TestServer } from '@mrn/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PASSWORD } from '../demo.ts';
-import { startTestServer, TEST_ADMIN, type TestServer } from '../testing.ts';
 
 // The direct-upload address of a subscription import is good for one hour (accounts spec §6, as a
 // storage service's presigned URL), measured on the server's clock, moved here by hand.

@@ -1,7 +1,6 @@
 import { buildPath, INVITATION_LINK_PARAM, routes } from '@mrn/contracts';
+import { DEMO_PASSWORD, startTestServer, type TestServer } from '@mrn/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PASSWORD } from '../demo.ts';
-import { startTestServer, type TestServer } from '../testing.ts';
 
 // Issue 21 item 12: the link a new member is mailed says it is an invitation, so the page it opens is
 // titled "Set your password"; a password reset's link does not.

@@ -1,7 +1,6 @@
 import { buildPath, MESSAGES, routes, SUBSCRIPTION_TEXTS, streams } from '@mrn/contracts';
+import { DEMO_PASSWORD, startTestServer, TEST_ADMIN, type TestServer } from '@mrn/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PASSWORD } from '../demo.ts';
-import { startTestServer, TEST_ADMIN, type TestServer } from '../testing.ts';
 
 // Issue 21 item 13: core spec §7 `GET /merchants/{id}/toggle_subscription` ("Toggles the merchant
 // subscription."), as GET /api/merchants/:id/toggle_subscription: the merchant page's switch. It

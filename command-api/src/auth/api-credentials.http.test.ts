@@ -1,7 +1,6 @@
 import { API_TEXTS, buildPath, routes } from '@mrn/contracts';
+import { DEMO_PASSWORD, startTestServer, TEST_ADMIN, type TestServer } from '@mrn/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PASSWORD } from '../demo.ts';
-import { startTestServer, TEST_ADMIN, type TestServer } from '../testing.ts';
 
 // API credentials are something a user was just given: they must work at once, whatever a read model
 // has applied (issue 20, item 5: the token check read `read.users`, 401 about one time in five), one

@@ -1,7 +1,6 @@
 import { buildPath, routes } from '@mrn/contracts';
+import { DEMO_PASSWORD, startTestServer, TEST_ADMIN, type TestServer } from '@mrn/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PASSWORD } from '../demo.ts';
-import { startTestServer, TEST_ADMIN, type TestServer } from '../testing.ts';
 
 let server: TestServer;
 const tokens: Record<string, string> = {};

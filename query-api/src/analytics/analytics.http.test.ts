@@ -1,7 +1,6 @@
 import { routes } from '@mrn/contracts';
+import { DEMO_PASSWORD, startTestServer, TEST_ADMIN, type TestServer } from '@mrn/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PASSWORD } from '../demo.ts';
-import { startTestServer, TEST_ADMIN, type TestServer } from '../testing.ts';
 
 // Account analytics over HTTP (accounts spec §2, §3, §7): what a funder does today moves exactly its
 // own figures for today; members see only their account's, platform admins any account's.

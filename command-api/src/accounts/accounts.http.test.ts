@@ -1,8 +1,7 @@
 import { buildPath, MESSAGES, PASSWORD_REUSE_MESSAGE, REMEMBER_DEVICE_HEADER, routes } from '@mrn/contracts';
+import { DEMO_PASSWORD, startTestServer, TEST_ADMIN, type TestServer } from '@mrn/server/testing';
 import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PASSWORD } from '../demo.ts';
-import { startTestServer, TEST_ADMIN, type TestServer } from '../testing.ts';
 
 let server: TestServer;
 let admin: string;

@@ -1,8 +1,8 @@
 import { buildPath, MESSAGES, REMEMBER_DEVICE_HEADER, routes } from '@mrn/contracts';
 import { ManualClock } from '@mrn/platform';
+import { startTestServer, TEST_ADMIN, type TestServer } from '@mrn/server/testing';
 import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, TEST_ADMIN, type TestServer } from '../testing.ts';
 
 // Sign-in limits at their spec values and boundaries (core spec §5, accounts spec §5, DESIGN §5), with
 // the server's clock moved by hand, and under concurrent requests. The numbers are written out here on

@@ -1,6 +1,6 @@
 import { buildPath, routes } from '@mrn/contracts';
+import { startTestServer, TEST_ADMIN, type TestServer } from '@mrn/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, TEST_ADMIN, type TestServer } from '../testing.ts';
 
 // No server-side request forgery (issue 11): a notification webhook that names or resolves to an
 // internal address is refused when it is saved, with a 400 naming the field, and nothing is written.

@@ -8,9 +8,8 @@ import {
   routes,
   streams,
 } from '@mrn/contracts';
+import { DEMO_PASSWORD, startTestServer, TEST_ADMIN, type TestServer } from '@mrn/server/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PASSWORD } from '../demo.ts';
-import { startTestServer, TEST_ADMIN, type TestServer } from '../testing.ts';
 
 // The platform admins' dispute work (issue 13) over HTTP: the queue, assignment, comments, resolutions
 // that change the merchant's record all or nothing, concurrent resolutions, and the owner's e-mails

@@ -1,11 +1,17 @@
 import { createHash } from 'node:crypto';
 import { buildPath, routes, streams } from '@mrn/contracts';
 import { createLogger } from '@mrn/platform';
+import {
+  DEMO_PASSWORD,
+  type RunningServer,
+  startServer,
+  startTestServer,
+  TEST_ADMIN,
+  type TestServer,
+  testConfig,
+} from '@mrn/server/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningServer, startServer } from '../app.ts';
-import { DEMO_PASSWORD } from '../demo.ts';
-import { startTestServer, TEST_ADMIN, type TestServer, testConfig } from '../testing.ts';
 
 // An import cut off by a crash is taken up again when a process starts and within seconds by a running
 // one (a run holds its import with an advisory lock that dies with its connection; a 5-minute lease made

@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import { buildPath, MESSAGES, routes, SUBSCRIPTION_TEXTS, streams } from '@mrn/contracts';
+import { DEMO_PASSWORD, startTestServer, TEST_ADMIN, type TestServer } from '@mrn/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PASSWORD } from '../demo.ts';
-import { startTestServer, TEST_ADMIN, type TestServer } from '../testing.ts';
 
 // Merchant subscriptions over HTTP (accounts spec §2, §3, §6, §7): a PRO funder with subscriptions
 // enabled watches EINs, lists and deletes them, and imports them from a CSV through a direct upload.

@@ -3,11 +3,16 @@ import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildPath, routes } from '@mrn/contracts';
+import {
+  BILLING_TEST_KEYS_FILE,
+  billingTestKeys,
+  DEMO_PASSWORD,
+  startTestServer,
+  TEST_ADMIN,
+  type TestServer,
+} from '@mrn/server/testing';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BILLING_TEST_KEYS_FILE, billingTestKeys } from '../billing.ts';
-import { DEMO_PASSWORD } from '../demo.ts';
-import { startTestServer, TEST_ADMIN, type TestServer } from '../testing.ts';
 
 // Billing end to end over HTTP (accounts spec §4, §7; DESIGN §4): the product's real Stripe SDK calls
 // against the Stripe-compatible test server `npm start` and the tests run, whose signed webhooks come
