@@ -4,6 +4,7 @@ import {
   createMailer,
   platformMigrations,
   registerServiceHealth,
+  servicePartnerApi,
   serviceShell,
   stopOnSignal,
   systemClock,
@@ -41,6 +42,7 @@ boot.metrics.trackOutboxDepth('mail_outbox', async () => {
   );
   return rows[0]!.n;
 });
+await servicePartnerApi(app, boot, service.partnerApi);
 registerServiceHealth(app, { pool, migrations });
 await app.listen({ port: config.PORT, host: config.HOST });
 logger.info({ port: config.PORT }, 'command-api listening');

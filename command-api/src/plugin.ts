@@ -1,5 +1,5 @@
 import { partnerRoutes, type RoutesOf, routes } from '@mrn/contracts';
-import { type HandlersFor, loadMigrations, registerRoutes } from '@mrn/platform';
+import { type HandlersFor, loadMigrations, type PartnerApiMount, registerRoutes } from '@mrn/platform';
 import { accountHandlers } from './accounts/account-handlers.ts';
 import { contributionMails } from './accounts/contribution-mail-source.ts';
 import { appSettingsHandlers } from './app-settings/app-settings-handlers.ts';
@@ -40,34 +40,42 @@ export function commandHandlers(deps: CommandDeps): HandlersFor<RoutesOf<'comman
   };
 }
 
-/** The partner API's commands: the slice of the command routes the sandbox serves. */
+/** The partner API's commands, mounted in the /api/v2 plugin (`registerPartnerApi`). */
 export const partnerCommandRoutes = Object.fromEntries(
   Object.entries(commandRoutes).filter(([name]) => name in partnerRoutes),
 ) as Pick<RoutesOf<'command'>, keyof RoutesOf<'command'> & keyof typeof partnerRoutes>;
 
+/** The dashboard API's commands, on the app itself. */
+const dashboardCommandRoutes = Object.fromEntries(
+  Object.entries(commandRoutes).filter(([name]) => !(name in partnerRoutes)),
+) as Omit<RoutesOf<'command'>, keyof typeof partnerRoutes>;
+
 export type PartnerCommandHandlers = ReturnType<typeof partnerCommandHandlers>;
 
 /**
- * The partner API's commands only, on an app of their own (the sandbox: no dashboard, billing, uploads
- * or consumers), with handlers replaced where that app differs (`override`: the sandbox's token).
+ * The partner API's commands only (the sandbox: no dashboard, billing, uploads or consumers), with
+ * handlers replaced where that app differs (`override`: the sandbox's token).
  */
-export function registerPartnerCommandApi(
+export function partnerCommandApi(
   deps: CommandDeps,
   override: (handlers: PartnerCommandHandlers) => Partial<PartnerCommandHandlers> = () => ({}),
-): void {
+): PartnerApiMount {
   const handlers = partnerCommandHandlers(deps);
-  registerRoutes(deps.app, partnerCommandRoutes, { ...handlers, ...override(handlers) } as never, {
-    pool: deps.pool,
-    validateResponses: deps.config.NODE_ENV !== 'production',
-  });
+  return (v2) =>
+    registerRoutes(v2, partnerCommandRoutes, { ...handlers, ...override(handlers) } as never, {
+      pool: deps.pool,
+      validateResponses: deps.config.NODE_ENV !== 'production',
+    });
 }
 
-/** Mounts every command route on the app (JWT must already be registered on it). */
-export function registerCommandApi(deps: CommandDeps): void {
-  registerRoutes(deps.app, commandRoutes, commandHandlers(deps), {
-    pool: deps.pool,
-    validateResponses: deps.config.NODE_ENV !== 'production',
-  });
+/**
+ * Mounts the dashboard API's commands on the app (JWT must already be registered on it) and returns
+ * the partner API's, for the composition to mount in its /api/v2 plugin.
+ */
+export function registerCommandApi(deps: CommandDeps): PartnerApiMount {
+  const handlers = commandHandlers(deps);
+  const options = { pool: deps.pool, validateResponses: deps.config.NODE_ENV !== 'production' };
+  registerRoutes(deps.app, dashboardCommandRoutes, handlers, options);
   registerStripeWebhooks(deps);
   registerDirectUploads(deps);
   startImportResumer(deps);
@@ -78,6 +86,7 @@ export function registerCommandApi(deps: CommandDeps): void {
     disputeMails({ store: deps.store, productName }),
     contributionMails({ ...deps, productName, publicUrl: () => deps.publicUrl }),
   ]);
+  return (v2) => registerRoutes(v2, partnerCommandRoutes, handlers, options);
 }
 
 export const commandMigrations = () =>

@@ -1,3 +1,4 @@
+import type { PartnerApiMount } from '@mrn/platform';
 import { runContributionClock } from './accounts/contribution-clock.ts';
 import { settleBackground } from './background.ts';
 import type { CommandDeps } from './context.ts';
@@ -10,8 +11,12 @@ import { registerCommandApi } from './plugin.ts';
  * the all-in-one process and in a command-api process of its own; its consumers are safe to run in
  * every command-api process at once (each writes what is new only, by key or by expected revision).
  */
-export function startCommandService(deps: CommandDeps): { stop(): Promise<void> } {
-  registerCommandApi(deps);
+export function startCommandService(deps: CommandDeps): {
+  /** The partner API's commands, to mount in the /api/v2 plugin (`registerPartnerApi`). */
+  partnerApi: PartnerApiMount;
+  stop(): Promise<void>;
+} {
+  const partnerApi = registerCommandApi(deps);
   const contributionClock = runContributionClock(deps);
   // "Watch merchants we search": subscribes accounts to what they search, following the log.
   const searchWatch = runSearchWatchReactor({
@@ -19,6 +24,7 @@ export function startCommandService(deps: CommandDeps): { stop(): Promise<void> 
     logger: deps.logger.child({ component: 'search-watch' }),
   });
   return {
+    partnerApi,
     async stop() {
       contributionClock.stop();
       await settleBackground();

@@ -18,6 +18,7 @@ export * from './http/error-handler.ts';
 export * from './http/health.ts';
 export * from './http/json-body.ts';
 export * from './http/link-origin.ts';
+export * from './http/partner-api.ts';
 export * from './http/partner-rate-limits.ts';
 export * from './http/register-routes.ts';
 export * from './http/response-headers.ts';

@@ -3,6 +3,7 @@ import {
   CheckpointProgress,
   platformMigrations,
   registerServiceHealth,
+  servicePartnerApi,
   serviceShell,
   stopOnSignal,
 } from '@mrn/platform';
@@ -25,6 +26,7 @@ const service = await startQueryService({
   // X-Consistent-After: the projections process's checkpoints, woken by its notices.
   consistency: new CheckpointProgress(pool, boot.notifications),
 });
+await servicePartnerApi(app, boot, service.partnerApi);
 registerServiceHealth(app, { pool, migrations });
 await app.listen({ port: config.PORT, host: config.HOST });
 logger.info({ port: config.PORT }, 'query-api listening');

@@ -1,5 +1,5 @@
 import { partnerRoutes, type RoutesOf, routes } from '@mrn/contracts';
-import { type HandlersFor, loadMigrations, registerRoutes } from '@mrn/platform';
+import { type HandlersFor, loadMigrations, type PartnerApiMount, registerRoutes } from '@mrn/platform';
 import { accountQueryHandlers } from './accounts/account-handlers.ts';
 import { analyticsHandlers } from './analytics/analytics-handlers.ts';
 import { appSettingsHandlers } from './app-settings/app-settings-handlers.ts';
@@ -32,23 +32,34 @@ export function queryHandlers(deps: QueryDeps): HandlersFor<RoutesOf<'query'>> {
   };
 }
 
-/** The partner API's queries: the slice of the query routes the sandbox serves. */
+/** The partner API's queries, mounted in the /api/v2 plugin (`registerPartnerApi`). */
 export const partnerQueryRoutes = Object.fromEntries(
   Object.entries(queryRoutes).filter(([name]) => name in partnerRoutes),
 ) as Pick<RoutesOf<'query'>, keyof RoutesOf<'query'> & keyof typeof partnerRoutes>;
 
+/** The dashboard API's queries, on the app itself. */
+const dashboardQueryRoutes = Object.fromEntries(
+  Object.entries(queryRoutes).filter(([name]) => !(name in partnerRoutes)),
+) as Omit<RoutesOf<'query'>, keyof typeof partnerRoutes>;
+
 /**
- * Mounts every query route (or only the partner API's: the sandbox); honours X-Consistent-After by
- * waiting for the route's read models first.
+ * Mounts the dashboard API's queries on the app (none for the sandbox: `only: 'partner'`) and returns
+ * the partner API's, for the composition to mount in its /api/v2 plugin. Both honour
+ * X-Consistent-After by waiting for the route's read models first.
  */
-export function registerQueryApi(deps: QueryDeps, only: 'all' | 'partner' = 'all'): void {
-  const table = only === 'partner' ? partnerQueryRoutes : queryRoutes;
-  const handlers = only === 'partner' ? partnerQueryHandlers(deps) : queryHandlers(deps);
-  registerRoutes(deps.app, table, handlers as never, {
+export function registerQueryApi(deps: QueryDeps, only: 'all' | 'partner' = 'all'): PartnerApiMount {
+  const options = {
     pool: deps.pool,
     validateResponses: deps.config.NODE_ENV !== 'production',
     beforeHandler: consistencyWait(deps.consistency, deps.config.CONSISTENCY_TIMEOUT_MS),
-  });
+  };
+  if (only === 'partner') {
+    const handlers = partnerQueryHandlers(deps);
+    return (v2) => registerRoutes(v2, partnerQueryRoutes, handlers as never, options);
+  }
+  const handlers = queryHandlers(deps);
+  registerRoutes(deps.app, dashboardQueryRoutes, handlers, options);
+  return (v2) => registerRoutes(v2, partnerQueryRoutes, handlers, options);
 }
 
 export const queryMigrations = () => loadMigrations('query-api', new URL('../migrations/', import.meta.url));

@@ -4,6 +4,7 @@ import {
   type EventStore,
   type Logger,
   openEventStore,
+  type PartnerApiMount,
   type Pool,
   type ReadModelProgress,
 } from '@mrn/platform';
@@ -14,6 +15,8 @@ import { SearchRecorder } from './search/search-recorder.ts';
 
 export interface QueryService {
   searches: SearchRecorder;
+  /** The partner API's queries, to mount in the /api/v2 plugin (`registerPartnerApi`). */
+  partnerApi: PartnerApiMount;
   stop(): Promise<void>;
 }
 
@@ -42,7 +45,7 @@ export async function startQueryService(deps: {
   const lookups = createPool(deps.databaseUrl, deps.searchConnections ? deps.searchConnections + 2 : 6, {
     genericPlans: true,
   });
-  registerQueryApi({ ...deps, lookups, searches }, deps.only);
+  const partnerApi = registerQueryApi({ ...deps, lookups, searches }, deps.only);
   if (deps.only !== 'partner')
     registerOpenApiDocument(deps.app, {
       productName: deps.config.PRODUCT_NAME,
@@ -55,6 +58,7 @@ export async function startQueryService(deps: {
     });
   return {
     searches,
+    partnerApi,
     async stop() {
       await searches.flush();
       await searchStore.close();

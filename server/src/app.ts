@@ -11,11 +11,11 @@ import {
   createMetrics,
   type EventStore,
   followSessionChanges,
-  isPartnerApi,
   type Logger,
   openEventStore,
   PgNotifications,
-  partnerErrorBody,
+  partnerRateLimits,
+  registerPartnerApi,
   resolveJwtSecret,
   sessionCache,
   systemClock,
@@ -103,10 +103,6 @@ export async function startServer(
     logger,
     pool: db.pool,
     jwtSecret,
-    rateLimits: {
-      perKeyPerMinute: config.RATE_LIMIT_API_PER_MINUTE,
-      tokenPerMinute: config.RATE_LIMIT_TOKEN_PER_MINUTE,
-    },
     billingTokenUrl: billing.gateway.tokenUrl,
     metrics,
     trustProxy: config.TRUST_PROXY,
@@ -157,6 +153,13 @@ export async function startServer(
     logger,
     consistency: projections,
   });
+  // The partner API: one plugin under /api/v2 with both services' shares of its routes.
+  await registerPartnerApi(
+    app,
+    { pool: db.pool, rateLimits: partnerRateLimits(config) },
+    commands.partnerApi,
+    queries.partnerApi,
+  );
   registerHealthRoutes(app, { pool: db.pool, store, projections, migrations: allMigrations() });
   await serveWeb(app, opts.webDist ?? DEFAULT_WEB_DIST, logger);
 
@@ -238,9 +241,7 @@ export async function serveWeb(app: FastifyInstance, dist: string, logger: Logge
           .send('The web app is not built. Run: npm run build -w @mrn/web');
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
     }
-    const body = { errors: `No route ${request.method} ${path}` };
-    return reply
-      .code(404)
-      .send(isPartnerApi(path) ? partnerErrorBody(body, request.id) : { ...body, request_id: request.id });
+    // Under /api/v2 the partner API plugin answers its own 404s.
+    return reply.code(404).send({ errors: `No route ${request.method} ${path}`, request_id: request.id });
   });
 }

@@ -19,8 +19,17 @@ export class RequestValidationError extends Error {
   }
 }
 
-/** The partner API (accounts spec §7) answers `{ errors, data }` on its documented paths. */
-export const isPartnerApi = (url: string) => url.startsWith('/api/v2/');
+/** Where the partner API lives (accounts spec §7): one encapsulated Fastify plugin (`registerPartnerApi`). */
+export const PARTNER_API_PREFIX = '/api/v2';
+
+/**
+ * Whether a raw URL names the partner API: for what sees a request before any route is matched (the
+ * gateway, the sandbox's forwarding). Routes inside the partner API plugin never need to ask.
+ */
+export const isPartnerApi = (url: string) => url.startsWith(`${PARTNER_API_PREFIX}/`);
+
+/** Which envelope an error handler answers in: the dashboard's `{ errors }` or the partner API's `{ errors, data }`. */
+export type ErrorEnvelope = 'dashboard' | 'partner';
 
 /** A refusal in the partner API's envelope: each problem with the field it concerns, and no data. */
 export function partnerErrorBody(body: ErrorBody, requestId: string) {
@@ -46,17 +55,16 @@ export const REFUSAL_STATUS: Record<RefusalKind, number> = {
 
 /**
  * One error handler for both APIs: bad input → 400 naming each field and reason; domain refusals →
- * their status and the spec's text; anything else → 500 with the request id, logged.
+ * their status and the spec's text; anything else → 500 with the request id, logged. The app's root
+ * answers in the dashboard's envelope; the partner API plugin installs it again in its own.
  */
-export function installErrorHandler(app: FastifyInstance): void {
+export function installErrorHandler(app: FastifyInstance, envelope: ErrorEnvelope = 'dashboard'): void {
   app.setErrorHandler((error: FastifyError | Error, request, reply) => {
     const send = (status: number, body: ErrorBody) =>
       reply
         .code(status)
         .send(
-          isPartnerApi(request.url)
-            ? partnerErrorBody(body, request.id)
-            : { ...body, request_id: request.id },
+          envelope === 'partner' ? partnerErrorBody(body, request.id) : { ...body, request_id: request.id },
         );
     if (error instanceof RequestValidationError || error instanceof ZodError) {
       const failures =

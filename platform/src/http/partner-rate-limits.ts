@@ -4,7 +4,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Pool } from '../db.ts';
 import { rateLimited } from '../errors.ts';
 import type { TokenClaims } from './actor.ts';
-import { isPartnerApi } from './error-handler.ts';
 
 export interface PartnerRateLimitOptions {
   /** Where the counts live: every process on this database shares them. */
@@ -36,7 +35,8 @@ const WINDOW_MS = 60_000;
  * requests of one key queue on its row, so exactly the limit is let through however many arrive at
  * once, and across processes.
  *
- * Runs at preParsing: after every onRequest hook (security headers, the bare token's `Bearer`), so a
+ * Installed in the partner API plugin's scope (`registerPartnerApi`), so the dashboard API, the web
+ * app and /health have no limits here. Runs at preParsing: after every onRequest hook (security headers, the bare token's `Bearer`), so a
  * 429 carries the same headers as any answer, and before a refused request's body is read.
  */
 export async function installPartnerRateLimits(
@@ -68,10 +68,9 @@ export async function installPartnerRateLimits(
     keyGenerator: (request) => `${scope}:token-ip:${normalizeIP(request.ip)}`,
   });
   app.addHook('preParsing', async (request: FastifyRequest, reply: FastifyReply) => {
-    // The matched route as well as the raw URL: a percent-encoded path (`/api/%762/…`) reaches the
-    // same handler and must not reach it unlimited.
+    // Installed inside the partner API plugin: every route it sees is the partner API's, however its
+    // URL was spelt (a percent-encoded `/api/%762/…` matches the same route and is counted the same).
     const route = request.routeOptions.url;
-    if (!isPartnerApi(request.url) && !route?.startsWith('/api/v2/')) return;
     const limiter = route === getApiToken.path && request.method === 'POST' ? tokenCall : perKey;
     await limiter.call(app, request, reply);
   });

@@ -104,7 +104,7 @@ export function registerRoutes<T extends Record<string, RouteSpec>>(
     if (!handler) throw new Error(`Route ${name} (${spec.method} ${spec.path}) has no handler`);
     app.route({
       method: spec.method,
-      url: spec.path,
+      url: pathWithin(app.prefix, name, spec.path),
       handler: async (request, reply) => {
         const claims =
           spec.access === 'anonymous'
@@ -135,6 +135,16 @@ export function registerRoutes<T extends Record<string, RouteSpec>>(
       },
     });
   }
+}
+
+/**
+ * The table's paths are whole (`/api/v2/merchants/…`, what clients and the OpenAPI document see); inside
+ * a plugin registered with a prefix (the partner API's) a route is declared relative to it.
+ */
+function pathWithin(prefix: string, name: string, path: string): string {
+  if (!prefix) return path;
+  if (!path.startsWith(`${prefix}/`)) throw new Error(`Route ${name} (${path}) is outside ${prefix}`);
+  return path.slice(prefix.length);
 }
 
 /** An anonymous route still knows a signed-in caller (e.g. sign-in steps), but never refuses without one. */

@@ -5,6 +5,7 @@ import { followSessionChanges } from '../consumer/session-invalidation.ts';
 import { createPool, type Pool } from '../db.ts';
 import { openEventStore } from '../event-store/open.ts';
 import type { EventStore } from '../event-store/types.ts';
+import { type PartnerApiMount, partnerRateLimits, registerPartnerApi } from '../http/partner-api.ts';
 import { createLogger, type Logger } from '../logger.ts';
 import { createMetrics, type Metrics } from '../metrics/registry.ts';
 import { type Migration, runMigrations } from '../migrations.ts';
@@ -61,9 +62,13 @@ export async function bootService(service: string, migrations: Migration[]): Pro
 
 /**
  * The HTTP shell of a service run apart, from its configuration: the installation's JWT secret, the
- * partner rate limits, the one Content-Security-Policy (billing test mode's token endpoint when the
+ * one Content-Security-Policy (billing test mode's token endpoint when the
  * launcher runs the test server), its metrics, and client addresses from the gateway.
  */
+/** The partner API plugin of a service run apart, with its share of the partner routes. */
+export const servicePartnerApi = (app: FastifyInstance, boot: ServiceProcess, mount: PartnerApiMount) =>
+  registerPartnerApi(app, { pool: boot.pool, rateLimits: partnerRateLimits(boot.config) }, mount);
+
 export function serviceShell(
   boot: ServiceProcess,
   billingTokenUrl?: string | null,
@@ -73,10 +78,6 @@ export function serviceShell(
     logger: boot.logger,
     pool: boot.pool,
     jwtSecret: resolveJwtSecret(config.JWT_SECRET, config.DATA_DIR),
-    rateLimits: {
-      perKeyPerMinute: config.RATE_LIMIT_API_PER_MINUTE,
-      tokenPerMinute: config.RATE_LIMIT_TOKEN_PER_MINUTE,
-    },
     billingTokenUrl:
       billingTokenUrl !== undefined
         ? billingTokenUrl

@@ -3,10 +3,8 @@ import fastifyHelmet from '@fastify/helmet';
 import fastifyJwt from '@fastify/jwt';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Pool } from '../db.ts';
-import { installBareTokenSupport } from '../http/bare-token.ts';
 import { installErrorHandler } from '../http/error-handler.ts';
 import { installStrictJsonBody } from '../http/json-body.ts';
-import { installPartnerRateLimits } from '../http/partner-rate-limits.ts';
 import { installResponseHeaders } from '../http/response-headers.ts';
 import type { Logger } from '../logger.ts';
 import { installMetrics } from '../metrics/fastify.ts';
@@ -17,7 +15,6 @@ export interface HttpShellOptions {
   logger: Logger;
   pool: Pool;
   jwtSecret: string;
-  rateLimits: { perKeyPerMinute: number; tokenPerMinute: number };
   /** The billing test server's token endpoint (the card form posts there), or null with Stripe. */
   billingTokenUrl: string | null;
   metrics?: Metrics;
@@ -27,8 +24,6 @@ export interface HttpShellOptions {
   first?: (app: FastifyInstance) => void;
   /** The partner sandbox: its tokens carry and require its own issuer. */
   jwtIssuer?: string;
-  /** Rate-limit counters' namespace (`partner` by default; the sandbox counts apart). */
-  rateLimitScope?: string;
   /** An API that answers only JSON (the sandbox): a CSP that allows nothing at all. */
   jsonOnly?: boolean;
 }
@@ -45,7 +40,8 @@ const JSON_ONLY_HEADERS = {
 
 /**
  * The HTTP process every service runs in: error answers, strict JSON bodies, security and cache headers,
- * bare API tokens, the partner rate limits, JWT, and request metrics at /metrics. The same shell serves
+ * JWT, and request metrics at /metrics (the partner API's own envelope, bare tokens and rate limits
+ * come with its plugin, `registerPartnerApi`). The same shell serves
  * the all-in-one process and each service run apart, so an answer does not depend on the topology.
  */
 export async function createHttpShell(opts: HttpShellOptions): Promise<FastifyInstance> {
@@ -64,12 +60,6 @@ export async function createHttpShell(opts: HttpShellOptions): Promise<FastifyIn
   installErrorHandler(app);
   installStrictJsonBody(app);
   installResponseHeaders(app);
-  installBareTokenSupport(app);
-  await installPartnerRateLimits(app, {
-    pool: opts.pool,
-    ...opts.rateLimits,
-    ...(opts.rateLimitScope ? { scope: opts.rateLimitScope } : {}),
-  });
   await app.register(
     fastifyHelmet,
     opts.jsonOnly ? JSON_ONLY_HEADERS : securityHeaders(opts.billingTokenUrl),

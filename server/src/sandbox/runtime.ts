@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { type BillingGateway, type CommandDeps, registerPartnerCommandApi } from '@mrn/command-api';
+import { type BillingGateway, type CommandDeps, partnerCommandApi } from '@mrn/command-api';
 import {
   type Clock,
   type Config,
@@ -11,6 +11,8 @@ import {
   type Pool,
   PostgresEventStore,
   partnerErrorBody,
+  partnerRateLimits,
+  registerPartnerApi,
   sessionCache,
 } from '@mrn/platform';
 import { allProjectors, ProjectionRunner } from '@mrn/projections';
@@ -105,11 +107,6 @@ export async function startSandboxRuntime(opts: {
     pool,
     jwtSecret: sandboxJwtSecret(opts.productionJwtSecret),
     jwtIssuer: SANDBOX_ISSUER,
-    rateLimits: {
-      perKeyPerMinute: config.RATE_LIMIT_API_PER_MINUTE,
-      tokenPerMinute: config.RATE_LIMIT_TOKEN_PER_MINUTE,
-    },
-    rateLimitScope: 'sandbox',
     billingTokenUrl: null,
     jsonOnly: true,
   });
@@ -125,7 +122,7 @@ export async function startSandboxRuntime(opts: {
     billing: noBilling,
     readModels: projections,
   };
-  registerPartnerCommandApi(commandDeps, (handlers) => ({
+  const partnerCommands = partnerCommandApi(commandDeps, (handlers) => ({
     getApiToken: sandboxTokenHandler({
       production: opts.production,
       sandbox: { store, projections },
@@ -143,6 +140,18 @@ export async function startSandboxRuntime(opts: {
     only: 'partner',
     searchConnections: 2,
   });
+  await registerPartnerApi(
+    app,
+    {
+      pool,
+      rateLimits: partnerRateLimits(config),
+      rateLimitScope: 'sandbox',
+      notFoundSuffix: ' in the sandbox',
+    },
+    partnerCommands,
+    queries.partnerApi,
+  );
+  // Outside /api/v2 the sandbox serves nothing; it still answers in the partner API's envelope.
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
     return reply
