@@ -40,13 +40,13 @@ export const publishedTables: readonly PublishedTable[] = [
   },
   {
     table: 'read.merchant_subscriptions',
-    readers: [QUERY, 'command-api'],
-    why: "query-api: the watched EINs list and watch flags; command-api: a deletion's answer is the list's first page after it, and the daily expiry pass finds the accounts to look at (each account's stream decides)",
+    readers: [QUERY, 'command-api', 'platform'],
+    why: "query-api: watch flags; command-api: the daily expiry pass finds the accounts to look at (each account's stream decides); platform: the watched EINs list's page, which query-api lists and command-api answers a deletion with",
   },
   {
     table: 'read.merchants',
-    readers: [QUERY, 'command-api'],
-    why: "query-api: search, merchant pages, disputes, widgets; command-api: the merchant shown beside each watched EIN in a deletion's answer",
+    readers: [QUERY, 'platform'],
+    why: 'query-api: search, merchant pages, disputes, widgets; platform: the merchant shown beside each watched EIN in the watched EINs page',
   },
   {
     table: 'read.merchant_subscription_imports',

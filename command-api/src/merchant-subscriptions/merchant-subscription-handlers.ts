@@ -16,6 +16,7 @@ import {
   forbidden,
   gone,
   type Handler,
+  merchantSubscriptionPage,
   notFound,
   type Position,
   ruleBroken,
@@ -26,7 +27,6 @@ import { runInBackground } from '../background.ts';
 import { type CommandDeps, metadataFor } from '../context.ts';
 import { runSubscriptionImport } from '../imports/subscription-import.ts';
 import { MERCHANT_TEXTS } from '../merchants/merchant.ts';
-import { merchantSubscriptionPage } from './merchant-subscription-page.ts';
 import { type SubscriptionsCommand, subscriptionId } from './subscriptions.ts';
 
 export const UPLOAD_TEXTS = {

@@ -8,10 +8,16 @@ import {
   SUBSCRIPTION_TEXTS,
   type SubscriptionImportView,
 } from '@mrn/contracts';
-import { type Actor, forbidden, type Handler, notFound, type Pool } from '@mrn/platform';
+import {
+  type Actor,
+  forbidden,
+  type Handler,
+  merchantSubscriptionPage,
+  notFound,
+  type Pool,
+} from '@mrn/platform';
 import type { QueryDeps } from '../context.ts';
 import { iso, pagination } from '../views.ts';
-import { merchantSubscriptionPage } from './merchant-subscription-page.ts';
 
 /**
  * The account's own admins and platform admins; another funder's admin sees it as missing; only PRO

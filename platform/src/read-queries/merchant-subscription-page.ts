@@ -1,5 +1,6 @@
 import type { MerchantSubscriptionView } from '@mrn/contracts';
-import { merchantSubscriptionId, type Pool } from '@mrn/platform';
+import type { Pool } from '../db.ts';
+import { merchantSubscriptionId } from '../ids.ts';
 
 interface SubscriptionRow {
   fein: string;
@@ -14,10 +15,9 @@ interface SubscriptionRow {
 
 /**
  * One page of an account's watched EINs, newest first, each with the live merchant reported under it,
- * over the read models projections publishes to query-api (projections/src/published-tables.ts).
- * command-api answers a deletion with the same page
- * (command-api/src/merchant-subscriptions/merchant-subscription-page.ts): services import no other
- * service (issue 22), so a change here is made there too.
+ * over the read models projections publishes for it (projections/src/published-tables.ts). Two services
+ * answer with it: query-api's list, and command-api's deletions (delete_selected, delete_all answer
+ * with the list's first page after them). Only an answer: nothing is decided from it.
  */
 export async function merchantSubscriptionPage(
   pool: Pick<Pool, 'query'>,
