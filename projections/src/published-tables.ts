@@ -7,16 +7,17 @@ import type { PublishedTable } from '@mrn/platform';
  * of one of these tables' columns is a change to its readers too.
  *
  * The query side serves every dashboard and partner API read from read models (DESIGN §1): query-api
- * reads most of them. Nothing here is for the command side to decide from (it decides from streams);
- * what command-api reads it only shows or mails.
+ * reads most of them. Nothing here is for the command side to decide from (it decides from streams):
+ * what command-api reads it shows, mails, or (the contribution clock, a process manager) turns into a
+ * command's input, which the account's own stream then decides on.
  */
 const QUERY = 'query-api';
 
 export const publishedTables: readonly PublishedTable[] = [
   {
     table: 'read.accounts',
-    readers: [QUERY, 'platform'],
-    why: 'query-api: funder lists, details, plan and lock checks of reads; platform: the session check of every request (plan level, archived funder)',
+    readers: [QUERY, 'platform', 'command-api'],
+    why: "query-api: funder lists, details, plan and lock checks of reads; platform: the session check of every request (plan level, archived funder); command-api: the contribution clock's list of open funders to assess (each account's stream decides)",
   },
   {
     table: 'read.users',
@@ -35,8 +36,13 @@ export const publishedTables: readonly PublishedTable[] = [
   },
   {
     table: 'read.contribution_in_window()',
-    readers: [QUERY],
-    why: 'query-api: what the 90-day figure is made of, on the contribution page',
+    readers: [QUERY, 'command-api'],
+    why: 'query-api: what the 90-day figure is made of, on the contribution page; command-api: what the figure is made of (records added, merchants searched) in the contribution warning e-mail',
+  },
+  {
+    table: 'read.contribution_percent()',
+    readers: ['command-api'],
+    why: "command-api: the contribution clock (and a Recalculate) reads a funder's 90-day figure, a sum over thousands of other streams, and sends it as AssessContribution's input; the account's stream decides the warning, lock or lift",
   },
   {
     table: 'read.merchant_subscriptions',
