@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import pg from 'pg';
 import type { Pool } from '../db.ts';
+import { GroupCommit } from './group-commit.ts';
 import { decodePosition, encodePosition, START } from './position.ts';
 import {
   type AppendResult,
@@ -118,6 +119,18 @@ limit ${limit}`;
 
 const HAS_UNSEEN = `select exists (select 1 from events where (transaction_id, position) > ($1::text::xid8, $2::bigint)) as pending`;
 
+/**
+ * The hot paths' statements, for bench/src/slonik-bench.ts to check that its slonik restatement of them
+ * is the same SQL. They stay plain pg strings here: through slonik tokens and zod row parsing, the
+ * appends and log reads cost measurably more (figures in that bench and the README, issue 22 item 9).
+ */
+export const EVENT_STORE_STATEMENTS = {
+  appendAt: APPEND_AT,
+  appendAny: APPEND_ANY,
+  appendMany: APPEND_MANY,
+  readAll: READ_ALL,
+} as const;
+
 export interface PostgresEventStoreOptions {
   /** Poll interval when no wake-up arrives (cross-process NOTIFY is the normal wake-up). */
   pollIntervalMs?: number;
@@ -128,6 +141,8 @@ export interface PostgresEventStoreOptions {
    * duration in seconds (metrics: `Metrics.observeAppend`). A hook that throws is ignored.
    */
   onAppend?(kind: 'single' | 'many', seconds: number): void;
+  /** Concurrent 1-event appends go to PostgreSQL together (on unless false: the bench compares both). */
+  groupCommit?: boolean;
 }
 
 export class PostgresEventStore implements EventStore {
@@ -136,12 +151,20 @@ export class PostgresEventStore implements EventStore {
   private listening: Promise<void> | undefined;
   private notifyState: 'idle' | 'running' | 'pending' = 'idle';
   private closed = false;
+  private readonly group: GroupCommit | undefined;
 
   constructor(
     private readonly pool: Pool,
     private readonly options: PostgresEventStoreOptions = {},
   ) {
     this.wake.setMaxListeners(0);
+    if (options.groupCommit !== false) {
+      this.group = new GroupCommit(
+        pool,
+        (streamId, event, expectedRevision) => this.appendOne(streamId, [event], { expectedRevision }),
+        () => this.announce(),
+      );
+    }
   }
 
   appendToStream(
@@ -149,7 +172,11 @@ export class PostgresEventStore implements EventStore {
     events: NewEvent[],
     opts: { expectedRevision: ExpectedRevision },
   ): Promise<AppendResult> {
-    return this.timed('single', () => this.appendOne(streamId, events, opts));
+    const expected = opts.expectedRevision;
+    const grouped = this.group && events.length === 1 && (typeof expected !== 'bigint' || expected >= 0n);
+    return this.timed('single', () =>
+      grouped ? this.group!.append(streamId, events[0]!, expected) : this.appendOne(streamId, events, opts),
+    );
   }
 
   appendMany(batch: StreamAppend[]): Promise<AppendResult[]> {
