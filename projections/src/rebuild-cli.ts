@@ -5,8 +5,10 @@ import {
   PostgresEventStore,
   startEmbeddedPostgres,
 } from '@mrn/platform';
+import { handledTypes } from './projector.ts';
 import { allProjectors } from './read-models/index.ts';
 import { rebuildProjectors } from './rebuild.ts';
+import { progressLine, progressReporter } from './rebuild-progress.ts';
 
 // `npm run rebuild -- <name|all>`: replays the log into one or every read model. Stop the server
 // first (or point DATABASE_URL at a database whose projections are stopped).
@@ -29,9 +31,21 @@ const store = new PostgresEventStore(pool);
 try {
   // \`all\` is one pass over the log feeding every projector, not one pass per projector.
   const chosen = allProjectors.filter((p) => target === 'all' || p.name === target);
+  // What the replay will read (the chosen projectors' event types), for its progress and time left.
+  const { rows } = await pool.query<{ n: number }>(
+    'select count(*)::int as n from events where type = any($1::text[])',
+    [[...new Set(chosen.flatMap(handledTypes))]],
+  );
+  const total = rows[0]!.n;
+  console.error(
+    `Replaying ${total.toLocaleString('en-US')} events into ${chosen.map((p) => p.name).join(', ')}`,
+  );
   const started = performance.now();
-  const count = await rebuildProjectors({ pool, store }, chosen);
+  const count = await rebuildProjectors({ pool, store }, chosen, {
+    onProgress: progressReporter(total, (line) => console.error(line)),
+  });
   const seconds = (performance.now() - started) / 1000;
+  console.error(progressLine(count, total, seconds));
   logger.info(
     {
       projectors: chosen.map((p) => p.name),
