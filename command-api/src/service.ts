@@ -1,5 +1,6 @@
 import type { PartnerApiMount } from '@mrn/platform';
 import { runContributionClock } from './accounts/contribution-clock.ts';
+import { startApiTokenBackfill } from './auth/api-token-backfill.ts';
 import { settleBackground } from './background.ts';
 import type { CommandDeps } from './context.ts';
 import { runSearchWatchReactor } from './merchant-subscriptions/search-watch-reactor.ts';
@@ -17,6 +18,9 @@ export function startCommandService(deps: CommandDeps): {
   stop(): Promise<void>;
 } {
   const partnerApi = registerCommandApi(deps);
+  // Reserves, once, API tokens granted before tokens were reserved; in the background, as the token
+  // check waits for it when a token is not reserved yet.
+  const apiTokenBackfill = startApiTokenBackfill(deps);
   const contributionClock = runContributionClock(deps);
   // "Watch merchants we search": subscribes accounts to what they search, following the log.
   const searchWatch = runSearchWatchReactor({
@@ -27,6 +31,7 @@ export function startCommandService(deps: CommandDeps): {
     partnerApi,
     async stop() {
       contributionClock.stop();
+      await apiTokenBackfill.stop();
       await settleBackground();
       await searchWatch.stop();
     },

@@ -1,10 +1,10 @@
 import { API_TEXTS } from '@mrn/contracts';
-import { forbidden, unauthorized } from '@mrn/platform';
+import { type EventStore, forbidden, unauthorized } from '@mrn/platform';
 import { loadAccount } from '../accounts/account-service.ts';
 import { apiTokens } from '../aggregates.ts';
-import type { CommandDeps } from '../context.ts';
 import type { ActiveUser } from '../users/user.ts';
 import { loadUser } from '../users/user-service.ts';
+import { apiTokenBackfillRunning } from './api-token-backfill.ts';
 import { hashSecret, secretMatches } from './tokens.ts';
 
 /**
@@ -14,11 +14,11 @@ import { hashSecret, secretMatches } from './tokens.ts';
  * Every credential failure gets one answer, so a caller cannot tell a wrong key from an unknown token.
  */
 export async function verifyApiCredentials(
-  deps: Pick<CommandDeps, 'pool' | 'store'> & Parameters<typeof loadAccount>[0],
+  deps: { store: EventStore },
   authenticationToken: string,
   authenticationKey: string,
 ): Promise<ActiveUser> {
-  const userId = await holderOf(deps, authenticationToken);
+  const userId = await holderOf(deps.store, authenticationToken);
   const { state: user } = userId ? await loadUser(deps.store, userId) : { state: null };
   const valid =
     user !== null &&
@@ -33,13 +33,26 @@ export async function verifyApiCredentials(
   return user;
 }
 
-async function holderOf(deps: Pick<CommandDeps, 'pool' | 'store'>, token: string): Promise<string | null> {
-  const { state } = await apiTokens.load(deps.store, hashSecret(token));
-  if (state.holder) return state.holder;
-  // A token granted before tokens were reserved (its first regeneration reserves it): found through the
-  // users read model, long caught up with a grant that old. The user's own stream still decides.
-  const { rows } = await deps.pool.query<{ id: string }>('select id from read.users where api_token = $1', [
-    token,
-  ]);
-  return rows[0]?.id ?? null;
+/** How long a token found unreserved waits for this process's backfill of older tokens to end. */
+const BACKFILL_WAIT_MS = 10_000;
+
+async function holderOf(store: EventStore, token: string): Promise<string | null> {
+  // Taken before the look, so a backfill ending during it is still followed by a second look.
+  const backfill = apiTokenBackfillRunning(store);
+  const { state } = await apiTokens.load(store, hashSecret(token));
+  if (state.holder || !backfill) return state.holder;
+  // A token granted before tokens were reserved has no reservation until the backfill this process runs
+  // at its start (api-token-backfill.ts) has made it: rather than refusing it meanwhile, the check waits
+  // for the backfill and looks again. Bounded, so a stalled backfill holds no request for long; once the
+  // backfill has ended, an unreserved token is refused at once.
+  await within(backfill, BACKFILL_WAIT_MS);
+  return (await apiTokens.load(store, hashSecret(token))).state.holder;
+}
+
+async function within(work: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  await Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }

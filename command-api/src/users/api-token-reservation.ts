@@ -32,3 +32,36 @@ export const apiTokenDecider: Decider<ApiTokenCommand, ApiTokenState, ApiTokenEv
     }
   },
 };
+
+/**
+ * `api-token-backfill`: the tokens granted before tokens were reserved have their reservations (the
+ * backfill at command-api's start, auth/api-token-backfill.ts). Recorded once, however many processes
+ * finish the backfill at once, so that later starts skip the scan of the log.
+ */
+export type ApiTokenBackfillEvent = EventOf<'ApiTokensBackfilled'>;
+export type ApiTokenBackfillState = { done: boolean };
+export type ApiTokenBackfillCommand = { type: 'RecordApiTokenBackfill'; found: number };
+
+export const apiTokenBackfillDecider: Decider<
+  ApiTokenBackfillCommand,
+  ApiTokenBackfillState,
+  ApiTokenBackfillEvent
+> = {
+  initialState: () => ({ done: false }),
+  evolve(_state, event) {
+    switch (event.type) {
+      case 'ApiTokensBackfilled':
+        return { done: true };
+      default:
+        return assertNever(event.type);
+    }
+  },
+  decide(command, state) {
+    switch (command.type) {
+      case 'RecordApiTokenBackfill':
+        return state.done ? [] : [{ type: 'ApiTokensBackfilled', data: { found: command.found } }];
+      default:
+        return assertNever(command.type);
+    }
+  },
+};

@@ -233,6 +233,12 @@ export const eventSchemas = {
    * the stream name and the log).
    */
   ApiTokenAssigned: z.object({ userId: z.string() }),
+  /**
+   * `api-token-backfill`: every token still current that was granted before tokens were reserved has its
+   * `api-token-{sha256}` now (command-api reserves them from the log at start, once): later starts skip
+   * the scan. `found`: how many current tokens the scan found, reserved before or by it.
+   */
+  ApiTokensBackfilled: z.object({ found: z.number().int().min(0) }),
   /** `ein-{digits}` reservation: one live merchant per EIN. */
   EinReserved: z.object({ fein: z.string(), merchantId: z.string() }),
   EinReleased: z.object({ fein: z.string(), merchantId: z.string() }),
@@ -376,6 +382,7 @@ export const streams = {
   userEmail: (email: string) => `user-email-${email.trim().toLowerCase()}`,
   /** Keyed by the SHA-256 (hex) of an API authentication token, never the token itself. */
   apiToken: (tokenSha256: string) => `api-token-${tokenSha256}`,
+  apiTokenBackfill: () => 'api-token-backfill',
   merchant: (id: string) => `merchant-${id}`,
   note: (id: string) => `note-${id}`,
   ein: (digits: string) => `ein-${digits}`,

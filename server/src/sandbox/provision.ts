@@ -2,6 +2,8 @@ import {
   type AccountState,
   type ActiveUser,
   accounts,
+  apiTokens,
+  hashSecret,
   type OpenAccountState,
   type UserState,
   users,
@@ -23,19 +25,23 @@ const METADATA: EventMetadata = { source: 'system' };
 /**
  * Makes the sandbox hold this production funder and user as they are now: same ids, name, plan,
  * API access, merchant-subscription switch, and the same API token and key hash, so the stripped
- * `test_` credentials pass the sandbox's own credential check. Only what differs is appended (a
- * repeated token request appends nothing), and the account's and user's streams change in one
- * atomic append at the revisions read, decided again if another request provisioned first.
+ * `test_` credentials pass the sandbox's own credential check (the token reserved to the user there
+ * too). Only what differs is appended (a repeated token request appends nothing), and the account's,
+ * user's and token's streams change in one atomic append at the revisions read, decided again if
+ * another request provisioned first.
  */
 export async function provisionInSandbox(
   sandbox: EventStore,
   account: OpenAccountState,
   user: ActiveUser,
 ): Promise<Position | undefined> {
+  // The sandbox's token check finds the user through the token's reservation, as production's does.
+  const tokenId = user.api ? hashSecret(user.api.token) : null;
   for (let attempt = 0; ; attempt++) {
-    const [a, u] = await Promise.all([
+    const [a, u, t] = await Promise.all([
       accounts.load(sandbox, account.accountId),
       users.load(sandbox, user.userId),
+      tokenId ? apiTokens.load(sandbox, tokenId) : null,
     ]);
     const appends: StreamAppend[] = [
       { streamId: accounts.streamId(account.accountId), expectedRevision: a.revision, events: [] },
@@ -43,6 +49,14 @@ export async function provisionInSandbox(
     ];
     appends[0]!.events = accountChanges(a.state, account).map(toEvent);
     appends[1]!.events = userChanges(u.state, user).map(toEvent);
+    if (tokenId && t) {
+      const reserve = { type: 'AssignApiToken', userId: user.userId } as const;
+      appends.push({
+        streamId: apiTokens.streamId(tokenId),
+        expectedRevision: t.revision,
+        events: apiTokens.decider.decide(reserve, t.state, { now: new Date() }).map(toEvent),
+      });
+    }
     const changed = appends.filter((s) => s.events.length > 0);
     if (changed.length === 0) return undefined;
     try {
