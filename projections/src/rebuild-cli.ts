@@ -32,11 +32,7 @@ try {
   // \`all\` is one pass over the log feeding every projector, not one pass per projector.
   const chosen = allProjectors.filter((p) => target === 'all' || p.name === target);
   // What the replay will read (the chosen projectors' event types), for its progress and time left.
-  const { rows } = await pool.query<{ n: number }>(
-    'select count(*)::int as n from events where type = any($1::text[])',
-    [[...new Set(chosen.flatMap(handledTypes))]],
-  );
-  const total = rows[0]!.n;
+  const total = await store.countOfTypes([...new Set(chosen.flatMap(handledTypes))]);
   console.error(
     `Replaying ${total.toLocaleString('en-US')} events into ${chosen.map((p) => p.name).join(', ')}`,
   );

@@ -383,6 +383,15 @@ export class PostgresEventStore implements EventStore {
     return rows.map(toRecorded);
   }
 
+  /** How many events of these types the log holds now (a rebuild's total, for its progress). */
+  async countOfTypes(types: readonly string[]): Promise<number> {
+    const { rows } = await this.pool.query<{ n: number }>(
+      'select count(*)::int as n from events where type = any($1::text[])',
+      [types],
+    );
+    return rows[0]!.n;
+  }
+
   async headPosition(): Promise<Position> {
     const { rows } = await this.pool.query<{ tx: string; position: number }>(
       `select transaction_id::text as tx, position from events
