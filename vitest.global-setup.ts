@@ -2,6 +2,7 @@ import { rmSync } from 'node:fs';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { startEmbeddedPostgres } from './platform/src/embedded-postgres.ts';
+import { kurrentDbForRun } from './platform/src/testing/containers.ts';
 import { TEMPLATE_PREFIX } from './platform/src/testing.ts';
 import { TEST_WORKERS } from './vitest.workers.ts';
 
@@ -28,10 +29,11 @@ const KEEP_TEMPLATES = 20;
  * back every other file's reads.
  */
 export default async function setup(project: TestProject) {
+  const stopKurrentDb = await provideKurrentDb(project);
   const given = process.env.TEST_DATABASE_URL;
   if (given) {
     project.provide('pgAdminUrls', [given]);
-    return;
+    return stopKurrentDb;
   }
   // Each vitest project runs this setup; they share the servers.
   const shared = globalThis as {
@@ -79,6 +81,29 @@ export default async function setup(project: TestProject) {
   return async () => {
     shared.__mrnTestPgUsers = (shared.__mrnTestPgUsers ?? 1) - 1;
     if (shared.__mrnTestPgUsers === 0) await Promise.all(servers.map((server) => server.stop()));
+    await stopKurrentDb?.();
+  };
+}
+
+/**
+ * TEST_EVENT_STORE=kurrentdb runs the whole-product HTTP suites on KurrentDB (server/src/testing.ts): the
+ * server at EVENTSTORE_URL, or one KurrentDB container for the run, shared by the projects, that
+ * testcontainers starts when a Docker engine answers; with neither the run fails (kurrentDbForRun). Not
+ * run on the development machine (no Docker engine there).
+ */
+async function provideKurrentDb(project: TestProject): Promise<(() => Promise<void>) | undefined> {
+  if (process.env.TEST_EVENT_STORE !== 'kurrentdb') return undefined;
+  const shared = globalThis as {
+    __mrnTestKurrentDb?: Promise<{ url: string; stop: () => Promise<void> } | undefined>;
+    __mrnTestKurrentDbUsers?: number;
+  };
+  shared.__mrnTestKurrentDb ??= kurrentDbForRun();
+  shared.__mrnTestKurrentDbUsers = (shared.__mrnTestKurrentDbUsers ?? 0) + 1;
+  const server = await shared.__mrnTestKurrentDb;
+  project.provide('kurrentDbUrl', server?.url);
+  return async () => {
+    shared.__mrnTestKurrentDbUsers = (shared.__mrnTestKurrentDbUsers ?? 1) - 1;
+    if (shared.__mrnTestKurrentDbUsers === 0) await server?.stop();
   };
 }
 

@@ -4,6 +4,8 @@ import { inject } from 'vitest';
 import { createPool, type Pool } from './db.ts';
 import { type Migration, platformMigrations, runMigrations } from './migrations.ts';
 
+export * from './testing/containers.ts';
+
 export interface TestDatabase {
   url: string;
   pool: Pool;

@@ -5,6 +5,7 @@ import { buildPath, CONSISTENT_AFTER_HEADER, routes } from '@mrn/contracts';
 import { type Clock, createLogger, loadConfig } from '@mrn/platform';
 import { createTestDatabase, type TestDatabase } from '@mrn/platform/testing';
 import type { InjectOptions } from 'fastify';
+import { inject } from 'vitest';
 import { type RunningServer, startServer } from './app.ts';
 import { allMigrations } from './database.ts';
 import { dropSandboxDatabase } from './sandbox/database.ts';
@@ -55,10 +56,15 @@ export function testConfig(databaseUrl: string, env: Record<string, string> = {}
     ADMIN_EMAIL: TEST_ADMIN.email,
     ADMIN_PASSWORD: TEST_ADMIN.password,
     LOG_LEVEL: 'silent',
-    // The HTTP suites run on KurrentDB with TEST_EVENT_STORE=kurrentdb and EVENTSTORE_URL set (not run on
-    // the development machine: no KurrentDB server can be installed there).
-    ...(process.env.TEST_EVENT_STORE === 'kurrentdb' && process.env.EVENTSTORE_URL
-      ? { EVENT_STORE: 'kurrentdb', EVENTSTORE_URL: process.env.EVENTSTORE_URL }
+    // The HTTP suites run on KurrentDB with TEST_EVENT_STORE=kurrentdb: the server at EVENTSTORE_URL, or
+    // one testcontainers starts for the run when a Docker engine answers (vitest.global-setup.ts, which
+    // fails the run when there is neither). Not run on the development machine: no Docker engine, and no
+    // KurrentDB server can be installed there.
+    ...(process.env.TEST_EVENT_STORE === 'kurrentdb'
+      ? {
+          EVENT_STORE: 'kurrentdb',
+          EVENTSTORE_URL: inject('kurrentDbUrl') ?? process.env.EVENTSTORE_URL ?? '',
+        }
       : {}),
     ...env,
   });

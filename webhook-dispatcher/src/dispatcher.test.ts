@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createLogger, ManualClock, type PostgresEventStore } from '@mrn/platform';
-import type { TestDatabase } from '@mrn/platform/testing';
+import { CONTAINER_START_TIMEOUT_MS, kafkaForTests, type TestDatabase } from '@mrn/platform/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { deliveryWithAttempts } from './delivery/delivery-log.ts';
 import {
@@ -101,13 +101,15 @@ const attempts = async (deliveryId: string) =>
   ).rows;
 
 // "One test suite, two sources" (DESIGN §4, Kafka): the same deliveries whether the dispatcher reads the
-// event store or the Kafka topic the relay publishes to. Kafka only where KAFKA_BROKERS names a broker:
+// event store or the Kafka topic the relay publishes to. Kafka where KAFKA_BROKERS names a broker:
 //   KAFKA_BROKERS=localhost:9092 npx vitest run webhook-dispatcher/src/dispatcher.test.ts
-for (const source of [eventStoreUnderTest, kafkaUnderTest(process.env.KAFKA_BROKERS)]) {
+// or, without it, in a container testcontainers starts when a Docker engine answers (kafkaForTests, not
+// run on the development machine: no Docker engine there); otherwise skipped, with the reason.
+for (const source of [eventStoreUnderTest, kafkaUnderTest(await kafkaForTests())]) {
   describe(`from the ${source.name}`, () => {
     describe.skipIf(source.skip !== undefined)(source.skip ? `skipped: ${source.skip}` : 'delivery', () => {
-      beforeAll(() => source.setup({ pool: db.pool, store, logger }));
-      afterAll(() => source.teardown());
+      beforeAll(() => source.setup({ pool: db.pool, store, logger }), CONTAINER_START_TIMEOUT_MS);
+      afterAll(() => source.teardown(), CONTAINER_START_TIMEOUT_MS);
 
       describe('matching and payload', () => {
         it('tells a watching funder when another funder reports, never about its own or a Merchant Dispute note', async () => {

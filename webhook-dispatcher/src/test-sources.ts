@@ -6,6 +6,7 @@ import {
   KafkajsEventBus,
   RELAY_CHECKPOINT,
 } from '@mrn/platform/event-bus/index';
+import type { ServerForTests } from '@mrn/platform/testing';
 import { expect } from 'vitest';
 import { CHECKPOINT_NAME, type DispatcherOptions, startDispatcher, WebhookDispatcher } from './dispatcher.ts';
 import { HANDLED_TYPES } from './intake/enqueue.ts';
@@ -13,12 +14,14 @@ import { kafkaSource } from './intake/sources.ts';
 
 /**
  * "One test suite, two sources": what the delivery tests need from where the dispatcher's events come
- * from. The event store always; Kafka when KAFKA_BROKERS names a broker (none can run on this machine).
+ * from. The event store always; Kafka at KAFKA_BROKERS, or in a container testcontainers starts when a
+ * Docker engine answers (`kafkaForTests`; neither is available on this machine).
  */
 export interface SourceUnderTest {
   name: 'event store' | 'Kafka';
   /** Why the suite cannot run here; it is then reported as skipped. */
   skip?: string;
+  /** Starts what the source needs (for Kafka, maybe a container: see CONTAINER_START_TIMEOUT_MS). */
   setup(ctx: { pool: Pool; store: PostgresEventStore; logger: Logger }): Promise<void>;
   teardown(): Promise<void>;
   /** A dispatcher reading from this source (for Kafka, its consumer already running). */
@@ -46,11 +49,8 @@ export const eventStoreUnderTest: SourceUnderTest = {
   startLive: (opts) => startDispatcher(opts),
 };
 
-export function kafkaUnderTest(brokers: string | undefined): SourceUnderTest {
-  const list = brokers
-    ?.split(',')
-    .map((b) => b.trim())
-    .filter(Boolean);
+/** Kafka from `kafkaForTests()` (@mrn/platform/testing): its broker is started, if need be, in `setup`. */
+export function kafkaUnderTest(kafka: ServerForTests<{ brokers: string[] }>): SourceUnderTest {
   let ctx: { pool: Pool; store: PostgresEventStore; logger: Logger };
   let bus: KafkajsEventBus;
   let publisher: EventBusPublisher;
@@ -92,10 +92,11 @@ export function kafkaUnderTest(brokers: string | undefined): SourceUnderTest {
 
   return {
     name: 'Kafka',
-    skip: list?.length ? undefined : 'KAFKA_BROKERS is not set; no Kafka broker can run on this machine',
+    skip: kafka.skip,
     async setup(c) {
       ctx = c;
-      bus = new KafkajsEventBus({ brokers: list!, logger: c.logger, topic: `mrn.events.test-${run}` });
+      const { brokers } = await kafka.start!();
+      bus = new KafkajsEventBus({ brokers, logger: c.logger, topic: `mrn.events.test-${run}` });
       publisher = bus.publisher();
       // The relay starts at the head: what the event-store tests wrote before is not this suite's.
       await moveCheckpoint(RELAY_CHECKPOINT);
@@ -106,6 +107,7 @@ export function kafkaUnderTest(brokers: string | undefined): SourceUnderTest {
       await publisher?.close();
       // And the event-store tests after this suite do not read what it wrote.
       if (ctx) await moveCheckpoint(CHECKPOINT_NAME);
+      await kafka.stop?.();
     },
     dispatcher(opts) {
       const d = new WebhookDispatcher({ ...opts, source: kafkaSource(bus.consumer(group)), maxInFlight: 0 });

@@ -3,16 +3,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodePosition } from '../event-store/position.ts';
 import type { RecordedEvent } from '../event-store/types.ts';
 import { createLogger } from '../logger.ts';
+import { CONTAINER_START_TIMEOUT_MS, kafkaForTests } from '../testing/containers.ts';
 import { KafkajsEventBus } from './kafkajs-event-bus.ts';
 import type { EventBusPublisher } from './port.ts';
 
-// The contract of the kafkajs adapter needs a real Kafka broker, and none can run on this machine (no
-// Docker, none in Debian or npm: DESIGN §9), so it is gated on KAFKA_BROKERS. Where a broker is reachable:
-//   KAFKA_BROKERS=localhost:9092 npx vitest run platform/src/event-bus/kafkajs-event-bus.test.ts
-// Without it the suite shows in the report as skipped. Each run uses a topic and groups of its own.
-const brokers = process.env.KAFKA_BROKERS?.split(',')
-  .map((b) => b.trim())
-  .filter(Boolean);
+// The contract of the kafkajs adapter needs a real Kafka broker (platform/src/testing/containers.ts):
+// - KAFKA_BROKERS when set:
+//     KAFKA_BROKERS=localhost:9092 npx vitest run platform/src/event-bus/kafkajs-event-bus.test.ts
+// - otherwise, when a Docker engine answers, a one-node KRaft broker testcontainers starts before the
+//   suite and stops after it (never run on the development machine: it has no Docker engine, and no
+//   broker can run there otherwise: DESIGN §9);
+// - otherwise the suite shows in the report as skipped, with the reason.
+// Each run uses a topic and groups of its own.
+const kafka = await kafkaForTests();
 const logger = createLogger('silent');
 
 let sequence = 0;
@@ -59,20 +62,23 @@ async function consumeUntil(
   return { received, batches, failed };
 }
 
-describe.skipIf(!brokers)(
-  `kafkajs event bus contract${brokers ? '' : ' (skipped: KAFKA_BROKERS is not set; no broker can run here)'}`,
+describe.skipIf(kafka.skip !== undefined)(
+  `kafkajs event bus contract${kafka.skip ? ` (skipped: ${kafka.skip})` : ''}`,
   () => {
     const topic = `mrn.events.test-${randomUUID()}`;
+    let brokers: string[];
     let bus: KafkajsEventBus;
     let publisher: EventBusPublisher;
 
     beforeAll(async () => {
-      bus = new KafkajsEventBus({ brokers: brokers!, logger, topic, clientId: 'mrn-contract-test' });
+      ({ brokers } = await kafka.start!());
+      bus = new KafkajsEventBus({ brokers, logger, topic, clientId: 'mrn-contract-test' });
       publisher = bus.publisher();
-    });
+    }, CONTAINER_START_TIMEOUT_MS);
     afterAll(async () => {
       await publisher?.close();
-    });
+      await kafka.stop?.();
+    }, CONTAINER_START_TIMEOUT_MS);
 
     it('publishes keyed by stream and a consumer group reads every event back, equal and in order', async () => {
       const events = [event('merchant-1'), event('merchant-2'), event('account-1'), event('merchant-1')];
@@ -131,7 +137,7 @@ describe.skipIf(!brokers)(
     });
 
     it('sends a batch larger than one produce request in order', async () => {
-      const small = new KafkajsEventBus({ brokers: brokers!, logger, topic, maxSendBytes: 600 });
+      const small = new KafkajsEventBus({ brokers, logger, topic, maxSendBytes: 600 });
       const p = small.publisher();
       try {
         const events = Array.from({ length: 12 }, () => event('merchant-8'));

@@ -1,8 +1,8 @@
-import { existsSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import type { KurrentDBClient } from '@kurrent/kurrentdb-client';
 import { WrongExpectedVersionError } from '@kurrent/kurrentdb-client';
-import { describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { CONTAINER_START_TIMEOUT_MS, kurrentDbForTests } from '../testing/containers.ts';
 import { eventStoreContract } from './contract.ts';
 import {
   isStreamNotFound,
@@ -20,34 +20,32 @@ import {
 import { comparePositions, isPosition, START } from './position.ts';
 import { type RecordedEvent, WrongExpectedRevisionError } from './types.ts';
 
-// The contract needs a real KurrentDB (or EventStoreDB) server. Where one is reachable:
-//   EVENTSTORE_URL=kurrentdb://localhost:2113?tls=false npx vitest run platform/src/event-store/kurrentdb
-// e.g. after `docker run -p 2113:2113 -e KURRENTDB_INSECURE=true docker.kurrent.io/kurrent-latest/kurrentdb`.
-// Without it the whole contract (multi-stream appends included) shows in the report as skipped, with the
-// reason printed below.
-//
-// Testcontainers. Starting that image from this file (when TESTCONTAINERS is set or /var/run/docker.sock
-// exists) would need the `testcontainers` package, which is not a dependency of this repository and is
-// deliberately not added: the development machine has no Docker engine and no internet beyond the npm
-// registry, so a container could never start here. EVENTSTORE_URL is the way to run the contract: CI or
-// a developer with Docker starts the server and sets the variable. The skip reason says which of the
-// pieces is missing.
-const eventStoreUrl = process.env.EVENTSTORE_URL;
-const dockerVisible = Boolean(process.env.TESTCONTAINERS) || existsSync('/var/run/docker.sock');
-const skipBecause = eventStoreUrl
-  ? undefined
-  : `EVENTSTORE_URL is not set; ${
-      dockerVisible ? 'Docker is visible but' : 'no Docker (TESTCONTAINERS or /var/run/docker.sock) and'
-    } testcontainers is not a dependency here, so no KurrentDB container is started`;
-if (skipBecause) console.info(`KurrentDB contract skipped: ${skipBecause}`);
-eventStoreContract(
-  'KurrentDB',
-  async () => {
-    const store = await KurrentDbEventStore.connect(eventStoreUrl!);
-    return { store, dispose: () => store.close() };
-  },
-  skipBecause,
-);
+// The contract needs a real KurrentDB (or EventStoreDB) server (platform/src/testing/containers.ts):
+// - EVENTSTORE_URL when set, e.g.
+//     EVENTSTORE_URL=kurrentdb://localhost:2113?tls=false npx vitest run platform/src/event-store/kurrentdb
+//   after `docker run -p 2113:2113 -e KURRENTDB_INSECURE=true docker.kurrent.io/kurrent-latest/kurrentdb`;
+// - otherwise, when a Docker engine answers, a KurrentDB container testcontainers starts before the
+//   contract and stops after it (never run on the development machine: it has no Docker engine);
+// - otherwise the whole contract (multi-stream appends included) shows in the report as skipped, with
+//   the reason printed below.
+const kurrent = await kurrentDbForTests();
+if (kurrent.skip !== undefined) console.info(`KurrentDB contract skipped: ${kurrent.skip}`);
+describe('KurrentDB server', () => {
+  if (kurrent.skip === undefined) {
+    beforeAll(async () => {
+      await kurrent.start();
+    }, CONTAINER_START_TIMEOUT_MS);
+    afterAll(() => kurrent.stop(), CONTAINER_START_TIMEOUT_MS);
+  }
+  eventStoreContract(
+    'KurrentDB',
+    async () => {
+      const store = await KurrentDbEventStore.connect((await kurrent.start!()).url);
+      return { store, dispose: () => store.close() };
+    },
+    kurrent.skip,
+  );
+});
 
 // What follows needs no server: the pure mapping between our types and the client's.
 describe('KurrentDbEventStore without a server', () => {
