@@ -1,14 +1,20 @@
+import { z } from 'zod';
+import { exec, many, sql } from './db/typed-sql.ts';
 import type { Queryable } from './db.ts';
 
 /**
  * What a replay (projections' rebuild) asks of platform's tables: platform owns
  * `subscription_checkpoints` (migration 0001) and `rebuild_deferred_indexes` (migration 0003), so the
- * statements over them live here (issue 22, one owner per table).
+ * statements over them live here (issue 22, one owner per table). Run once per rebuild or start, not per
+ * event: slonik tokens with zod rows (issue 22 item 9).
  */
 
 /** Forgets the named consumers' checkpoints, inside the caller's transaction: they start from the log's beginning. */
 export async function resetCheckpoints(tx: Queryable, names: readonly string[]): Promise<void> {
-  await tx.query('delete from subscription_checkpoints where name = any($1)', [names]);
+  await exec(
+    tx,
+    sql.fragment`delete from subscription_checkpoints where name = any(${sql.array(names, 'text')})`,
+  );
 }
 
 /**
@@ -16,23 +22,25 @@ export async function resetCheckpoints(tx: Queryable, names: readonly string[]):
  * already), so that a rebuild cut short has it created again by the next rebuild or start.
  */
 export async function rememberDeferredIndex(tx: Queryable, name: string): Promise<void> {
-  await tx.query(
-    `insert into rebuild_deferred_indexes (name, definition)
-     select $1, pg_get_indexdef(to_regclass($1)) where to_regclass($1) is not null
+  await exec(
+    tx,
+    sql.fragment`insert into rebuild_deferred_indexes (name, definition)
+     select ${name}, pg_get_indexdef(to_regclass(${name})) where to_regclass(${name}) is not null
      on conflict (name) do nothing`,
-    [name],
   );
 }
 
+const DeferredIndex = z.object({ name: z.string(), definition: z.string() });
+
 /** The indexes a replay dropped and has not created again, by name. */
 export async function deferredIndexes(db: Queryable): Promise<{ name: string; definition: string }[]> {
-  const { rows } = await db.query<{ name: string; definition: string }>(
-    'select name, definition from rebuild_deferred_indexes order by name',
+  return many(
+    db,
+    sql.type(DeferredIndex)`select name, definition from rebuild_deferred_indexes order by name`,
   );
-  return rows;
 }
 
 /** The index exists again: nothing left to restore. */
 export async function forgetDeferredIndex(db: Queryable, name: string): Promise<void> {
-  await db.query('delete from rebuild_deferred_indexes where name = $1', [name]);
+  await exec(db, sql.fragment`delete from rebuild_deferred_indexes where name = ${name}`);
 }

@@ -1,4 +1,9 @@
 import type { Pool, Position, RecordedEvent } from '@mrn/platform';
+import { exec, many, one, sql } from '@mrn/platform/typed-sql';
+import { z } from 'zod';
+
+// The quarantine is written when a projector gives up on an event and read by operators and by a halted
+// runner's poll, never per batch: slonik tokens with zod rows (issue 22 item 9).
 
 /** A projector stopped at an event it could not apply. */
 export interface Quarantined {
@@ -32,14 +37,16 @@ export async function recordQuarantine(
   attempts: number,
 ): Promise<Quarantined> {
   const message = error instanceof Error ? error.message : String(error);
-  const { rows } = await pool.query<{ first_failed_at: Date }>(
-    `insert into projection_quarantine (projector, event_id, position, stream_id, type, error, attempts)
-     values ($1, $2, $3, $4, $5, $6, $7)
+  const { first_failed_at } = await one(
+    pool,
+    sql.type(z.object({ first_failed_at: z.date() }))`
+     insert into projection_quarantine (projector, event_id, position, stream_id, type, error, attempts)
+     values (${projector}, ${event.id}, ${event.position}, ${event.streamId}, ${event.type},
+             ${message.slice(0, 2000)}, ${attempts})
      on conflict (projector, event_id) do update set
        error = excluded.error, attempts = projection_quarantine.attempts + excluded.attempts,
        last_failed_at = now(), resolved_at = null
      returning first_failed_at`,
-    [projector, event.id, event.position, event.streamId, event.type, message.slice(0, 2000), attempts],
   );
   return {
     projector,
@@ -49,42 +56,47 @@ export async function recordQuarantine(
     type: event.type,
     error: message,
     recordedAt: event.recordedAt,
-    since: rows[0]?.first_failed_at ?? new Date(),
+    since: first_failed_at,
   };
 }
 
 /** Projectors with an event still waiting for an operator. */
 export async function unresolvedProjectors(pool: Pool): Promise<Set<string>> {
-  const { rows } = await pool.query<{ projector: string }>(
-    'select distinct projector from projection_quarantine where resolved_at is null',
+  const rows = await many(
+    pool,
+    sql.type(z.object({ projector: z.string() }))`
+      select distinct projector from projection_quarantine where resolved_at is null`,
   );
   return new Set(rows.map((r) => r.projector));
 }
 
-export interface QuarantineRow {
-  projector: string;
-  event_id: string;
-  position: string;
-  type: string;
-  error: string;
-  attempts: number;
-  first_failed_at: Date;
-  last_failed_at: Date;
-  resolved_at: Date | null;
-}
+const QuarantineRow = z.object({
+  projector: z.string(),
+  event_id: z.string(),
+  position: z.string(),
+  type: z.string(),
+  error: z.string(),
+  attempts: z.number(),
+  first_failed_at: z.date(),
+  last_failed_at: z.date(),
+  resolved_at: z.date().nullable(),
+});
+export type QuarantineRow = z.output<typeof QuarantineRow>;
 
 export async function listQuarantine(pool: Pool): Promise<QuarantineRow[]> {
-  const { rows } = await pool.query<QuarantineRow>(
-    'select projector, event_id, position, type, error, attempts, first_failed_at, last_failed_at, resolved_at from projection_quarantine order by first_failed_at',
+  return many(
+    pool,
+    sql.type(QuarantineRow)`
+      select projector, event_id, position, type, error, attempts, first_failed_at, last_failed_at, resolved_at
+      from projection_quarantine order by first_failed_at`,
   );
-  return rows;
 }
 
 /** After a fix: the running server retries the projector from where it stopped. */
 export async function resolveQuarantine(pool: Pool, projector: string): Promise<number> {
-  const { rowCount } = await pool.query(
-    'update projection_quarantine set resolved_at = now() where projector = $1 and resolved_at is null',
-    [projector],
+  return exec(
+    pool,
+    sql.fragment`update projection_quarantine set resolved_at = now()
+      where projector = ${projector} and resolved_at is null`,
   );
-  return rowCount ?? 0;
 }

@@ -7,6 +7,7 @@ import {
   START,
   withTransaction,
 } from '@mrn/platform';
+import { exec, sql } from '@mrn/platform/typed-sql';
 import { restoreDeferredIndexes } from './deferred-indexes.ts';
 import { handledTypes, type Projector } from './projector.ts';
 import { dispatchBatch } from './runner.ts';
@@ -28,19 +29,25 @@ export async function rebuildProjectors(
   await restoreDeferredIndexes(deps.pool);
   await withTransaction(deps.pool, async (tx) => {
     const tables = projectors.flatMap((p) => p.tables);
-    if (tables.length > 0) await tx.query(`truncate ${tables.join(', ')}`);
+    if (tables.length > 0) {
+      await exec(tx, sql.fragment`truncate ${sql.join(tables.map(qualified), sql.fragment`, `)}`);
+    }
     await resetCheckpoints(
       tx,
       projectors.map((p) => p.name),
     );
     // A replay is the operator's retry: the quarantine starts afresh (a poison event still in the log
     // fails the rebuild, naming it, and the running server quarantines it again).
-    await tx.query('delete from projection_quarantine where projector = any($1)', [
-      projectors.map((p) => p.name),
-    ]);
+    await exec(
+      tx,
+      sql.fragment`delete from projection_quarantine where projector = any(${sql.array(
+        projectors.map((p) => p.name),
+        'text',
+      )})`,
+    );
     for (const index of projectors.flatMap((p) => p.deferredIndexes ?? [])) {
       await rememberDeferredIndex(tx, index);
-      await tx.query(`drop index if exists ${index}`);
+      await exec(tx, sql.fragment`drop index if exists ${qualified(index)}`);
     }
   });
   const cursors = new Map<string, Position>(projectors.map((p) => [p.name, START]));
@@ -65,6 +72,9 @@ export async function rebuildProjectors(
   await restoreDeferredIndexes(deps.pool);
   return count;
 }
+
+/** A table or index name as projectors declare it (`read.merchants`), quoted part by part. */
+const qualified = (name: string) => sql.identifier(name.split('.'));
 
 /** One projector's rebuild: see `rebuildProjectors`. */
 export const rebuildProjector = (deps: { pool: Pool; store: EventStore }, p: Projector, batchSize = 5000) =>

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+import { exec, many, maybeOne, sql } from '../db/typed-sql.ts';
 import type { Queryable } from '../db.ts';
 import { START } from '../event-store/position.ts';
 import type { Position } from '../event-store/types.ts';
@@ -26,27 +28,30 @@ export class LeaseLost extends Error {
   }
 }
 
+const Checkpoint = z.object({ name: z.string(), position: z.string() });
+
+// Reading and setting checkpoints happens at a consumer's start, a lease taken over, a notice missed
+// (not per batch): slonik tokens with zod rows. Moving them after each batch (`advanceCheckpoint`,
+// `publishProgress`) stays plain pg, as every statement of the batch path does (issue 22 item 9).
 export async function readCheckpoint(db: Queryable, name: string): Promise<Position> {
-  const { rows } = await db.query<{ position: string }>({
-    name: 'mrn_read_checkpoint',
-    text: 'select position from subscription_checkpoints where name = $1',
-    values: [name],
-  });
-  return rows[0]?.position ?? START;
+  const row = await maybeOne(
+    db,
+    sql.prepared('mrn_read_checkpoint', Checkpoint.pick({ position: true }))`
+      select position from subscription_checkpoints where name = ${name}`,
+  );
+  return row?.position ?? START;
 }
 
 export async function readCheckpoints(
   db: Queryable,
   names?: readonly string[],
 ): Promise<Map<string, Position>> {
-  const { rows } = await db.query<{ name: string; position: string }>(
+  const rows = await many(
+    db,
     names
-      ? {
-          name: 'mrn_read_checkpoints',
-          text: 'select name, position from subscription_checkpoints where name = any($1)',
-          values: [names],
-        }
-      : 'select name, position from subscription_checkpoints',
+      ? sql.prepared('mrn_read_checkpoints', Checkpoint)`
+          select name, position from subscription_checkpoints where name = any(${sql.array(names, 'text')})`
+      : sql.type(Checkpoint)`select name, position from subscription_checkpoints`,
   );
   return new Map(rows.map((r) => [r.name, r.position]));
 }
@@ -110,10 +115,10 @@ export function parseProgressNotice(payload: string): ProgressNotice | undefined
  * consumer moves its own with `advanceCheckpoint`).
  */
 export async function writeCheckpoint(tx: Queryable, name: string, position: Position): Promise<void> {
-  await tx.query({
-    name: 'mrn_write_checkpoint',
-    text: `insert into subscription_checkpoints (name, position, updated_at) values ($1, $2, now())
+  await exec(
+    tx,
+    sql.fragment`insert into subscription_checkpoints (name, position, updated_at)
+           values (${name}, ${position}, now())
            on conflict (name) do update set position = excluded.position, updated_at = now()`,
-    values: [name, position],
-  });
+  );
 }

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+import { many, one, sql } from '../db/typed-sql.ts';
 import type { Pool } from '../db.ts';
 import type { Migration } from '../migrations.ts';
 
@@ -43,7 +45,7 @@ export const databaseProbe = (pool: Pool): Probe => ({
   name: 'database',
   async check() {
     const started = performance.now();
-    await pool.query('select 1');
+    await one(pool, sql.type(z.object({ ok: z.literal(1) }))`select 1 as ok`);
     return { ok: true, latency_ms: Math.round(performance.now() - started) };
   },
 });
@@ -52,7 +54,7 @@ export const databaseProbe = (pool: Pool): Probe => ({
 export const migrationsProbe = (pool: Pool, expected: readonly Migration[]): Probe => ({
   name: 'migrations',
   async check() {
-    const { rows } = await pool.query<{ id: string }>('select id from schema_migrations');
+    const rows = await many(pool, sql.type(z.object({ id: z.string() }))`select id from schema_migrations`);
     const applied = new Set(rows.map((r) => r.id));
     const missing = expected.map((m) => m.id).filter((id) => !applied.has(id));
     return missing.length === 0 ? { ok: true, applied: expected.length } : { ok: false, missing };
