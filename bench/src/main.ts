@@ -2,6 +2,7 @@ import { cpus } from 'node:os';
 import { type BenchServer, describeServer, startBenchServer } from './database.ts';
 import { runEventStoreBench } from './event-store-bench.ts';
 import { runSearchBench } from './search-bench.ts';
+import { runSlonikBench } from './slonik-bench.ts';
 import { runWebBench } from './web-bench.ts';
 import { runWebhookBench } from './webhook-bench.ts';
 import { runWidgetBench } from './widget-bench.ts';
@@ -31,6 +32,16 @@ const SUITES: Record<string, (server: BenchServer) => Promise<void>> = {
       keepDatabase: process.env.BENCH_KEEP_DATABASE === '1',
       reuseDatabase: process.env.BENCH_REUSE_DATABASE || undefined,
     }),
+  // Issue 22 item 9: the event store's and search's statements as plain pg and as slonik tokens, side by side.
+  slonik: async (server) => {
+    await runSlonikBench(server, {
+      merchants: Math.round(numberFromEnv('BENCH_SLONIK_MERCHANTS', 100_000)),
+      seconds: numberFromEnv('BENCH_SECONDS', 10),
+      warmupSeconds: numberFromEnv('BENCH_WARMUP_SECONDS', 1.5),
+      rounds: Math.round(numberFromEnv('BENCH_ROUNDS', 10)),
+      concurrency: Math.round(numberFromEnv('BENCH_SLONIK_CONCURRENCY', 8)),
+    });
+  },
   web: (server) =>
     runWebBench(server, {
       runs: Math.round(numberFromEnv('BENCH_WEB_RUNS', 7)),
@@ -95,6 +106,10 @@ env: DATABASE_URL (server to create a scratch database on; default: embedded Pos
        if taken), BENCH_EXPLAIN=1 (print full query plans),
        BENCH_KEEP_DATABASE=1 (keep the search database, with DATABASE_URL, to look closer),
        BENCH_REUSE_DATABASE=<name> (measure the searches again on a kept database, skipping seeding and replay)
+     slonik (the event store's appends and log reads and the search statements, plain pg vs slonik tokens
+       with zod rows, interleaved rounds): BENCH_SLONIK_MERCHANTS (seeded for the searches, default 100000;
+       notes three times as many), BENCH_SLONIK_CONCURRENCY (loops and connections per way, default 8),
+       BENCH_SECONDS, BENCH_WARMUP_SECONDS, BENCH_ROUNDS as the eventstore suite's
      web: BENCH_WEB_RUNS (sign-ins measured in Chromium, default 7; needs web/dist from npm run build)
      webhooks: BENCH_WEBHOOK_DELIVERIES (outbox rows delivered in the throughput phase, default 20000),
        BENCH_WEBHOOK_WATCHERS (watching funders, each its own endpoint and secret, default 200),
