@@ -74,9 +74,17 @@ function notePayload() {
 
 const newStreamId = () => `merchant-${randomUUID()}`;
 
-function ourStore(store: PostgresEventStore, pool: Pool, opts: EventStoreBenchOptions): Target {
+/** Our store's appends, to streams `{prefix}-…` so that two stores on one table count their own rows. */
+function ourStore(
+  store: PostgresEventStore,
+  pool: Pool,
+  opts: EventStoreBenchOptions,
+  name: string,
+  prefix: string,
+): Target {
+  const newStreamId = () => `${prefix}-${randomUUID()}`;
   return {
-    name: 'our event store',
+    name,
     writer(size) {
       const { data, metadata } = notePayload();
       let streamId = newStreamId();
@@ -99,7 +107,7 @@ function ourStore(store: PostgresEventStore, pool: Pool, opts: EventStoreBenchOp
       };
     },
     appendedEvents: 0,
-    countRows: () => countRows(pool, 'events'),
+    countRows: () => countRows(pool, 'events', `stream_id like '${prefix}-%'`),
   };
 }
 
@@ -179,8 +187,10 @@ function emmett(store: EmmettStore, pool: Pool, opts: EventStoreBenchOptions): T
   };
 }
 
-async function countRows(pool: Pool, table: string): Promise<number> {
-  const { rows } = await pool.query<{ n: string | number | bigint }>(`select count(*) as n from ${table}`);
+async function countRows(pool: Pool, table: string, where = 'true'): Promise<number> {
+  const { rows } = await pool.query<{ n: string | number | bigint }>(
+    `select count(*) as n from ${table} where ${where}`,
+  );
   return Number(rows[0]!.n);
 }
 
@@ -306,7 +316,9 @@ export async function runEventStoreBench(server: BenchServer, opts: EventStoreBe
     await pool.query('create table events_plain (like events including all)');
 
     const ours = new PostgresEventStore(pool, { listenUrl: db.url });
-    stores.push(ours);
+    // The same store with group commit (issue 23): what batching concurrent 1-event appends gains.
+    const oursGrouped = new PostgresEventStore(pool, { listenUrl: db.url, groupCommit: true });
+    stores.push(ours, oursGrouped);
 
     // dumbo (under Emmett) swaps pg's global int8 and jsonb parsers for its own BigInt and
     // bigint-reviving JSON ones; put ours back so the rest of the run measures our store as the
@@ -322,7 +334,8 @@ export async function runEventStoreBench(server: BenchServer, opts: EventStoreBe
     await emmettStore.schema.migrate();
 
     const insert = plainInsert(pool, opts);
-    const mine = ourStore(ours, pool, opts);
+    const mine = ourStore(ours, pool, opts, 'our event store', 'merchant');
+    const mineGrouped = ourStore(oursGrouped, pool, opts, 'our event store, group commit', 'grouped');
     const theirs = emmett(emmettStore, pool, opts);
 
     const rows: Row[] = [];
@@ -330,7 +343,7 @@ export async function runEventStoreBench(server: BenchServer, opts: EventStoreBe
     for (const size of SIZES) {
       const label = size === 1 ? '1-event appends' : `${size}-event appends`;
       process.stderr.write(`  ${label}…\n`);
-      const results = await measureSize([insert, mine, theirs], size, opts, pool);
+      const results = await measureSize([insert, mine, mineGrouped, theirs], size, opts, pool);
       rows.push({ section: `${label}, ${opts.writers} writers, expected-revision appends` });
       for (const [target, m] of results) {
         rows.push([
@@ -346,6 +359,9 @@ export async function runEventStoreBench(server: BenchServer, opts: EventStoreBe
       const oursRate = results.get(mine)!.eventsPerSecond;
       const vsInsert = oursRate / results.get(insert)!.eventsPerSecond;
       const vsEmmett = oursRate / results.get(theirs)!.eventsPerSecond;
+      // Issue 23's targets: concurrent 1-event appends beat plain INSERTs by half (they commit
+      // together), 100-event appends at least match them.
+      const target = size === 1 ? 1.5 : 1;
       rows.push([
         '  ours / plain INSERT',
         '',
@@ -353,12 +369,12 @@ export async function runEventStoreBench(server: BenchServer, opts: EventStoreBe
         '',
         '',
         formatRatio(vsInsert),
-        verdict(vsInsert >= 0.8, '≥ 0.80×'),
+        verdict(vsInsert >= target, `≥ ${target.toFixed(2)}×`),
       ]);
       rows.push(['  ours / Emmett', '', '', '', '', formatRatio(vsEmmett), verdict(vsEmmett > 1, '> 1×')]);
     }
 
-    for (const target of [insert, mine, theirs]) {
+    for (const target of [insert, mine, mineGrouped, theirs]) {
       const stored = await target.countRows();
       const expected = target.appendedEvents;
       checks.push(
@@ -368,7 +384,7 @@ export async function runEventStoreBench(server: BenchServer, opts: EventStoreBe
 
     await checkpoint(pool);
     process.stderr.write('  tailing: subscribeToAll from START…\n');
-    const total = await mine.countRows();
+    const total = await countRows(pool, 'events');
     const tail = await measureTailing(ours, total);
     rows.push({ section: 'tailing' });
     rows.push([

@@ -9,7 +9,7 @@ let store: PostgresEventStore;
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  store = new PostgresEventStore(db.pool);
+  store = new PostgresEventStore(db.pool, { groupCommit: true });
 });
 afterAll(async () => {
   await store?.close();

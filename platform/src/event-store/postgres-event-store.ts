@@ -141,7 +141,7 @@ export interface PostgresEventStoreOptions {
    * duration in seconds (metrics: `Metrics.observeAppend`). A hook that throws is ignored.
    */
   onAppend?(kind: 'single' | 'many', seconds: number): void;
-  /** Concurrent 1-event appends go to PostgreSQL together (on unless false: the bench compares both). */
+  /** Concurrent 1-event appends go to PostgreSQL together (off unless true: see group-commit.ts). */
   groupCommit?: boolean;
 }
 
@@ -158,7 +158,7 @@ export class PostgresEventStore implements EventStore {
     private readonly options: PostgresEventStoreOptions = {},
   ) {
     this.wake.setMaxListeners(0);
-    if (options.groupCommit !== false) {
+    if (options.groupCommit === true) {
       this.group = new GroupCommit(
         pool,
         (streamId, event, expectedRevision) => this.appendOne(streamId, [event], { expectedRevision }),
