@@ -49,7 +49,7 @@ const SIZES = [1, 100];
 
 // A note as the product records it: realistic widths matter because jsonb parsing and WAL volume
 // are a large part of an append's cost.
-function notePayload() {
+export function notePayload() {
   return {
     data: {
       merchantId: randomUUID(),

@@ -22,6 +22,7 @@ import { keywordScan, keywordWords, SEARCH_STATEMENTS } from '@mrn/query-api';
 import { allMigrations } from '@mrn/server';
 import { z } from 'zod';
 import { type BenchServer, createBenchDatabase } from './database.ts';
+import { notePayload } from './event-store-bench.ts';
 import { percentile } from './http-load.ts';
 import { createFunder, type SearchBenchOptions, seedMerchants } from './search-bench.ts';
 import { einOf, keywordTerm, type Owner, Rng } from './search-data.ts';
@@ -430,30 +431,6 @@ interface Appender {
   ): Promise<{ nextRevision: bigint }>;
   appendMany(batch: StreamAppend[]): Promise<unknown>;
   readAll(opts: { fromPosition: Position; maxCount: number }): Promise<RecordedEvent[]>;
-}
-
-// A note as the product records it (bench/src/event-store-bench.ts): jsonb width matters.
-function notePayload() {
-  return {
-    data: {
-      merchantId: randomUUID(),
-      noteId: randomUUID(),
-      fein: '123456789',
-      category: 'slow_pay',
-      amountCents: 1_250_000,
-      occurredOn: '2026-03-14',
-      text: 'Merchant missed three consecutive daily ACH debits; account moved to collections after no response.',
-    },
-    metadata: {
-      actorUserId: randomUUID(),
-      actorAccountId: randomUUID(),
-      onBehalfOfAccountId: null,
-      correlationId: randomUUID(),
-      causationId: null,
-      source: 'web' as const,
-      ip: '203.0.113.7',
-    },
-  };
 }
 
 const READ_BATCH = 1000;
