@@ -1,8 +1,8 @@
 import type { EventOf } from '@mrn/contracts';
 import { conflict } from '@mrn/platform';
 import type { CommandContext } from '../decider.ts';
-import type { ActiveUser, UserState } from './user.ts';
 import { active, assertManager } from './user-guards.ts';
+import type { ActiveUser, UserState } from './user-state.ts';
 
 export type ApiAccessEvent =
   | EventOf<'UserApiAccessGranted'>

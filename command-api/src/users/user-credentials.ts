@@ -1,9 +1,9 @@
 import { type EventOf, PASSWORD_HISTORY, PASSWORD_REUSE_MESSAGE } from '@mrn/contracts';
 import { conflict, invalid, ruleBroken } from '@mrn/platform';
 import type { CommandContext } from '../decider.ts';
-import type { ActiveUser, UserState } from './user.ts';
 import { active, assertManager, assertSelf, assertSelfOrManager } from './user-guards.ts';
 import { type SessionEvent, sessionsRevoked } from './user-sessions.ts';
+import type { ActiveUser, UserState } from './user-state.ts';
 
 export type CredentialEvent =
   | EventOf<'UserMfaEnabled'>

@@ -1,6 +1,6 @@
 import { type Actor, forbidden, gone, notFound } from '@mrn/platform';
 import type { CommandContext } from '../decider.ts';
-import type { ActiveUser, UserState } from './user.ts';
+import type { ActiveUser, UserState } from './user-state.ts';
 
 // Which member a command acts on and who may ask, for user.ts and every concern file beside it: kept
 // out of user.ts, which imports those files, so that they take only types from it (no import cycle).

@@ -1,7 +1,7 @@
 import { type EventOf, MESSAGES } from '@mrn/contracts';
 import { notFound, unauthorized } from '@mrn/platform';
-import type { ActiveUser, UserState } from './user.ts';
 import { GUARD_TEXTS } from './user-guards.ts';
+import type { ActiveUser, UserState } from './user-state.ts';
 
 export type SessionEvent =
   | EventOf<'UserSignedIn'>

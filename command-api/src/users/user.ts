@@ -26,6 +26,8 @@ import {
 
 export { canManage } from './user-guards.ts';
 
+import type { ActiveUser, UserState } from './user-state.ts';
+
 export type UserEvent =
   | EventOf<'UserRegistered'>
   | EventOf<'UserUpdated'>
@@ -38,36 +40,7 @@ export type UserEvent =
   | CredentialEvent
   | ApiAccessEvent;
 
-export interface RememberedDevice {
-  tokenHash: string;
-  ip: string | null;
-  device: string | null;
-  expiresAt: string;
-}
-
-export interface ActiveUser {
-  status: 'active' | 'archived';
-  userId: string;
-  accountId: string;
-  email: string;
-  firstName: string;
-  lastName: string;
-  isAdmin: boolean;
-  isDmAdmin: boolean;
-  passwordHash: string;
-  /** The current hash first, then earlier ones: the no-reuse rule looks at PASSWORD_HISTORY of them. */
-  passwordHistory: string[];
-  sessionVersion: number;
-  agreedToTermsAt: string | null;
-  openSessions: string[];
-  mfaRequired: boolean;
-  mfaSecret: string | null;
-  rememberedDevice: RememberedDevice | null;
-  api: { token: string; keyHash: string } | null;
-  resetToken: { hash: string; expiresAt: string } | null;
-}
-
-export type UserState = { status: 'none' } | ActiveUser;
+export type { ActiveUser, RememberedDevice, UserState } from './user-state.ts';
 
 export type UserCommand =
   | {
