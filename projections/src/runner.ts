@@ -42,6 +42,27 @@ const sleep = (ms: number, signal: AbortSignal) =>
 export { readCheckpoint };
 
 /**
+ * Each recorded event read through the catalogue once, whichever projectors handle it: the runner and a
+ * rebuild hand the same event objects to every projector of a batch, and a note was parsed again by
+ * each of the four projectors that handle it. A failure is kept too, so every projector that handles a
+ * poison event fails on it as before.
+ */
+const readEvents = new WeakMap<RecordedEvent, { event: RecordedEvent } | { error: unknown }>();
+function readable(e: RecordedEvent): RecordedEvent {
+  let read = readEvents.get(e);
+  if (!read) {
+    try {
+      read = { event: parseEvent(e) };
+    } catch (error) {
+      read = { error };
+    }
+    readEvents.set(e, read);
+  }
+  if ('error' in read) throw read.error;
+  return read.event;
+}
+
+/**
  * Applies a batch and moves the checkpoint in one transaction, so a crash never applies an event twice.
  * Given `from` (the runner and a rebuild), the checkpoint moves only if it is still there: a process
  * that lost its lease without noticing rolls back instead of applying the batch a second time.
@@ -56,9 +77,9 @@ export async function applyBatch(
 ): Promise<void> {
   const last = events[events.length - 1];
   if (!last) return;
-  const readable = events.map((e) => (handles(p, e.type) ? parseEvent(e) : e));
+  const read = events.map((e) => (handles(p, e.type) ? readable(e) : e));
   await withTransaction(pool, async (tx) => {
-    await applyEvents(p, tx, readable);
+    await applyEvents(p, tx, read);
     if (from !== undefined) {
       await advanceCheckpoint(tx, p.name, from, last.position);
       return;
