@@ -169,7 +169,9 @@ export async function runSearchBench(server: BenchServer, opts: SearchBenchOptio
     // ---- 3. searches over HTTP, each topology in processes of its own, one after the other ----------
     const runs: (TopologyRun | undefined)[] = [];
     const failures: unknown[] = [];
-    for (const topology of TOPOLOGIES) {
+    // BENCH_TOPOLOGIES=all-in-one (or split): one of them only, e.g. to profile it (BENCH_CPU_PROF_DIR).
+    const chosen = process.env.BENCH_TOPOLOGIES?.split(',');
+    for (const topology of TOPOLOGIES.filter((t) => !chosen || chosen.includes(t.name))) {
       try {
         runs.push(await measureTopology(topology, { db, opts, owner, pool: rebuildPool, checks, notes }));
       } catch (error) {

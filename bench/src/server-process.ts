@@ -38,7 +38,12 @@ export async function startServerProcess(opts: {
   const { databaseUrl, port } = opts;
   const entry = opts.entry ?? 'server/src/main.ts';
   const dataDir = mkdtempSync(join(tmpdir(), 'mrn-bench-server-'));
-  const proc = spawn(process.execPath, ['--import', 'tsx', entry, ...(opts.args ?? [])], {
+  // BENCH_CPU_PROF_DIR: the server writes a V8 CPU profile there when it stops (open it in Chrome's
+  // DevTools or speedscope): where a search's server time goes (issue 23).
+  const profile = process.env.BENCH_CPU_PROF_DIR
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`]
+    : [];
+  const proc = spawn(process.execPath, [...profile, '--import', 'tsx', entry, ...(opts.args ?? [])], {
     cwd: REPO_ROOT,
     env: {
       ...process.env,
