@@ -16,6 +16,7 @@ interface Pending {
 export class SearchRecorder {
   private queue: Pending[] = [];
   private running: Promise<void> | null = null;
+  private last: string | undefined;
 
   constructor(
     private readonly store: EventStore,
@@ -34,6 +35,14 @@ export class SearchRecorder {
   /** Resolves once everything recorded so far is written. */
   async flush(): Promise<void> {
     while (this.running) await this.running;
+  }
+
+  /**
+   * Where the newest search this recorder wrote stands in the log: what to wait for to read every search
+   * it recorded (the store's head can leave a commit out while an older transaction is still open).
+   */
+  get lastRecorded(): string | undefined {
+    return this.last;
   }
 
   private async drain(): Promise<void> {
@@ -56,6 +65,8 @@ export class SearchRecorder {
       }));
       try {
         const results = await this.store.appendMany(appends);
+        for (const r of results)
+          if (this.last === undefined || r.position > this.last) this.last = r.position;
         appends.forEach((a, i) => {
           for (const p of byStream.get(a.streamId)!) p.resolve(results[i]!);
         });

@@ -43,7 +43,11 @@ afterAll(async () => {
 /** The read side has applied every write so far (reads are eventually consistent, by milliseconds). */
 async function caughtUp() {
   await server.searches.flush();
-  expect(await server.projections.waitFor(await server.store.headPosition(), undefined, 20_000)).toBe(true);
+  const head = await server.store.headPosition();
+  const searched = server.searches.lastRecorded;
+  // The safe head leaves out a search committed after a transaction still open elsewhere.
+  const target = searched !== undefined && searched > head ? searched : head;
+  expect(await server.projections.waitFor(target, undefined, 20_000)).toBe(true);
 }
 
 describe('the generated partner client', () => {
