@@ -228,3 +228,48 @@ describe('one reader for every projector', () => {
     expect(await readCheckpoint(db.pool, failing.name)).not.toBe(second.position);
   });
 });
+
+describe('projectors at one cursor', () => {
+  it('apply a batch in one transaction, with their checkpoints and the progress notice', async () => {
+    await db.pool.query(
+      'create table if not exists applied_in (projector text, event_id uuid, tx xid8, primary key (projector, event_id))',
+    );
+    const inTransaction = (n: string) =>
+      projector({
+        name: n,
+        tables: [],
+        handlers: {
+          AppSettingsChanged: async (tx, e) => {
+            await tx.query('insert into applied_in values ($1, $2, pg_current_xact_id())', [n, e.id]);
+          },
+        },
+      });
+    const [one, two] = [inTransaction(`one-${randomUUID()}`), inTransaction(`two-${randomUUID()}`)];
+    const head = await store.headPosition();
+    for (const p of [one, two])
+      await db.pool.query(
+        'insert into subscription_checkpoints (name, position, updated_at) values ($1, $2, now())',
+        [p.name, head],
+      );
+    const notifications = new PgNotifications(db.url);
+    const elsewhere = new CheckpointProgress(db.pool, notifications);
+    const runner = new ProjectionRunner({ pool: db.pool, store, logger: createLogger('silent') }, [one, two]);
+    await runner.start();
+    try {
+      const { position } = await store.appendToStream('app-settings', [settings('t1'), settings('t2')], {
+        expectedRevision: 'any',
+      });
+      expect(await elsewhere.waitFor(position, [one.name, two.name], 5000)).toBe(true);
+      const { rows } = await db.pool.query<{ n: number; txs: number }>(
+        'select count(*)::int as n, count(distinct tx)::int as txs from applied_in where projector = any($1)',
+        [[one.name, two.name]],
+      );
+      expect(rows[0]).toEqual({ n: 4, txs: 1 });
+      expect(await readCheckpoint(db.pool, one.name)).toBe(position);
+      expect(await readCheckpoint(db.pool, two.name)).toBe(position);
+    } finally {
+      await runner.stop();
+      await notifications.close();
+    }
+  });
+});

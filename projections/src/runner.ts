@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import { parseEvent } from '@mrn/contracts';
 import {
   advanceCheckpoint,
+  advanceCheckpointsAndPublish,
   type EventStore,
   LeaseLost,
   Leases,
@@ -363,23 +364,27 @@ export class ProjectionRunner implements ReadModelProgress {
           onBatch: async (events) => {
             const started = performance.now();
             const applied = new Set<string>();
-            try {
-              await dispatchBatch(this.deps.pool, this.projectors, this.progress, events, {
-                // A batch with nothing for a projector only moves its cursor: that is written for all
-                // such projectors at once below, not a commit each (that cost a commit per search).
-                shouldWrite: (_p, relevant) => relevant,
-                onApplied: (p) => {
-                  applied.add(p.name);
-                  this.deps.onApplied?.(p.name);
-                },
-                apply: (p, mine, cursor) => this.applyGuarded(p, mine, cursor),
-                isHalted: (p) => this.halted.has(p.name) || !this.holds(p.name),
-              });
-            } finally {
-              await this.publish(events[events.length - 1]!.position, applied);
+            if (await this.applyTogether(events, applied)) {
               this.changed.emit('progress');
               this.deps.onProgress?.(events[events.length - 1]!, events.length < BATCH_SIZE);
-            }
+            } else
+              try {
+                await dispatchBatch(this.deps.pool, this.projectors, this.progress, events, {
+                  // A batch with nothing for a projector only moves its cursor: that is written for all
+                  // such projectors at once below, not a commit each (that cost a commit per search).
+                  shouldWrite: (_p, relevant) => relevant,
+                  onApplied: (p) => {
+                    applied.add(p.name);
+                    this.deps.onApplied?.(p.name);
+                  },
+                  apply: (p, mine, cursor) => this.applyGuarded(p, mine, cursor),
+                  isHalted: (p) => this.halted.has(p.name) || !this.holds(p.name),
+                });
+              } finally {
+                await this.publish(events[events.length - 1]!.position, applied);
+                this.changed.emit('progress');
+                this.deps.onProgress?.(events[events.length - 1]!, events.length < BATCH_SIZE);
+              }
             // Under load, reading again at once would fetch a few events per batch, each costing a
             // projector a transaction: a short pause lets the next batch fill. It adds at most a few
             // milliseconds of lag, and an idle log is still read the moment something is appended.
@@ -397,6 +402,60 @@ export class ProjectionRunner implements ReadModelProgress {
         await this.loadCheckpoints().catch(() => undefined);
       }
     }
+  }
+
+  /**
+   * The common case, every projector this process applies at the same cursor: the batch is applied by
+   * all of them in one transaction, with their checkpoints (fenced) and the progress notice. A batch of
+   * searches cost three transactions and a fourth statement to publish; now one. Returns false, having
+   * committed nothing, when the cursors differ or anything fails: the batch then goes projector by
+   * projector (`dispatchBatch`), where a failure holds back only its own projector and is retried,
+   * isolated and quarantined as before.
+   */
+  private async applyTogether(events: RecordedEvent[], applied: Set<string>): Promise<boolean> {
+    const last = events[events.length - 1]!.position;
+    const active = this.projectors.filter(
+      (p) => !this.halted.has(p.name) && this.holds(p.name) && (this.progress.get(p.name) ?? START) < last,
+    );
+    const cursor = this.progress.get(active[0]?.name ?? '') ?? START;
+    if (active.length === 0 || active.some((p) => (this.progress.get(p.name) ?? START) !== cursor))
+      return false;
+    const mine = events[0]!.position > cursor ? events : events.filter((e) => e.position > cursor);
+    const relevant = active.filter((p) => mine.some((e) => handles(p, e.type)));
+    const through = this.projectors
+      .map((p) => p.name)
+      .filter((name) => this.holds(name) && !this.halted.has(name));
+    try {
+      await withTransaction(this.deps.pool, async (tx) => {
+        for (const p of relevant) {
+          await applyEvents(
+            p,
+            tx,
+            mine.map((e) => (handles(p, e.type) ? readable(e) : e)),
+          );
+        }
+        await advanceCheckpointsAndPublish(
+          tx,
+          active.map((p) => p.name),
+          cursor,
+          { p: last, n: through, a: relevant.map((p) => p.name) },
+        );
+      });
+    } catch (error) {
+      if (!(error instanceof LeaseLost)) {
+        this.deps.logger.warn(
+          { err: error },
+          'projection batch failed together; applying projector by projector',
+        );
+      }
+      return false;
+    }
+    for (const p of active) this.progress.set(p.name, last);
+    for (const p of relevant) {
+      applied.add(p.name);
+      this.deps.onApplied?.(p.name);
+    }
+    return true;
   }
 
   /**

@@ -100,6 +100,33 @@ export async function publishProgress(
   });
 }
 
+/**
+ * `advanceCheckpoint` for several consumers at one position, and the progress notice, in one statement
+ * of the caller's transaction (sent only if it commits): the projections runner applies all its
+ * projectors in one transaction per batch. Throws `LeaseLost` naming the first whose checkpoint moved.
+ */
+export async function advanceCheckpointsAndPublish(
+  tx: Queryable,
+  names: readonly string[],
+  from: Position,
+  notice: ProgressNotice,
+): Promise<void> {
+  const { rows } = await tx.query<{ moved: string[] }>({
+    name: 'mrn_advance_checkpoints',
+    text: `with moved as (
+             insert into subscription_checkpoints (name, position, updated_at)
+             select name, $1, now() from unnest($2::text[]) as name
+             on conflict (name) do update set position = excluded.position, updated_at = now()
+              where subscription_checkpoints.position = $3
+             returning name)
+           select coalesce((select array_agg(name) from moved), '{}') as moved, pg_notify('${PROGRESS_CHANNEL}', $4)`,
+    values: [notice.p, names, from, JSON.stringify(notice)],
+  });
+  const moved = new Set(rows[0]?.moved ?? []);
+  const lost = names.find((n) => !moved.has(n));
+  if (lost !== undefined) throw new LeaseLost(lost);
+}
+
 export function parseProgressNotice(payload: string): ProgressNotice | undefined {
   try {
     const n = JSON.parse(payload) as Partial<ProgressNotice>;
