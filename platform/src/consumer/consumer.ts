@@ -237,6 +237,9 @@ export class Consumer<P = undefined> {
             fromPosition: cursor.position,
             signal: mode.signal,
             batchSize: this.batchSize,
+            // Not woken by appends of nothing it handles (the searches, for most consumers): those are
+            // read, and the checkpoint moved past them, at the poll interval.
+            ...(this.opts.relevant ? { wakeFor: this.opts.relevant } : {}),
             onBatch: async (events) => {
               await reading.serial(() => this.process(reading, events, mode));
               failures = 0;

@@ -19,6 +19,8 @@ import {
 const CHANNEL = 'mrn_events';
 const UNIQUE_VIOLATION = '23505';
 const NOTIFY_INTERVAL_MS = 3;
+/** A NOTIFY payload must stay under 8,000 bytes; a longer list of types is sent as "any". */
+const NOTIFY_PAYLOAD_MAX = 4000;
 
 interface EventRow {
   position: string | number;
@@ -150,6 +152,8 @@ export class PostgresEventStore implements EventStore {
   private listener: pg.Client | undefined;
   private listening: Promise<void> | undefined;
   private notifyState: 'idle' | 'running' | 'pending' = 'idle';
+  /** The types appended since the last NOTIFY was sent (undefined: some append did not say). */
+  private unannounced: Set<string> | undefined = new Set();
   private closed = false;
   private readonly group: GroupCommit | undefined;
 
@@ -240,7 +244,7 @@ export class PostgresEventStore implements EventStore {
           if (replay) return replay;
           throw new WrongExpectedRevisionError(streamId, expected, await this.currentRevision(streamId));
         }
-        this.announce();
+        this.announce(types);
         return { nextRevision: BigInt(row.revision), position: encodePosition(row.tx, row.position) };
       } catch (error) {
         if ((error as { code?: string }).code !== UNIQUE_VIOLATION) throw error;
@@ -286,7 +290,7 @@ export class PostgresEventStore implements EventStore {
           values,
         });
         if (rows.length === 0) return await this.refuseMany(batch);
-        this.announce();
+        this.announce(values[3] as string[]);
         const byStream = new Map(rows.map((r) => [r.stream_id, r]));
         return batch.map((b) => {
           const r = byStream.get(b.streamId)!;
@@ -410,8 +414,8 @@ export class PostgresEventStore implements EventStore {
     let idleSpins = 0;
     // Wake-ups since the last read: one that came while a batch was being handled means read again.
     let wakes = 0;
-    const onWake = () => {
-      wakes++;
+    const onWake = (types: readonly string[] | undefined) => {
+      if (!opts.wakeFor || !types || types.some(opts.wakeFor)) wakes++;
     };
     this.wake.on('wake', onWake);
     try {
@@ -431,7 +435,7 @@ export class PostgresEventStore implements EventStore {
           continue;
         }
         idleSpins = 0;
-        if (wakes === 0) await this.waitForWake(pollMs, opts.signal);
+        if (wakes === 0) await this.waitForWake(pollMs, opts.signal, () => wakes > 0);
       }
     } finally {
       this.wake.off('wake', onWake);
@@ -467,10 +471,17 @@ export class PostgresEventStore implements EventStore {
     await listener?.end().catch(() => undefined);
   }
 
-  /** Wakes local subscribers now and, coalesced, subscribers in other processes through NOTIFY. */
-  private announce(): void {
-    this.wake.emit('wake');
+  /**
+   * Wakes local subscribers now and, coalesced, subscribers in other processes through NOTIFY, telling
+   * them the types appended (undefined: unknown) so that a subscriber handling none of them need not
+   * read the log at once (`SubscribeOptions.wakeFor`).
+   */
+  private announce(types?: readonly string[]): void {
+    const distinct = types && [...new Set(types)];
+    this.wake.emit('wake', distinct);
     if (!this.options.listenUrl) return;
+    if (!distinct) this.unannounced = undefined;
+    else if (this.unannounced) for (const t of distinct) this.unannounced.add(t);
     if (this.notifyState !== 'idle') {
       this.notifyState = 'pending';
       return;
@@ -482,8 +493,10 @@ export class PostgresEventStore implements EventStore {
     // milliseconds wakes other processes just as well.
     const send = (): void => {
       const started = performance.now();
+      const types = this.unannounced ? [...this.unannounced].join(',') : '';
+      this.unannounced = new Set();
       this.pool
-        .query(`select pg_notify('${CHANNEL}', '')`)
+        .query(`select pg_notify('${CHANNEL}', $1)`, [types.length < NOTIFY_PAYLOAD_MAX ? types : ''])
         .catch(() => undefined)
         .finally(() => {
           if (this.notifyState === 'pending') {
@@ -499,7 +512,7 @@ export class PostgresEventStore implements EventStore {
     if (!this.options.listenUrl || this.closed) return Promise.resolve();
     this.listening ??= (async () => {
       const client = new pg.Client({ connectionString: this.options.listenUrl });
-      client.on('notification', () => this.wake.emit('wake'));
+      client.on('notification', (n) => this.wake.emit('wake', n.payload ? n.payload.split(',') : undefined));
       client.on('error', () => {
         // Losing LISTEN only slows subscribers down to the poll interval; reconnect on next subscribe.
         this.listener = undefined;
@@ -514,16 +527,20 @@ export class PostgresEventStore implements EventStore {
     return this.listening;
   }
 
-  private waitForWake(timeoutMs: number, signal: AbortSignal): Promise<void> {
+  /** Until a wake-up the subscriber acts on (`woken`, counted by its own listener first), or the poll. */
+  private waitForWake(timeoutMs: number, signal: AbortSignal, woken: () => boolean): Promise<void> {
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(timer);
-        this.wake.off('wake', done);
+        this.wake.off('wake', check);
         signal.removeEventListener('abort', done);
         resolve();
       };
+      const check = () => {
+        if (woken()) done();
+      };
       const timer = setTimeout(done, timeoutMs);
-      this.wake.once('wake', done);
+      this.wake.on('wake', check);
       signal.addEventListener('abort', done, { once: true });
     });
   }

@@ -44,6 +44,12 @@ export interface SubscribeOptions {
   onBatch: (events: RecordedEvent[]) => Promise<void>;
   signal: AbortSignal;
   batchSize?: number;
+  /**
+   * The event types the subscriber handles, when it knows them. Appends of none of them do not wake it:
+   * it reads them (every event is still delivered) at its next wake-up for a type it handles or at the
+   * store's poll interval (a second). A hint: a store that cannot tell wakes it for everything.
+   */
+  wakeFor?: (type: string) => boolean;
 }
 
 /** One stream's part of a multi-stream append. */
