@@ -805,7 +805,7 @@ async function explainQueries(pool: Pool, opts: SearchBenchOptions, owner: Owner
     {
       label: `merchants of the keyword scan '${oneWord}'`,
       sql: SEARCH_STATEMENTS.merchantsById,
-      params: [await found(oneWord)],
+      params: [owner.accountId, await found(oneWord)],
     },
     {
       label: `corrections of '${misspelt}' (when nothing matched)`,

@@ -55,6 +55,12 @@ export async function watchedFeins(pool: Pool, actor: Actor, feins: readonly str
   return new Set(rows.map((r) => r.fein));
 }
 
+/** `watchedFeins` for rows that say whether the actor's account watches them (the search statements). */
+export function watchedOf(actor: Actor, rows: readonly { fein: string; watched: boolean }[]): Set<string> {
+  if (actor.planLevel !== 'PRO') return new Set();
+  return new Set(rows.filter((r) => r.watched).map((r) => r.fein));
+}
+
 export function toMerchantView(
   r: MerchantRow,
   actor: Actor,

@@ -178,6 +178,17 @@ describe('subscribing, listing and deleting', () => {
       token: tokens.dana,
     });
     expect(searched.body.data[0].has_merchant_subscription).toBe(true);
+    // The keyword search says so too, for the account that watches it only.
+    const byName = (token: string) =>
+      server.call({ method: 'GET', url: `${routes.searchMerchants.path}?search=Watched%20Goods`, token });
+    const watchedByName = (await byName(tokens.dana)).body.data.find(
+      (m: { fein: string }) => m.fein === '310000001',
+    );
+    expect(watchedByName?.has_merchant_subscription).toBe(true);
+    const harborByName = (await byName(tokens.priya)).body.data.find(
+      (m: { fein: string }) => m.fein === '310000001',
+    );
+    expect(harborByName?.has_merchant_subscription).toBe(false);
   });
 
   it('deletes the selected subscriptions (never another account’s) and answers page 1', async () => {

@@ -1,9 +1,7 @@
 import {
   buildPath,
-  type getWebhookDelivery,
   type listMerchantSubscriptions,
   type listSubscriptionImports,
-  type listWebhookDeliveries,
   routes,
   SUBSCRIPTION_TEXTS,
   type SubscriptionImportView,

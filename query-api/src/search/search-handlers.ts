@@ -18,7 +18,7 @@ import {
   MERCHANT_JOINS,
   type MerchantRow,
   toMerchantView,
-  watchedFeins,
+  watchedOf,
 } from '../views.ts';
 
 export const SEARCH_TEXTS = {
@@ -51,11 +51,15 @@ const STANDING = `select ${LOCKED_OUT_SQL} as locked_out,
   left join read.account_daily_searches d on d.account_id = a.id and d.day = (now() at time zone 'utc')::date
   where a.id = $1`;
 
-// The EIN look-up and the account's standing in one round trip: the EIN search is the hot path.
+/** Whether the searching account ($1) watches the merchant's EIN: shown beside each merchant found. */
+const WATCHED = `exists (select 1 from read.merchant_subscriptions ws where ws.account_id = $1 and ws.fein = m.fein) as watched`;
+
+// The EIN look-up, whether the account watches it, and the account's standing in one round trip: the
+// EIN search is the hot path.
 const BY_EIN_WITH_STANDING = `select s.locked_out, s.searches_today, m.*
   from (select 1) as one
   left join (${STANDING}) as s on true
-  left join lateral (select ${MERCHANT_COLUMNS} from read.merchants m ${MERCHANT_JOINS}
+  left join lateral (select ${MERCHANT_COLUMNS}, ${WATCHED} from read.merchants m ${MERCHANT_JOINS}
                       where m.fein = $2 and m.archived_at is null) as m on true`;
 
 // Merchants with a word beginning with the driving word ($1 <= word < $2) whose name also has a word
@@ -72,8 +76,8 @@ const KEYWORD_SCAN = (limit: number) => `select w.merchant_id from read.merchant
   order by w.word, w.name, w.merchant_id
   limit ${limit}`;
 
-const MERCHANTS_BY_ID = `select ${MERCHANT_COLUMNS} from read.merchants m ${MERCHANT_JOINS}
-  where m.id = any($1::uuid[]) and m.archived_at is null`;
+const MERCHANTS_BY_ID = `select ${MERCHANT_COLUMNS}, ${WATCHED} from read.merchants m ${MERCHANT_JOINS}
+  where m.id = any($2::uuid[]) and m.archived_at is null`;
 
 // Each typed word, or the most similar vocabulary word when no known word begins with it.
 // (Each word's prefix range, $2, comes from keywordRange: a b-tree range, where `like w || '%'` would
@@ -99,8 +103,11 @@ export const SEARCH_STATEMENTS = {
 } as const;
 
 /** What a search found: the merchants shown, whether more matched, and the recorded search's position. */
+/** A merchant a search found, and whether the searching account watches its EIN. */
+export type SearchedRow = MerchantRow & { watched: boolean };
+
 export interface SearchOutcome {
-  shown: MerchantRow[];
+  shown: SearchedRow[];
   overflow: boolean;
   position: string;
 }
@@ -143,8 +150,8 @@ export function merchantSearch(deps: QueryDeps) {
     return rows[0];
   }
 
-  async function byEinWithStanding(actor: Actor, fein: string): Promise<MerchantRow[]> {
-    const { rows } = await deps.lookups.query<MerchantRow & Standing>({
+  async function byEinWithStanding(actor: Actor, fein: string): Promise<SearchedRow[]> {
+    const { rows } = await deps.lookups.query<SearchedRow & Standing>({
       name: 'mrn_search_ein',
       text: BY_EIN_WITH_STANDING,
       values: [actor.accountId, fein],
@@ -162,7 +169,7 @@ export function merchantSearch(deps: QueryDeps) {
     return rows;
   }
 
-  async function matching(words: readonly string[], limit: number): Promise<MerchantRow[]> {
+  async function matching(actor: Actor, words: readonly string[], limit: number): Promise<SearchedRow[]> {
     const scanned = await deps.lookups.query<{ merchant_id: string }>({
       name: `mrn_search_keyword_${limit}`,
       text: KEYWORD_SCAN(limit * 4),
@@ -170,10 +177,10 @@ export function merchantSearch(deps: QueryDeps) {
     });
     const ids = [...new Set(scanned.rows.map((r) => r.merchant_id))].slice(0, limit);
     if (ids.length === 0) return [];
-    const { rows } = await deps.lookups.query<MerchantRow>({
+    const { rows } = await deps.lookups.query<SearchedRow>({
       name: 'mrn_merchants_by_id',
       text: MERCHANTS_BY_ID,
-      values: [ids],
+      values: [actor.accountId, ids],
     });
     const rank = new Map(ids.map((id, i) => [id, i]));
     return rows.sort((a, b) => rank.get(a.id)! - rank.get(b.id)!);
@@ -184,10 +191,10 @@ export function merchantSearch(deps: QueryDeps) {
    * that whole word), driven by the longest word. When nothing matches, each word that begins no known word is
    * replaced by the closest known word (trigram similarity over the vocabulary, not over every name).
    */
-  async function byKeyword(term: string, limit: number): Promise<MerchantRow[]> {
+  async function byKeyword(actor: Actor, term: string, limit: number): Promise<SearchedRow[]> {
     const words = keywordWords(term);
     if (words.length === 0) return [];
-    const found = await matching(words, limit);
+    const found = await matching(actor, words, limit);
     if (found.length > 0) return found;
     const { rows } = await deps.lookups.query<{ word: string }>({
       name: 'mrn_search_corrections',
@@ -196,7 +203,7 @@ export function merchantSearch(deps: QueryDeps) {
     });
     const corrected = rows.map((r) => r.word);
     if (corrected.every((w, i) => w === words[i])) return [];
-    return matching(corrected, limit);
+    return matching(actor, corrected, limit);
   }
 
   /** Every search is a fact (DESIGN §4): it feeds search history, counts, caps and contribution. */
@@ -226,11 +233,11 @@ export function merchantSearch(deps: QueryDeps) {
     source: 'web' | 'api',
   ): Promise<SearchOutcome> {
     const einSearch = isEinSearch(term);
-    let rows: MerchantRow[];
+    let rows: SearchedRow[];
     if (einSearch) rows = await byEinWithStanding(actor, normaliseEin(term));
     else {
       await checkStanding(actor, await standingOf(actor));
-      rows = await byKeyword(term, cap + 1);
+      rows = await byKeyword(actor, term, cap + 1);
     }
     const shown = rows.slice(0, cap);
     const recorded = await record(actor, term, einSearch, shown, source);
@@ -247,11 +254,7 @@ export function searchHandlers(deps: QueryDeps) {
     const cap = keywordCap(req.actor);
     const { shown, overflow, position } = await find(req.actor, req.query.search, cap, 'web');
     if (shown.length === 0) throw notFound(SEARCH_TEXTS.noneFound, { position });
-    const watched = await watchedFeins(
-      deps.pool,
-      req.actor,
-      shown.map((r) => r.fein),
-    );
+    const watched = watchedOf(req.actor, shown);
     return {
       data: shown.map((r) => toMerchantView(r, req.actor, watched)),
       warning: overflow ? SEARCH_TEXTS.overflow(cap) : null,
