@@ -21,6 +21,11 @@ import { merchants, subscriptions } from '../aggregates.ts';
 
 /** The reactor's row in `subscription_checkpoints`. */
 export const SEARCH_WATCH_CHECKPOINT = 'search-watch';
+/**
+ * Under load the reactor reads the searches of the last 20 ms at once (one read of the log and of each
+ * searching account's stream per batch, not per search); a watch starts at most that much later.
+ */
+const SEARCH_WATCH_BATCH_INTERVAL_MS = 20;
 
 type Deps = {
   store: EventStore;
@@ -67,6 +72,7 @@ export class SearchWatchReactor {
       logger: deps.logger,
       ...(deps.leaseUrl ? { leaseUrl: deps.leaseUrl } : {}),
       relevant: (type) => type === 'MerchantSearched',
+      batchIntervalMs: SEARCH_WATCH_BATCH_INTERVAL_MS,
       beforeCommit: (searches) => this.watchAll(searches),
     });
   }

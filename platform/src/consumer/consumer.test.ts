@@ -308,6 +308,27 @@ describe('Consumer', () => {
     }
   });
 
+  it('batchIntervalMs: after a short batch it reads again no sooner, so appends meanwhile come as one batch', async () => {
+    const name = newName();
+    await db.pool.query('insert into subscription_checkpoints (name, position) values ($1, $2)', [
+      name,
+      await store.headPosition(),
+    ]);
+    const c = consumer(name, { batchIntervalMs: 400 }).start();
+    try {
+      const [first] = await append(`${name}:wanted`);
+      await expect
+        .poll(() => c.handled.flat().map((e) => e.id), { timeout: 2000, interval: 5 })
+        .toEqual([first!.id]);
+      const later = [];
+      for (let i = 0; i < 3; i++) later.push(...(await append(`${name}:wanted`)));
+      await expect.poll(() => c.handled.flat().length, { timeout: 3000, interval: 10 }).toBe(4);
+      expect(c.handled.map((batch) => batch.map((e) => e.id))).toEqual([[first!.id], later.map((e) => e.id)]);
+    } finally {
+      await c.stop();
+    }
+  });
+
   it('stop finishes the batch in hand and frees the lease; a standby takes over within a second or so', async () => {
     const name = newName();
     const held = gate();

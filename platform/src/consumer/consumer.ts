@@ -71,6 +71,12 @@ export interface ConsumerOptions<P = undefined> {
   /** Once a batch with relevant events is committed (wake whoever works on what it wrote). */
   afterCommit?(count: number, batch: ConsumerBatch): void;
   batchSize?: number;
+  /**
+   * After a batch shorter than a full one, the consumer reads again no sooner than this after it began:
+   * under load, reading at once fetched an append or two each time (a search each, for a consumer of
+   * searches), a read and a transaction apiece. Adds at most this to its lag. Default 0.
+   */
+  batchIntervalMs?: number;
   idleCheckpointMs?: number;
   retry?: { baseMs?: number; maxMs?: number; isolateAfter?: number };
   /** How often a standby tries for the lease (lease.ts, one second). */
@@ -241,8 +247,11 @@ export class Consumer<P = undefined> {
             // read, and the checkpoint moved past them, at the poll interval.
             ...(this.opts.relevant ? { wakeFor: this.opts.relevant } : {}),
             onBatch: async (events) => {
+              const started = performance.now();
               await reading.serial(() => this.process(reading, events, mode));
               failures = 0;
+              const pause = (this.opts.batchIntervalMs ?? 0) - (performance.now() - started);
+              if (pause > 0 && events.length < this.batchSize) await sleep(pause, mode.signal);
             },
           });
         } catch (err) {
