@@ -1,3 +1,4 @@
+import { totalmem } from 'node:os';
 import {
   createPool,
   type EmbeddedPostgresHandle,
@@ -18,6 +19,18 @@ export interface BenchDatabase {
   drop(): Promise<void>;
 }
 
+/**
+ * The bench database's buffer pool: a quarter of the machine's memory (PostgreSQL's usual advice for a
+ * database server), at most 8 GB; `BENCH_SHARED_BUFFERS` to choose. The product's embedded default
+ * (512 MB, for a laptop) made the seeded 9 GB database's random index inserts evict dirty pages from
+ * the backends themselves: a projection batch of a few dozen commands took hundreds of milliseconds.
+ */
+function benchSharedBuffers(): string {
+  const given = process.env.BENCH_SHARED_BUFFERS;
+  if (given) return given;
+  return `${Math.max(512, Math.min(8192, Math.floor(totalmem() / 4 / 2 ** 20)))}MB`;
+}
+
 /** DATABASE_URL's server when given, otherwise the embedded binaries in ./.data-bench. */
 export async function startBenchServer(): Promise<BenchServer> {
   const given = process.env.DATABASE_URL;
@@ -25,6 +38,7 @@ export async function startBenchServer(): Promise<BenchServer> {
   const server: EmbeddedPostgresHandle = await startEmbeddedPostgres({
     dataDir: './.data-bench',
     port: 54331,
+    settings: { shared_buffers: benchSharedBuffers() },
   });
   return { adminUrl: server.url(), embedded: true, stop: server.stop };
 }

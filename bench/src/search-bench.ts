@@ -18,6 +18,7 @@ import { ALL_FOLLOWERS, LIVE_CONSUMERS, waitForCheckpoints } from './consumers.t
 import { CpuMeter, type CpuUse } from './cpu.ts';
 import { type BenchDatabase, type BenchServer, createBenchDatabase } from './database.ts';
 import { type LoadRequest, type LoadResult, percentile, postJson, runLoad, signIn } from './http-load.ts';
+import { type LagResult, measureProjectionLag } from './projection-lag.ts';
 import { einOf, keywordTerm, merchantAppends, noteCounts, type Owner, Rng } from './search-data.ts';
 import { freePort, splitProcesses, startServerProcess } from './server-process.ts';
 import { formatCount, formatMs, printLatencyComparison, type Row } from './table.ts';
@@ -49,7 +50,14 @@ export const ADMIN_EMAIL = 'bench-admin@merchantrisk.local';
 const FUNDER_EMAIL = 'dana.whitfield@summit-bench.example';
 export const PASSWORD = 'bench-password-2026';
 
-const TARGETS = { einP99Ms: 5, keywordP99Ms: 25, searchesPerSecond: 2000, replayEventsPerSecond: 20_000 };
+const TARGETS = {
+  einP99Ms: 5,
+  keywordP99Ms: 25,
+  searchesPerSecond: 2000,
+  replayEventsPerSecond: 20_000,
+  lagP99Ms: 50,
+  commandsPerSecond: 1000,
+};
 
 /**
  * The partner API's limit per API user on the bench server: high enough never to refuse a measured
@@ -256,6 +264,29 @@ export async function runSearchBench(server: BenchServer, opts: SearchBenchOptio
         `API user at ${formatCount(BENCH_RATE_LIMIT_PER_MINUTE)}/min; same servers, merchants and EINs)`,
     });
     phaseRows(true);
+    rows.push({
+      section:
+        'live projection lag (commands appended through the event store at a fixed rate, each an add of a ' +
+        'merchant with its note: 3 events on 2 streams; from its commit to the progress notice that every ' +
+        'projector has applied it), with mixed searches over one connection beside it',
+    });
+    rows.push([
+      `  ${formatCount(TARGETS.commandsPerSecond)} commands/s: commands/s sent, lag p50, p99`,
+      ...runs.flatMap((run) =>
+        run
+          ? [
+              formatCount(run.lag.perSecond),
+              formatMs(percentile(run.lag.lags, 0.5)),
+              formatMs(percentile(run.lag.lags, 0.99)),
+              String(run.lag.unapplied),
+              verdict(
+                percentile(run.lag.lags, 0.99) <= TARGETS.lagP99Ms && run.lag.unapplied === 0,
+                `p99 ≤ ${TARGETS.lagP99Ms} ms`,
+              ),
+            ]
+          : blank(GROUP),
+      ),
+    ]);
 
     // With no server running: the machine is as quiet as the bench can make it.
     process.stderr.write('  EXPLAIN ANALYZE of the search queries…\n');
@@ -332,6 +363,7 @@ interface Phase {
 interface TopologyRun {
   topology: Topology;
   phases: Phase[];
+  lag: LagResult;
   /** What the CPU line calls the server: one process, or the split topology's launcher and services. */
   server: string;
   seesPostgres: boolean;
@@ -467,58 +499,112 @@ async function measureTopology(
       phases.push({ label, result, partner, ...targets });
       return result;
     };
-    const c = opts.concurrency;
-    // Throughput: every connection sends its next search as soon as the last is answered, so the
-    // latency here is mostly queueing (with c searches in flight it is at least c / throughput).
-    await phase(`EIN search, ${c} connections (saturated)`, c, opts.seconds, () => einRequest(64), {
-      p99Target: TARGETS.einP99Ms,
-    });
-    // Beside the dashboard's: the partner API's EIN search adds its rate-limit count (one statement on
-    // the API user's row, which every call of that user updates) and the partner envelope.
-    await phase(
-      `EIN search, ${c} connections (saturated)`,
-      c,
-      opts.seconds,
-      () => partnerEinRequest(64),
-      { p99Target: TARGETS.einP99Ms },
-      true,
+    // BENCH_LAG_ONLY=1: the lag phase alone (to look at the projections under commands).
+    if (!process.env.BENCH_LAG_ONLY) {
+      const c = opts.concurrency;
+      // Throughput: every connection sends its next search as soon as the last is answered, so the
+      // latency here is mostly queueing (with c searches in flight it is at least c / throughput).
+      await phase(`EIN search, ${c} connections (saturated)`, c, opts.seconds, () => einRequest(64), {
+        p99Target: TARGETS.einP99Ms,
+      });
+      // Beside the dashboard's: the partner API's EIN search adds its rate-limit count (one statement on
+      // the API user's row, which every call of that user updates) and the partner envelope.
+      await phase(
+        `EIN search, ${c} connections (saturated)`,
+        c,
+        opts.seconds,
+        () => partnerEinRequest(64),
+        { p99Target: TARGETS.einP99Ms },
+        true,
+      );
+      await phase(`keyword search, ${c} connections (saturated)`, c, opts.seconds, keywordRequest, {
+        p99Target: TARGETS.keywordP99Ms,
+      });
+      await phase(
+        `mixed ${Math.round(opts.einShare * 100)}% EIN / ${Math.round((1 - opts.einShare) * 100)}% keyword, ${c} connections`,
+        c,
+        opts.seconds,
+        () => (rng.next() < opts.einShare ? einRequest(256) : keywordRequest()),
+        { rateTarget: TARGETS.searchesPerSecond },
+      );
+      // Latency with a few and with one search in flight: what a search costs when it does not queue.
+      const quiet = Math.max(2, opts.seconds / 2);
+      await phase('EIN search, 4 connections', 4, quiet, () => einRequest(16), {
+        p99Target: TARGETS.einP99Ms,
+      });
+      await phase(
+        'EIN search, 4 connections',
+        4,
+        quiet,
+        () => partnerEinRequest(16),
+        { p99Target: TARGETS.einP99Ms },
+        true,
+      );
+      await phase('keyword search, 4 connections', 4, quiet, keywordRequest, {
+        p99Target: TARGETS.keywordP99Ms,
+      });
+      await phase('EIN search, 1 connection', 1, quiet, () => einRequest(16), {
+        p99Target: TARGETS.einP99Ms,
+      });
+      await phase(
+        'EIN search, 1 connection',
+        1,
+        quiet,
+        () => partnerEinRequest(16),
+        { p99Target: TARGETS.einP99Ms },
+        true,
+      );
+      await phase('keyword search, 1 connection', 1, quiet, keywordRequest, {
+        p99Target: TARGETS.keywordP99Ms,
+      });
+    }
+
+    // Live projection lag: commands at a fixed rate while searches run.
+    process.stderr.write(
+      `  ${name}: projection lag, ${formatCount(TARGETS.commandsPerSecond)} commands/s and searches…\n`,
     );
-    await phase(`keyword search, ${c} connections (saturated)`, c, opts.seconds, keywordRequest, {
-      p99Target: TARGETS.keywordP99Ms,
-    });
-    await phase(
-      `mixed ${Math.round(opts.einShare * 100)}% EIN / ${Math.round((1 - opts.einShare) * 100)}% keyword, ${c} connections`,
-      c,
-      opts.seconds,
-      () => (rng.next() < opts.einShare ? einRequest(256) : keywordRequest()),
-      { rateTarget: TARGETS.searchesPerSecond },
-    );
-    // Latency with a few and with one search in flight: what a search costs when it does not queue.
-    const quiet = Math.max(2, opts.seconds / 2);
-    await phase('EIN search, 4 connections', 4, quiet, () => einRequest(16), { p99Target: TARGETS.einP99Ms });
-    await phase(
-      'EIN search, 4 connections',
-      4,
-      quiet,
-      () => partnerEinRequest(16),
-      { p99Target: TARGETS.einP99Ms },
-      true,
-    );
-    await phase('keyword search, 4 connections', 4, quiet, keywordRequest, {
-      p99Target: TARGETS.keywordP99Ms,
-    });
-    await phase('EIN search, 1 connection', 1, quiet, () => einRequest(16), { p99Target: TARGETS.einP99Ms });
-    await phase(
-      'EIN search, 1 connection',
-      1,
-      quiet,
-      () => partnerEinRequest(16),
-      { p99Target: TARGETS.einP99Ms },
-      true,
-    );
-    await phase('keyword search, 1 connection', 1, quiet, keywordRequest, {
-      p99Target: TARGETS.keywordP99Ms,
-    });
+    const commandPool = createPool(db.url, 32);
+    let lag: LagResult;
+    try {
+      const firstMerchant = Number(
+        (await pool.query<{ n: string }>("select count(*) as n from events where type = 'EinReserved'"))
+          .rows[0]!.n,
+      );
+      let duringSearches: LoadResult | undefined;
+      // Searches beside the commands, one connection by default: a closed loop of more takes every core
+      // there is, and the projectors would be measured on what the searches leave them.
+      const searchConnections = Number(process.env.BENCH_LAG_SEARCH_CONNECTIONS ?? 1);
+      lag = await measureProjectionLag({
+        databaseUrl: db.url,
+        // With listenUrl it wakes the server's followers as command-api's store does (NOTIFY after each append).
+        store: new PostgresEventStore(commandPool, { listenUrl: db.url }),
+        owner,
+        firstMerchant,
+        ratePerSecond: Number(process.env.BENCH_LAG_RATE ?? TARGETS.commandsPerSecond),
+        seconds: opts.seconds,
+        warmupSeconds: opts.warmupSeconds,
+        projectors: allProjectors.map((p) => p.name),
+        during: async () => {
+          if (searchConnections === 0) return;
+          duringSearches = await runLoad({
+            baseUrl,
+            token,
+            concurrency: searchConnections,
+            seconds: opts.seconds,
+            warmupSeconds: opts.warmupSeconds,
+            next: () => (rng.next() < opts.einShare ? einRequest(256) : keywordRequest()),
+          });
+        },
+      });
+      searchesSent += duringSearches?.sent ?? 0;
+      note(
+        `projection lag: ${formatCount(lag.commands)} commands appended in ${opts.seconds} s beside ` +
+          `${formatCount(duringSearches?.requests ?? 0)} mixed searches (${searchConnections} connection(s), ` +
+          `${formatCount(duringSearches?.perSecond ?? 0)}/s)`,
+      );
+    } finally {
+      await commandPool.end();
+    }
 
     // Every search is a MerchantSearched fact (DESIGN §4): none may be lost on the way.
     const recorded = (await countSearchEvents(pool, owner.accountId)) - recordedBefore;
@@ -526,7 +612,7 @@ async function measureTopology(
       `${name}: ${formatCount(searchesSent)} searches answered 200/404, ${formatCount(recorded)} MerchantSearched recorded` +
         (recorded === searchesSent ? '' : ' — MISMATCH!'),
     );
-    return { topology, phases, server, seesPostgres: meter.seesPostgres };
+    return { topology, phases, lag, server, seesPostgres: meter.seesPostgres };
   } finally {
     process.stderr.write(`  ${name}: stopping…\n`);
     const output = await child.stop();

@@ -23,6 +23,13 @@ import { ProjectorHalted, type Quarantined, recordQuarantine, unresolvedProjecto
 
 const BATCH_SIZE = 2000;
 const BATCH_INTERVAL_MS = 5;
+/**
+ * Batches up to this size are applied by every projector in one transaction (`applyTogether`): a few
+ * searches or commands cost one commit, not one per projector. Bigger ones (catching up, bursts) are
+ * applied by the projectors side by side, each on a connection of its own, as PostgreSQL then has the
+ * work to spread over its cores.
+ */
+const TOGETHER_MAX_EVENTS = 200;
 /** A failing batch is tried this often (with backoff) before its poison event is looked for. */
 const BATCH_ATTEMPTS = 3;
 const RETRY_BASE_MS = 100;
@@ -413,6 +420,7 @@ export class ProjectionRunner implements ReadModelProgress {
    * isolated and quarantined as before.
    */
   private async applyTogether(events: RecordedEvent[], applied: Set<string>): Promise<boolean> {
+    if (events.length > TOGETHER_MAX_EVENTS) return false;
     const last = events[events.length - 1]!.position;
     const active = this.projectors.filter(
       (p) => !this.halted.has(p.name) && this.holds(p.name) && (this.progress.get(p.name) ?? START) < last,
