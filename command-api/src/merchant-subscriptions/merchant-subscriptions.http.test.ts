@@ -181,11 +181,11 @@ describe('subscribing, listing and deleting', () => {
     // The keyword search says so too, for the account that watches it only.
     const byName = (token: string) =>
       server.call({ method: 'GET', url: `${routes.searchMerchants.path}?search=Watched%20Goods`, token });
-    const watchedByName = (await byName(tokens.dana)).body.data.find(
+    const watchedByName = (await byName(tokens.dana!)).body.data.find(
       (m: { fein: string }) => m.fein === '310000001',
     );
     expect(watchedByName?.has_merchant_subscription).toBe(true);
-    const harborByName = (await byName(tokens.priya)).body.data.find(
+    const harborByName = (await byName(tokens.priya!)).body.data.find(
       (m: { fein: string }) => m.fein === '310000001',
     );
     expect(harborByName?.has_merchant_subscription).toBe(false);

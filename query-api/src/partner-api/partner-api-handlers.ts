@@ -36,12 +36,15 @@ export function partnerQueryHandlers(deps: QueryDeps) {
       const message = SEARCH_TEXTS.overflow(PARTNER_SEARCH_LIMIT);
       throw ruleBroken(message, { fields: [{ field: 'key', message }] });
     }
-    const { rows } = await deps.pool.query<NoteRow>(
-      `select ${NOTE_COLUMNS} from read.notes n ${NOTE_JOINS}
+    // Named, on the look-ups' pool (generic plans): on every partner search, planned once per
+    // connection instead of on every call. Two texts, one per kind of caller.
+    const { rows } = await deps.lookups.query<NoteRow>({
+      name: actor.isDmAdmin ? 'mrn_partner_notes_admin' : 'mrn_partner_notes',
+      text: `select ${NOTE_COLUMNS} from read.notes n ${NOTE_JOINS}
         where n.merchant_id = any($1::uuid[]) and n.archived_at is null and ${visibleNotes(actor)}
         order by n.created_at desc, n.id`,
-      [shown.map((m) => m.id)],
-    );
+      values: [shown.map((m) => m.id)],
+    });
     return shown.map((m) => {
       const view = toMerchantView(m, actor, new Set());
       return {
