@@ -11,7 +11,7 @@ import {
 import { createTestDatabase, type TestDatabase } from '@mrn/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectionMigrations } from './migrations.ts';
-import { projector } from './projector.ts';
+import { applyEvents, projector } from './projector.ts';
 import { applyBatch, ProjectionRunner, readCheckpoint } from './runner.ts';
 
 let db: TestDatabase;
@@ -270,6 +270,25 @@ describe('projectors at one cursor', () => {
     } finally {
       await runner.stop();
       await notifications.close();
+    }
+  });
+});
+
+describe("projectors' statements", () => {
+  it('are prepared once per connection (named), whatever name-less text a handler sends', async () => {
+    await store.appendToStream('app-settings', [settings('prepared')], { expectedRevision: 'any' });
+    const events = await store.readAll({ fromPosition: START, maxCount: 10_000 });
+    const client = await db.pool.connect();
+    try {
+      await client.query('begin');
+      await applyEvents(recording(`prepared-${randomUUID()}`), client, events.slice(-1));
+      const { rows } = await client.query<{ statement: string }>(
+        "select statement from pg_prepared_statements where name like 'mrn_projection_%'",
+      );
+      expect(rows.map((r) => r.statement)).toContain('insert into seen (event_id, type) values ($1, $2)');
+      await client.query('rollback');
+    } finally {
+      client.release();
     }
   });
 });
