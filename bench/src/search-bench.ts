@@ -50,14 +50,23 @@ export const ADMIN_EMAIL = 'bench-admin@merchantrisk.local';
 const FUNDER_EMAIL = 'dana.whitfield@summit-bench.example';
 export const PASSWORD = 'bench-password-2026';
 
+/** Issue 23's targets, each where the bench measures it. */
 const TARGETS = {
+  /** EIN search p99 at 1 connection, and at 16 (saturated: mostly queueing). */
   einP99Ms: 5,
+  einSaturatedP99Ms: 25,
   keywordP99Ms: 25,
+  keywordSaturatedP99Ms: 60,
+  /** The partner API's EIN search p99, as a multiple of the dashboard's at the same connections. */
+  partnerP99Ratio: 1.2,
   searchesPerSecond: 2000,
-  replayEventsPerSecond: 20_000,
+  replayEventsPerSecond: 30_000,
   lagP99Ms: 50,
   commandsPerSecond: 1000,
 };
+
+/** Commands a second of the lag phase: the issue's 1,000 unless `BENCH_LAG_RATE` says otherwise. */
+const lagRate = () => Number(process.env.BENCH_LAG_RATE ?? TARGETS.commandsPerSecond);
 
 /**
  * The partner API's limit per API user on the bench server: high enough never to refuse a measured
@@ -159,7 +168,10 @@ export async function runSearchBench(server: BenchServer, opts: SearchBenchOptio
             '',
             '',
             '',
-            verdict(rate >= TARGETS.replayEventsPerSecond, '≥ 20,000 events/s'),
+            verdict(
+              rate >= TARGETS.replayEventsPerSecond,
+              `≥ ${formatCount(TARGETS.replayEventsPerSecond)} events/s`,
+            ),
           ],
         ),
       );
@@ -271,7 +283,7 @@ export async function runSearchBench(server: BenchServer, opts: SearchBenchOptio
         'projector has applied it), with mixed searches over one connection beside it',
     });
     rows.push([
-      `  ${formatCount(TARGETS.commandsPerSecond)} commands/s: commands/s sent, lag p50, p99`,
+      `  ${formatCount(lagRate())} commands/s: commands/s sent, lag p50, p99`,
       ...runs.flatMap((run) =>
         run
           ? [
@@ -357,6 +369,8 @@ interface Phase {
   result: LoadResult;
   partner: boolean;
   p99Target?: number;
+  /** How the target is written when it is not a fixed figure (the partner API's: relative). */
+  p99TargetText?: string;
   rateTarget?: number;
 }
 
@@ -369,7 +383,7 @@ interface TopologyRun {
   seesPostgres: boolean;
 }
 
-function phaseCells({ result, p99Target, rateTarget }: Phase): string[] {
+function phaseCells({ result, p99Target, p99TargetText, rateTarget }: Phase): string[] {
   const p99 = percentile(result.latencies, 0.99);
   return [
     formatCount(result.perSecond),
@@ -377,7 +391,7 @@ function phaseCells({ result, p99Target, rateTarget }: Phase): string[] {
     formatMs(p99),
     formatErrors(result),
     p99Target !== undefined
-      ? verdict(p99 <= p99Target, `p99 ≤ ${p99Target} ms`)
+      ? verdict(p99 <= p99Target, p99TargetText ?? `p99 ≤ ${p99Target} ms`)
       : rateTarget !== undefined
         ? verdict(result.perSecond >= rateTarget, `≥ ${formatCount(rateTarget)}/s`)
         : '',
@@ -490,7 +504,7 @@ async function measureTopology(
       concurrency: number,
       seconds: number,
       next: () => LoadRequest,
-      targets: { p99Target?: number; rateTarget?: number } = {},
+      targets: { p99Target?: number; p99TargetText?: string; rateTarget?: number } = {},
       partner = false,
     ) => {
       process.stderr.write(`  ${name}: ${partner ? 'partner API ' : ''}${label}…\n`);
@@ -499,14 +513,28 @@ async function measureTopology(
       phases.push({ label, result, partner, ...targets });
       return result;
     };
+    // The partner API's EIN search against the dashboard's just measured with as many connections.
+    const relativeTo = (dashboard: LoadResult) => {
+      const p99 = percentile(dashboard.latencies, 0.99);
+      return {
+        p99Target: TARGETS.partnerP99Ratio * p99,
+        p99TargetText: `p99 ≤ ${TARGETS.partnerP99Ratio} × dashboard (${formatMs(p99)} ms)`,
+      };
+    };
     // BENCH_LAG_ONLY=1: the lag phase alone (to look at the projections under commands).
     if (!process.env.BENCH_LAG_ONLY) {
       const c = opts.concurrency;
       // Throughput: every connection sends its next search as soon as the last is answered, so the
       // latency here is mostly queueing (with c searches in flight it is at least c / throughput).
-      await phase(`EIN search, ${c} connections (saturated)`, c, opts.seconds, () => einRequest(64), {
-        p99Target: TARGETS.einP99Ms,
-      });
+      const ein16 = await phase(
+        `EIN search, ${c} connections (saturated)`,
+        c,
+        opts.seconds,
+        () => einRequest(64),
+        {
+          p99Target: TARGETS.einSaturatedP99Ms,
+        },
+      );
       // Beside the dashboard's: the partner API's EIN search adds its rate-limit count (one statement on
       // the API user's row, which every call of that user updates) and the partner envelope.
       await phase(
@@ -514,11 +542,11 @@ async function measureTopology(
         c,
         opts.seconds,
         () => partnerEinRequest(64),
-        { p99Target: TARGETS.einP99Ms },
+        relativeTo(ein16),
         true,
       );
       await phase(`keyword search, ${c} connections (saturated)`, c, opts.seconds, keywordRequest, {
-        p99Target: TARGETS.keywordP99Ms,
+        p99Target: TARGETS.keywordSaturatedP99Ms,
       });
       await phase(
         `mixed ${Math.round(opts.einShare * 100)}% EIN / ${Math.round((1 - opts.einShare) * 100)}% keyword, ${c} connections`,
@@ -529,40 +557,21 @@ async function measureTopology(
       );
       // Latency with a few and with one search in flight: what a search costs when it does not queue.
       const quiet = Math.max(2, opts.seconds / 2);
-      await phase('EIN search, 4 connections', 4, quiet, () => einRequest(16), {
+      // The issue sets no figure at 4 connections: printed to show how latency grows with them.
+      const ein4 = await phase('EIN search, 4 connections', 4, quiet, () => einRequest(16));
+      await phase('EIN search, 4 connections', 4, quiet, () => partnerEinRequest(16), relativeTo(ein4), true);
+      await phase('keyword search, 4 connections', 4, quiet, keywordRequest);
+      const ein1 = await phase('EIN search, 1 connection', 1, quiet, () => einRequest(16), {
         p99Target: TARGETS.einP99Ms,
       });
-      await phase(
-        'EIN search, 4 connections',
-        4,
-        quiet,
-        () => partnerEinRequest(16),
-        { p99Target: TARGETS.einP99Ms },
-        true,
-      );
-      await phase('keyword search, 4 connections', 4, quiet, keywordRequest, {
-        p99Target: TARGETS.keywordP99Ms,
-      });
-      await phase('EIN search, 1 connection', 1, quiet, () => einRequest(16), {
-        p99Target: TARGETS.einP99Ms,
-      });
-      await phase(
-        'EIN search, 1 connection',
-        1,
-        quiet,
-        () => partnerEinRequest(16),
-        { p99Target: TARGETS.einP99Ms },
-        true,
-      );
+      await phase('EIN search, 1 connection', 1, quiet, () => partnerEinRequest(16), relativeTo(ein1), true);
       await phase('keyword search, 1 connection', 1, quiet, keywordRequest, {
         p99Target: TARGETS.keywordP99Ms,
       });
     }
 
     // Live projection lag: commands at a fixed rate while searches run.
-    process.stderr.write(
-      `  ${name}: projection lag, ${formatCount(TARGETS.commandsPerSecond)} commands/s and searches…\n`,
-    );
+    process.stderr.write(`  ${name}: projection lag, ${formatCount(lagRate())} commands/s and searches…\n`);
     const commandPool = createPool(db.url, 32);
     let lag: LagResult;
     try {
@@ -580,7 +589,7 @@ async function measureTopology(
         store: new PostgresEventStore(commandPool, { listenUrl: db.url }),
         owner,
         firstMerchant,
-        ratePerSecond: Number(process.env.BENCH_LAG_RATE ?? TARGETS.commandsPerSecond),
+        ratePerSecond: lagRate(),
         seconds: opts.seconds,
         warmupSeconds: opts.warmupSeconds,
         projectors: allProjectors.map((p) => p.name),
