@@ -3,20 +3,14 @@ import { emailReservations, users } from '../aggregates.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { transact, type UnitOfWork } from '../command-handler.ts';
 import type { CommandContext } from '../decider.ts';
+import type { UserCommand } from './user.ts';
 
 export const normaliseEmail = (email: string) => email.trim().toLowerCase();
 
-export interface NewUser {
-  userId: string;
-  accountId: string;
-  email: string;
-  firstName: string;
-  lastName: string;
-  isAdmin: boolean;
-  isDmAdmin: boolean;
+/** A user to register: the RegisterUser command with the password as typed instead of its hash. */
+export type NewUser = Omit<Extract<UserCommand, { type: 'RegisterUser' }>, 'type' | 'passwordHash'> & {
   password: string;
-  agreedToTermsAt: string | null;
-}
+};
 
 /**
  * Registers a user and reserves the e-mail address in one atomic append, so two registrations of one
