@@ -9,11 +9,13 @@ import {
   type Logger,
   type Pool,
   type Position,
+  pacedBatches,
   publishProgress,
   type ReadModelProgress,
   type RecordedEvent,
   readCheckpoint,
   START,
+  sleepUnlessAborted,
   withTransaction,
   writeCheckpoint,
 } from '@mrn/platform';
@@ -35,17 +37,6 @@ const BATCH_ATTEMPTS = 3;
 const RETRY_BASE_MS = 100;
 /** How often a halted runner looks whether an operator has resolved its quarantine. */
 const QUARANTINE_POLL_MS = 2000;
-
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
 
 export { readCheckpoint };
 
@@ -70,6 +61,10 @@ function readable(e: RecordedEvent): RecordedEvent {
   return read.event;
 }
 
+/** The batch as projector `p` is given it: the events it handles read through the catalogue. */
+const readFor = (p: Projector, events: readonly RecordedEvent[]): RecordedEvent[] =>
+  events.map((e) => (handles(p, e.type) ? readable(e) : e));
+
 /**
  * Applies a batch and moves the checkpoint in one transaction, so a crash never applies an event twice.
  * Given `from` (the runner and a rebuild), the checkpoint moves only if it is still there: a process
@@ -85,9 +80,8 @@ export async function applyBatch(
 ): Promise<void> {
   const last = events[events.length - 1];
   if (!last) return;
-  const read = events.map((e) => (handles(p, e.type) ? readable(e) : e));
   await withTransaction(pool, async (tx) => {
-    await applyEvents(p, tx, read);
+    await applyEvents(p, tx, readFor(p, events));
     if (from !== undefined) {
       await advanceCheckpoint(tx, p.name, from, last.position);
       return;
@@ -282,7 +276,7 @@ export class ProjectionRunner implements ReadModelProgress {
         if (error instanceof LeaseLost) throw await this.cursorMoved(p);
         lastError = error;
         if (this.controller.signal.aborted) throw error;
-        await sleep(RETRY_BASE_MS * 2 ** attempt, this.controller.signal);
+        await sleepUnlessAborted(RETRY_BASE_MS * 2 ** attempt, this.controller.signal);
       }
     }
     this.deps.logger.warn(
@@ -368,36 +362,34 @@ export class ProjectionRunner implements ReadModelProgress {
           fromPosition: this.slowest(),
           signal,
           batchSize: BATCH_SIZE,
-          onBatch: async (events) => {
-            const started = performance.now();
-            const applied = new Set<string>();
-            if (await this.applyTogether(events, applied)) {
-              this.changed.emit('progress');
-              this.deps.onProgress?.(events[events.length - 1]!, events.length < BATCH_SIZE);
-            } else
-              try {
-                await dispatchBatch(this.deps.pool, this.projectors, this.progress, events, {
-                  // A batch with nothing for a projector only moves its cursor: that is written for all
-                  // such projectors at once below, not a commit each (that cost a commit per search).
-                  shouldWrite: (_p, relevant) => relevant,
-                  onApplied: (p) => {
-                    applied.add(p.name);
-                    this.deps.onApplied?.(p.name);
-                  },
-                  apply: (p, mine, cursor) => this.applyGuarded(p, mine, cursor),
-                  isHalted: (p) => this.halted.has(p.name) || !this.holds(p.name),
-                });
-              } finally {
-                await this.publish(events[events.length - 1]!.position, applied);
+          // Under load a short pause after each short batch lets the next one fill (pacedBatches).
+          onBatch: pacedBatches(
+            async (events) => {
+              const applied = new Set<string>();
+              if (await this.applyTogether(events, applied)) {
                 this.changed.emit('progress');
                 this.deps.onProgress?.(events[events.length - 1]!, events.length < BATCH_SIZE);
-              }
-            // Under load, reading again at once would fetch a few events per batch, each costing a
-            // projector a transaction: a short pause lets the next batch fill. It adds at most a few
-            // milliseconds of lag, and an idle log is still read the moment something is appended.
-            const pause = BATCH_INTERVAL_MS - (performance.now() - started);
-            if (events.length < BATCH_SIZE && pause > 0) await sleep(pause, this.controller.signal);
-          },
+              } else
+                try {
+                  await dispatchBatch(this.deps.pool, this.projectors, this.progress, events, {
+                    // A batch with nothing for a projector only moves its cursor: that is written for all
+                    // such projectors at once below, not a commit each (that cost a commit per search).
+                    shouldWrite: (_p, relevant) => relevant,
+                    onApplied: (p) => {
+                      applied.add(p.name);
+                      this.deps.onApplied?.(p.name);
+                    },
+                    apply: (p, mine, cursor) => this.applyGuarded(p, mine, cursor),
+                    isHalted: (p) => this.halted.has(p.name) || !this.holds(p.name),
+                  });
+                } finally {
+                  await this.publish(events[events.length - 1]!.position, applied);
+                  this.changed.emit('progress');
+                  this.deps.onProgress?.(events[events.length - 1]!, events.length < BATCH_SIZE);
+                }
+            },
+            { intervalMs: BATCH_INTERVAL_MS, batchSize: BATCH_SIZE, signal: this.controller.signal },
+          ),
         });
       } catch (error) {
         if (this.controller.signal.aborted) return;
@@ -436,11 +428,7 @@ export class ProjectionRunner implements ReadModelProgress {
     try {
       await withTransaction(this.deps.pool, async (tx) => {
         for (const p of relevant) {
-          await applyEvents(
-            p,
-            tx,
-            mine.map((e) => (handles(p, e.type) ? readable(e) : e)),
-          );
+          await applyEvents(p, tx, readFor(p, mine));
         }
         await advanceCheckpointsAndPublish(
           tx,

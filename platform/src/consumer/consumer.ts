@@ -1,6 +1,8 @@
 import { type Pool, type PoolClient, withTransaction } from '../db.ts';
+import { pacedBatches } from '../event-store/paced-batches.ts';
 import type { EventStore, Position, RecordedEvent } from '../event-store/types.ts';
 import type { Logger } from '../logger.ts';
+import { sleepUnlessAborted } from '../runtime/sleep.ts';
 import { advanceCheckpoint, LeaseLost, readCheckpoint } from './checkpoints.ts';
 import { Leases } from './lease.ts';
 
@@ -246,13 +248,13 @@ export class Consumer<P = undefined> {
             // Not woken by appends of nothing it handles (the searches, for most consumers): those are
             // read, and the checkpoint moved past them, at the poll interval.
             ...(this.opts.relevant ? { wakeFor: this.opts.relevant } : {}),
-            onBatch: async (events) => {
-              const started = performance.now();
-              await reading.serial(() => this.process(reading, events, mode));
-              failures = 0;
-              const pause = (this.opts.batchIntervalMs ?? 0) - (performance.now() - started);
-              if (pause > 0 && events.length < this.batchSize) await sleep(pause, mode.signal);
-            },
+            onBatch: pacedBatches(
+              async (events) => {
+                await reading.serial(() => this.process(reading, events, mode));
+                failures = 0;
+              },
+              { intervalMs: this.opts.batchIntervalMs ?? 0, batchSize: this.batchSize, signal: mode.signal },
+            ),
           });
         } catch (err) {
           if (stop.aborted) break;
@@ -261,7 +263,7 @@ export class Consumer<P = undefined> {
           failures++;
           const wait = this.backoff(failures);
           logger.error({ err, consumer: name, retryInMs: wait }, 'consumer failed; reading the log again');
-          await sleep(wait, stop);
+          await sleepUnlessAborted(wait, stop);
         } finally {
           if (cursor) await this.settle(cursor, mode);
         }
@@ -409,7 +411,7 @@ export class Consumer<P = undefined> {
             'consumer batch failed; retrying',
           );
         }
-        await sleep(wait, mode.signal);
+        await sleepUnlessAborted(wait, mode.signal);
         // Stopping, or standing by: the batch is left to whoever reads it next, the checkpoint before it.
         if (mode.signal.aborted) throw err;
       }
@@ -587,17 +589,4 @@ export class Consumer<P = undefined> {
     cursor.committed = at;
     throw new Rewound();
   }
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
 }

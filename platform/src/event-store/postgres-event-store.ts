@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import pg from 'pg';
 import type { Pool } from '../db.ts';
+import { sleepUnlessAborted } from '../runtime/sleep.ts';
 import { GroupCommit } from './group-commit.ts';
 import { decodePosition, encodePosition, START } from './position.ts';
 import {
@@ -459,7 +460,7 @@ export class PostgresEventStore implements EventStore {
       await this.pool.query<{ pending: boolean }>(HAS_UNSEEN, [transactionId.toString(), position.toString()])
     ).rows[0]?.pending;
     if (!pending) return true;
-    await delay(Math.min(2 ** Math.min(spins + 1, 5), 25), signal);
+    await sleepUnlessAborted(Math.min(2 ** Math.min(spins + 1, 5), 25), signal);
     return false;
   }
 
@@ -549,16 +550,4 @@ export class PostgresEventStore implements EventStore {
 function revisionMatches(expected: ExpectedRevision, actual: bigint | 'no_stream'): boolean {
   if (expected === 'any') return true;
   return expected === actual;
-}
-
-function delay(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
 }

@@ -8,6 +8,7 @@ import {
   type Position,
   type RecordedEvent,
   readCheckpoint,
+  sleepUnlessAborted,
   withTransaction,
 } from '@mrn/platform';
 import { claimUnseen } from '../kafka/kafka-dedupe.ts';
@@ -136,7 +137,10 @@ export class DispatcherIntake implements SourceTarget {
           { err, source: this.source.name },
           'webhook dispatcher batch failed; retrying',
         );
-        await sleep(Math.min(MAX_SOURCE_BACKOFF_MS, 1000 * 2 ** Math.min(failures - 1, 5)), signal);
+        await sleepUnlessAborted(
+          Math.min(MAX_SOURCE_BACKOFF_MS, 1000 * 2 ** Math.min(failures - 1, 5)),
+          signal,
+        );
       }
     }
   }
@@ -179,17 +183,4 @@ export class DispatcherIntake implements SourceTarget {
       return 0;
     }
   }
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
 }

@@ -1,0 +1,21 @@
+import { sleepUnlessAborted } from '../runtime/sleep.ts';
+import type { RecordedEvent } from './types.ts';
+
+/**
+ * A subscriber's `onBatch` that, after a batch shorter than a full one, lets the next read wait until
+ * `intervalMs` after this batch began. Under load, reading again at once fetched an append or two each
+ * time (a search each), and every batch costs its subscriber a transaction; a short pause lets the next
+ * batch fill. It adds at most `intervalMs` of lag, and an idle log is still read the moment something
+ * is appended: the pause follows a batch, it never precedes one. Any event store, any subscriber.
+ */
+export function pacedBatches(
+  onBatch: (events: RecordedEvent[]) => Promise<void>,
+  opts: { intervalMs: number; batchSize: number; signal: AbortSignal },
+): (events: RecordedEvent[]) => Promise<void> {
+  return async (events) => {
+    const started = performance.now();
+    await onBatch(events);
+    const pause = opts.intervalMs - (performance.now() - started);
+    if (pause > 0 && events.length < opts.batchSize) await sleepUnlessAborted(pause, opts.signal);
+  };
+}
