@@ -12,9 +12,11 @@ export function ListSearchBox({
   placeholder: string;
 }) {
   const [term, setTerm] = useState(value);
-  const submit = (event: FormEvent) => {
+  const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    onSearch(term);
+    // What the box holds as it is submitted, not the last render's state: a term typed and sent at once
+    // (a fast typist, a loaded machine) is never searched as the one before it.
+    onSearch(event.currentTarget.querySelector('input')?.value ?? term);
   };
   return (
     <search className="mrn-list-search">

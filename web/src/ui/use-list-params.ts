@@ -1,27 +1,29 @@
-import { useCallback } from 'react';
+import { useCallback, useRef } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { readPositiveInt } from './pagination.ts';
 
 /** Page, page size, search and filters of an admin list, kept in the URL so back and reload keep them. */
 export function useListParams(pageSizes: readonly number[], defaultSize: number) {
   const [params, setParams] = useSearchParams();
+  // React Router does not queue setSearchParams' updates: two changes before the next render (a filter,
+  // then a search, on a loaded machine) both started from the same params and the second undid the
+  // first. Each change starts from the last one made, until a navigation renders new params.
+  const rendered = params.toString();
+  const latest = useRef({ rendered, params });
+  if (latest.current.rendered !== rendered) latest.current = { rendered, params };
   const page = readPositiveInt(params.get('page'), 1);
   const perPage = readPositiveInt(params.get('per_page'), defaultSize, pageSizes);
   const search = params.get('search') ?? '';
 
   const change = useCallback(
     (next: Record<string, string | number | undefined>) => {
-      setParams(
-        (previous) => {
-          const updated = new URLSearchParams(previous);
-          for (const [key, value] of Object.entries(next)) {
-            if (value === undefined || value === '' || (key === 'page' && value === 1)) updated.delete(key);
-            else updated.set(key, String(value));
-          }
-          return updated;
-        },
-        { replace: true },
-      );
+      const updated = new URLSearchParams(latest.current.params);
+      for (const [key, value] of Object.entries(next)) {
+        if (value === undefined || value === '' || (key === 'page' && value === 1)) updated.delete(key);
+        else updated.set(key, String(value));
+      }
+      latest.current = { ...latest.current, params: updated };
+      setParams(updated, { replace: true });
     },
     [setParams],
   );
