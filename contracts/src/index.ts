@@ -2,6 +2,7 @@ export * from './domain/billing-state.ts';
 export * from './domain/contribution.ts';
 export * from './domain/disputes.ts';
 export * from './domain/ein.ts';
+export * from './domain/inquiries.ts';
 export * from './domain/messages.ts';
 export * from './domain/notes.ts';
 export * from './domain/plans.ts';

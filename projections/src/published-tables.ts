@@ -64,6 +64,16 @@ export const publishedTables: readonly PublishedTable[] = [
   { table: 'read.search_words', readers: [QUERY], why: 'keyword search by name' },
   { table: 'read.merchant_searches', readers: [QUERY], why: 'search history and the partner API' },
   { table: 'read.ein_searches', readers: [QUERY], why: 'search history and the partner API' },
+  {
+    table: 'read.inquiry_velocity()',
+    readers: [QUERY],
+    why: 'inquiry velocity on search answers, merchant pages and the partner API (from read.merchant_inquiries)',
+  },
+  {
+    table: 'read.merchant_link_keys',
+    readers: [QUERY],
+    why: 'linked merchants (same phone or address) on merchant pages and the partner API',
+  },
   { table: 'read.account_daily_searches', readers: [QUERY], why: 'the daily search limit of a plan' },
   { table: 'read.disputes', readers: [QUERY], why: 'the disputes list and pages' },
   { table: 'read.dispute_comments', readers: [QUERY], why: 'a dispute page' },

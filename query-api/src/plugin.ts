@@ -8,6 +8,7 @@ import type { QueryDeps } from './context.ts';
 import { disputeQueryHandlers } from './disputes/dispute-handlers.ts';
 import { merchantSubscriptionQueryHandlers } from './merchant-subscriptions/merchant-subscription-handlers.ts';
 import { historyHandlers } from './merchants/history-handlers.ts';
+import { linkedMerchantHandlers } from './merchants/linked-merchant-handlers.ts';
 import { merchantQueryHandlers } from './merchants/merchant-handlers.ts';
 import { partnerQueryHandlers } from './partner-api/partner-api-handlers.ts';
 import { searchHandlers } from './search/search-handlers.ts';
@@ -23,6 +24,7 @@ export function queryHandlers(deps: QueryDeps): HandlersFor<RoutesOf<'query'>> {
     ...searchHandlers(deps),
     ...merchantQueryHandlers(deps),
     ...historyHandlers(deps),
+    ...linkedMerchantHandlers(deps),
     ...accountQueryHandlers(deps),
     ...disputeQueryHandlers(deps),
     ...merchantSubscriptionQueryHandlers(deps),

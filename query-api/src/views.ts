@@ -1,9 +1,11 @@
 import {
+  type InquiryVelocity,
   LOCKED_CATEGORIES,
   type MerchantView,
   type NoteCategory,
   type NoteView,
   PLATFORM_ONLY_CATEGORY,
+  type SearchedMerchantView,
   seesProData,
 } from '@mrn/contracts';
 import type { Actor, Pool } from '@mrn/platform';
@@ -90,6 +92,37 @@ export function toMerchantView(
     archived_at: iso(r.archived_at),
   };
 }
+
+/**
+ * Inquiry velocity of each merchant `m` for the searching account ($1), from the projected figures
+ * (projections/migrations/0021): three columns of a row, with INQUIRY_JOIN in the statement.
+ */
+export const INQUIRY_COLUMNS = 'iv.last_7_days, iv.last_30_days, iv.last_90_days';
+export const INQUIRY_JOIN = 'left join lateral read.inquiry_velocity(m.id, $1::uuid, now()) iv on true';
+
+export interface InquiryRow {
+  last_7_days: number | null;
+  last_30_days: number | null;
+  last_90_days: number | null;
+}
+
+/** The figures for PRO members and platform administrators; for BASIC, that they exist (an upgrade path). */
+export function toInquiries(r: InquiryRow, actor: Actor): InquiryVelocity {
+  const available = seesProData({ planLevel: actor.planLevel, isPlatformAdmin: actor.isDmAdmin });
+  return {
+    available,
+    last_7_days: available ? (r.last_7_days ?? 0) : null,
+    last_30_days: available ? (r.last_30_days ?? 0) : null,
+    last_90_days: available ? (r.last_90_days ?? 0) : null,
+  };
+}
+
+/** A merchant as a search or its page shows it. */
+export const toSearchedMerchantView = (
+  r: MerchantRow & InquiryRow,
+  actor: Actor,
+  watched: ReadonlySet<string>,
+): SearchedMerchantView => ({ ...toMerchantView(r, actor, watched), inquiries: toInquiries(r, actor) });
 
 export const NOTE_COLUMNS = `n.id, n.merchant_id, n.category, n.note, n.submission_source, n.broker_name, n.account_id, n.user_id,
   n.proxied_creator, n.created_at, n.updated_at, n.deletion_requested_at, n.deletion_reason,

@@ -319,6 +319,11 @@ export const eventSchemas = {
      * hits by category as of the search. Absent on searches recorded before it was kept.
      */
     categories: z.array(z.string().nullable()).optional(),
+    /**
+     * Searched by a platform administrator: run for the network, not by a funder underwriting, so it
+     * is left out of inquiry velocity (issue 24). Absent on searches recorded before it was kept.
+     */
+    platformAdmin: z.boolean().optional(),
   }),
   /**
    * A new UTC day began, to `contribution-clock`: contribution windows slide with time, not only with

@@ -20,6 +20,8 @@ export const READ_MODELS = [
   'merchants',
   'notes',
   'merchant_searches',
+  'merchant_inquiries',
+  'merchant_links',
   'disputes',
   'contribution',
   'merchant_subscriptions',

@@ -25,6 +25,7 @@ export const routes = {
   listMerchants: merchants.listMerchants,
   addMerchant: merchants.addMerchant,
   getMerchant: merchants.getMerchant,
+  listLinkedMerchants: merchants.listLinkedMerchants,
   updateMerchant: merchants.updateMerchant,
   archiveMerchant: merchants.archiveMerchant,
   merchantHistory: merchants.merchantHistory,

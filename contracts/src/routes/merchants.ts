@@ -83,6 +83,43 @@ export const MerchantView = z.object({
 });
 export type MerchantView = z.infer<typeof MerchantView>;
 
+/**
+ * Inquiry velocity (issue 24, contracts/src/domain/inquiries.ts): distinct other funders that looked
+ * the merchant up in each window. PRO sees the figures; BASIC sees that they exist (`available` false,
+ * figures null) and what PRO would show.
+ */
+export const InquiryVelocity = z.object({
+  available: z.boolean(),
+  last_7_days: z.number().int().nullable(),
+  last_30_days: z.number().int().nullable(),
+  last_90_days: z.number().int().nullable(),
+});
+export type InquiryVelocity = z.infer<typeof InquiryVelocity>;
+
+/** A merchant as a search or its page shows it: with its inquiry velocity. */
+export const SearchedMerchantView = MerchantView.extend({ inquiries: InquiryVelocity });
+export type SearchedMerchantView = z.infer<typeof SearchedMerchantView>;
+
+/** What links two merchants (issue 24): the same normalised business phone, or street address. */
+export const LINK_KINDS = ['phone', 'address'] as const;
+export type LinkKind = (typeof LINK_KINDS)[number];
+
+/** Another EIN that is possibly the same business: what it shares with the merchant, and its latest note. */
+export const LinkedMerchantView = z.object({
+  resource_id: z.string(),
+  fein: z.string(),
+  legal_name: z.string(),
+  dba: z.string().nullable(),
+  city: z.string(),
+  state: z.string(),
+  shared: z.array(z.enum(LINK_KINDS)),
+  last_note_category: z.string().nullable(),
+  created_at: z.string(),
+});
+export type LinkedMerchantView = z.infer<typeof LinkedMerchantView>;
+/** At most this many linked merchants are listed, newest first. */
+export const LINKED_MERCHANTS_MAX = 50;
+
 export const NoteView = z.object({
   id: z.string(),
   resource_id: z.string(),
@@ -150,10 +187,10 @@ export const searchMerchants = route({
   method: 'GET',
   path: '/api/search/merchants',
   service: 'query',
-  readModels: ['merchants', 'merchant_searches', 'contribution', 'merchant_subscriptions'],
+  readModels: ['merchants', 'merchant_searches', 'merchant_inquiries', 'contribution', 'merchant_subscriptions'],
   access: 'member',
   query: searchTerm,
-  response: z.object({ data: z.array(MerchantView), warning: z.string().nullable() }),
+  response: z.object({ data: z.array(SearchedMerchantView), warning: z.string().nullable() }),
   action: 'retrieve merchants',
 });
 
@@ -217,11 +254,22 @@ export const getMerchant = route({
   method: 'GET',
   path: '/api/merchants/:id',
   service: 'query',
-  readModels: ['merchants', 'merchant_subscriptions'],
+  readModels: ['merchants', 'merchant_subscriptions', 'merchant_inquiries'],
   access: 'member',
   params: idParam,
-  response: dataEnvelope(MerchantView),
+  response: dataEnvelope(SearchedMerchantView),
   action: 'retrieve merchant',
+});
+
+export const listLinkedMerchants = route({
+  method: 'GET',
+  path: '/api/merchants/:id/linked',
+  service: 'query',
+  readModels: ['merchants', 'merchant_links'],
+  access: 'member',
+  params: idParam,
+  response: dataEnvelope(z.array(LinkedMerchantView)),
+  action: 'retrieve linked merchants',
 });
 
 export const updateMerchant = route({

@@ -39,6 +39,10 @@ const ACME = {
 // shown). In the sandbox the examples ask about the sandbox's own merchant, so the answer shown there is
 // (close to) what the sandbox gives: its seed (server/src/sandbox/seed.ts), by a sandbox-only funder.
 const FOUND_IN_PRODUCTION = { ...ACME, added_by: null };
+// Three other funders looked it up this week: a merchant shopping for advances (PRO sees the figures).
+const INQUIRIES_IN_PRODUCTION = { available: true, last_7_days: 3, last_30_days: 4, last_90_days: 6 };
+// The sandbox's merchant is looked up by no other funder: only the caller searches the sandbox.
+const INQUIRIES_IN_SANDBOX = { available: true, last_7_days: 0, last_30_days: 0, last_90_days: 0 };
 const FOUND_NOTE_IN_PRODUCTION = {
   note_category: 'Stacking History',
   note: 'Took a second position 10 days after funding.',
@@ -78,7 +82,7 @@ export const PARTNER_ANSWER_EXAMPLES: AnswerExamples = {
   },
   partnerSearchMerchants: {
     errors: [],
-    data: [{ ...FOUND_IN_PRODUCTION, notes: [FOUND_NOTE_IN_PRODUCTION] }],
+    data: [{ ...FOUND_IN_PRODUCTION, inquiries: INQUIRIES_IN_PRODUCTION, notes: [FOUND_NOTE_IN_PRODUCTION] }],
   },
   partnerAddMerchant: {
     errors: [],
@@ -112,6 +116,7 @@ export const PARTNER_ANSWER_EXAMPLES: AnswerExamples = {
     data: [
       {
         ...FOUND_IN_PRODUCTION,
+        inquiries: INQUIRIES_IN_PRODUCTION,
         notes: [
           { ...FOUND_NOTE_IN_PRODUCTION, submission_source: 'broker', broker_name: 'Main Street Brokers' },
         ],
@@ -153,6 +158,21 @@ export const PARTNER_ANSWER_EXAMPLES: AnswerExamples = {
       searches: [{ created_at: '2026-03-12T18:02:11.000Z' }, { created_at: '2026-02-27T10:15:40.000Z' }],
     },
   },
+  partnerLinkedMerchants: {
+    errors: [],
+    data: [
+      {
+        fein: '987654321',
+        legal_name: 'Acme Roasters Inc',
+        dba: 'Acme Coffee',
+        city: 'Austin',
+        state: 'TX',
+        shared: ['address', 'phone'],
+        last_note_category: 'Default',
+        created_at: '2025-11-02T16:40:05.000Z',
+      },
+    ],
+  },
 };
 
 /** The same answer about the sandbox's merchant: its EIN in place of the example's. */
@@ -165,12 +185,16 @@ const SANDBOX_FEIN = SANDBOX_MERCHANT_EIN.replace('-', '');
  * searches find the sandbox's merchant; the others answer about its EIN.
  */
 export const PARTNER_SANDBOX_ANSWER_EXAMPLES: Partial<AnswerExamples> = {
-  partnerSearchMerchants: { errors: [], data: [{ ...FOUND, notes: [FOUND_NOTE] }] },
+  partnerSearchMerchants: {
+    errors: [],
+    data: [{ ...FOUND, inquiries: INQUIRIES_IN_SANDBOX, notes: [FOUND_NOTE] }],
+  },
   partnerSearchWithAdditionalData: {
     errors: [],
     data: [
       {
         ...FOUND,
+        inquiries: INQUIRIES_IN_SANDBOX,
         notes: [{ ...FOUND_NOTE, submission_source: 'broker', broker_name: 'Main Street Brokers' }],
       },
     ],
@@ -181,6 +205,8 @@ export const PARTNER_SANDBOX_ANSWER_EXAMPLES: Partial<AnswerExamples> = {
   partnerGetSubscription: inSandbox(PARTNER_ANSWER_EXAMPLES.partnerGetSubscription),
   partnerDeleteSubscription: inSandbox(PARTNER_ANSWER_EXAMPLES.partnerDeleteSubscription),
   partnerSearchHistory: inSandbox(PARTNER_ANSWER_EXAMPLES.partnerSearchHistory),
+  // The sandbox holds one merchant: nothing is linked to it.
+  partnerLinkedMerchants: { errors: [], data: [] },
 };
 
 /** A refusal, as sent: each problem names the request field it concerns. */

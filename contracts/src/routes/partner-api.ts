@@ -4,6 +4,7 @@ import { STATES } from '../domain/us-states.ts';
 import { optionalDate, optionalText, requiredText } from '../http/fields.ts';
 import { route } from '../http/route.ts';
 import { z } from '../zod.ts';
+import { InquiryVelocity, LinkedMerchantView } from './merchants.ts';
 
 // The public developer API, version 2 (accounts spec §7 "Public developer API"), at its documented
 // paths. Every answer is `{ errors, data }`: `errors` is empty on success, and on a refusal lists
@@ -127,6 +128,15 @@ export const PartnerMerchantWithSource = z.object({
   notes: z.array(PartnerNoteWithSource),
 });
 export type PartnerMerchantWithSource = z.infer<typeof PartnerMerchantWithSource>;
+/** A merchant as a search answers it: with its inquiry velocity (figures for PRO accounts). */
+export const PartnerSearchedMerchant = PartnerMerchant.extend({ inquiries: InquiryVelocity });
+export const PartnerSearchedMerchantWithSource = PartnerMerchantWithSource.extend({
+  inquiries: InquiryVelocity,
+});
+export type PartnerSearchedMerchantWithSource = z.infer<typeof PartnerSearchedMerchantWithSource>;
+
+/** Another EIN that is possibly the same business as the one asked about. */
+export const PartnerLinkedMerchant = LinkedMerchantView.omit({ resource_id: true });
 
 export const PartnerSubscription = z.object({
   fein: z.string(),
@@ -163,15 +173,15 @@ export const partnerSearchMerchants = route({
   method: 'GET',
   path: '/api/v2/merchants/:key',
   service: 'query',
-  readModels: ['merchants', 'notes', 'merchant_searches', 'contribution', 'merchant_subscriptions'],
+  readModels: ['merchants', 'notes', 'merchant_searches', 'merchant_inquiries', 'contribution', 'merchant_subscriptions'],
   access: 'api',
   params: searchKey,
-  response: answer(z.array(PartnerMerchant)),
+  response: answer(z.array(PartnerSearchedMerchant)),
   action: 'search merchants',
   docs: {
     summary: 'Search merchants',
     description:
-      'A 9-digit EIN finds that merchant; legal-name keywords find up to 5 merchants, with their notes. More matches ask you to narrow the search. Every search is recorded, as on the dashboard.',
+      'A 9-digit EIN finds that merchant; legal-name keywords find up to 5 merchants, with their notes. More matches ask you to narrow the search. Every search is recorded, as on the dashboard. Each merchant carries `inquiries`: how many distinct other funders looked it up in the last 7, 30 and 90 days (never which); the figures are for PRO accounts, others get `available: false` and nulls.',
     example: { params: { key: EXAMPLE_EIN } },
     sandboxExample: { params: { key: SANDBOX_EIN } },
   },
@@ -284,11 +294,11 @@ export const partnerSearchWithAdditionalData = route({
   method: 'GET',
   path: '/api/v2/merchants_with_additional_data/:key',
   service: 'query',
-  readModels: ['merchants', 'notes', 'merchant_searches', 'contribution', 'merchant_subscriptions'],
+  readModels: ['merchants', 'notes', 'merchant_searches', 'merchant_inquiries', 'contribution', 'merchant_subscriptions'],
   access: 'api',
   plan: 'PRO',
   params: searchKey,
-  response: answer(z.array(PartnerMerchantWithSource)),
+  response: answer(z.array(PartnerSearchedMerchantWithSource)),
   action: 'search merchants',
   docs: {
     summary: 'Search merchants, with submission sources',
@@ -371,6 +381,24 @@ export const partnerSearchHistory = route({
   },
 });
 
+export const partnerLinkedMerchants = route({
+  method: 'GET',
+  path: '/api/v2/linked_merchants/:fein',
+  service: 'query',
+  readModels: ['merchants', 'merchant_links'],
+  access: 'api',
+  params: einParam,
+  response: answer(z.array(PartnerLinkedMerchant)),
+  action: 'retrieve linked merchants',
+  docs: {
+    summary: 'Possibly the same business',
+    description:
+      "Other reported EINs that share this merchant's business phone (normalised to E.164) or street address (the same street number, street name and type, city and state; suite and unit are not compared), newest first, at most 50, with what they share and their latest note category. Not found when no live merchant has the EIN.",
+    example: { params: { fein: EXAMPLE_EIN } },
+    sandboxExample: { params: { fein: SANDBOX_EIN } },
+  },
+});
+
 /** The partner API v2, by name: what the OpenAPI document and the developer guide are made from. */
 export const partnerRoutes = {
   getApiToken,
@@ -384,4 +412,5 @@ export const partnerRoutes = {
   partnerAddMerchantWithAdditionalData,
   partnerAddNoteWithAdditionalData,
   partnerSearchHistory,
+  partnerLinkedMerchants,
 } as const;

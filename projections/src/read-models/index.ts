@@ -5,6 +5,8 @@ import { analyticsProjector } from './analytics.ts';
 import { appSettingsProjector } from './app-settings.ts';
 import { contributionProjector } from './contribution.ts';
 import { disputesProjector } from './disputes.ts';
+import { merchantInquiriesProjector } from './merchant-inquiries.ts';
+import { merchantLinksProjector } from './merchant-links.ts';
 import { merchantSearchesProjector } from './merchant-searches.ts';
 import { merchantSubscriptionsProjector } from './merchant-subscriptions.ts';
 import { merchantsProjector } from './merchants.ts';
@@ -19,6 +21,8 @@ export const allProjectors: readonly Projector[] = [
   merchantsProjector,
   notesProjector,
   merchantSearchesProjector,
+  merchantInquiriesProjector,
+  merchantLinksProjector,
   disputesProjector,
   contributionProjector,
   merchantSubscriptionsProjector,
@@ -33,6 +37,8 @@ export {
   appSettingsProjector,
   contributionProjector,
   disputesProjector,
+  merchantInquiriesProjector,
+  merchantLinksProjector,
   merchantSearchesProjector,
   merchantSubscriptionsProjector,
   merchantsProjector,

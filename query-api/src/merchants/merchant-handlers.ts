@@ -14,6 +14,9 @@ import { type Actor, type Handler, notFound } from '@mrn/platform';
 import type { QueryDeps } from '../context.ts';
 import {
   foldForSearch,
+  INQUIRY_COLUMNS,
+  INQUIRY_JOIN,
+  type InquiryRow,
   iso,
   keywordScan,
   keywordWords,
@@ -27,6 +30,7 @@ import {
   pagination,
   toMerchantView,
   toNoteView,
+  toSearchedMerchantView,
   visibleNotes,
   watchedFeins,
 } from '../views.ts';
@@ -114,8 +118,19 @@ export function merchantQueryHandlers(deps: QueryDeps) {
     const row = await merchantRow(id, archived);
     return { data: toMerchantView(row, actor, await watchedFeins(deps.pool, actor, [row.fein])) };
   };
-  const getMerchantHandler: Handler<typeof getMerchant> = (req) =>
-    oneMerchant(req.params.id, false, req.actor);
+  // A live merchant's page: with its inquiry velocity for the viewer (issue 24).
+  const getMerchantHandler: Handler<typeof getMerchant> = async (req) => {
+    const { rows } = await deps.pool.query<MerchantRow & InquiryRow>(
+      `select ${MERCHANT_COLUMNS}, ${INQUIRY_COLUMNS} from read.merchants m ${MERCHANT_JOINS} ${INQUIRY_JOIN}
+        where m.id = $2 and m.archived_at is null`,
+      [req.actor.accountId, req.params.id],
+    );
+    const row = rows[0];
+    if (!row) throw notFound('Merchant not found.');
+    return {
+      data: toSearchedMerchantView(row, req.actor, await watchedFeins(deps.pool, req.actor, [row.fein])),
+    };
+  };
   const getDeletedMerchantHandler: Handler<typeof getDeletedMerchant> = (req) =>
     oneMerchant(req.params.id, true, req.actor);
 

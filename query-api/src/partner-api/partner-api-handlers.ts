@@ -3,7 +3,7 @@ import {
   isEinSearch,
   normaliseEin,
   PARTNER_SEARCH_LIMIT,
-  type PartnerMerchantWithSource,
+  type PartnerSearchedMerchantWithSource,
   type partnerGetSubscription,
   type partnerSearchHistory,
   type partnerSearchMerchants,
@@ -17,6 +17,7 @@ import {
   NOTE_COLUMNS,
   NOTE_JOINS,
   type NoteRow,
+  toInquiries,
   toMerchantView,
   toNoteView,
   visibleNotes,
@@ -29,7 +30,7 @@ import {
 export function partnerQueryHandlers(deps: QueryDeps) {
   const { find, byEin } = merchantSearch(deps);
 
-  async function search(actor: Actor, key: string): Promise<PartnerMerchantWithSource[]> {
+  async function search(actor: Actor, key: string): Promise<PartnerSearchedMerchantWithSource[]> {
     const { shown, overflow } = await find(actor, key, PARTNER_SEARCH_LIMIT, 'api');
     if (shown.length === 0) throw notFound(SEARCH_TEXTS.noneFound);
     if (overflow) {
@@ -60,6 +61,7 @@ export function partnerQueryHandlers(deps: QueryDeps) {
         industry: view.industry,
         created_at: view.created_at,
         added_by: view.added_by,
+        inquiries: toInquiries(m, actor),
         notes: rows
           .filter((n) => n.merchant_id === m.id)
           .map((n) => {

@@ -11,13 +11,16 @@ import {
 import { type Actor, forbidden, type Handler, notFound, rateLimited } from '@mrn/platform';
 import type { QueryDeps } from '../context.ts';
 import {
+  INQUIRY_COLUMNS,
+  INQUIRY_JOIN,
+  type InquiryRow,
   keywordRange,
   keywordScan,
   keywordWords,
   MERCHANT_COLUMNS,
   MERCHANT_JOINS,
   type MerchantRow,
-  toMerchantView,
+  toSearchedMerchantView,
   watchedOf,
 } from '../views.ts';
 
@@ -59,7 +62,8 @@ const WATCHED = `exists (select 1 from read.merchant_subscriptions ws where ws.a
 const BY_EIN_WITH_STANDING = `select s.locked_out, s.searches_today, m.*
   from (select 1) as one
   left join (${STANDING}) as s on true
-  left join lateral (select ${MERCHANT_COLUMNS}, ${WATCHED} from read.merchants m ${MERCHANT_JOINS}
+  left join lateral (select ${MERCHANT_COLUMNS}, ${WATCHED}, ${INQUIRY_COLUMNS}
+                      from read.merchants m ${MERCHANT_JOINS} ${INQUIRY_JOIN}
                       where m.fein = $2 and m.archived_at is null) as m on true`;
 
 // Merchants with a word beginning with the driving word ($1 <= word < $2) whose name also has a word
@@ -76,7 +80,8 @@ const KEYWORD_SCAN = (limit: number) => `select w.merchant_id from read.merchant
   order by w.word, w.name, w.merchant_id
   limit ${limit}`;
 
-const MERCHANTS_BY_ID = `select ${MERCHANT_COLUMNS}, ${WATCHED} from read.merchants m ${MERCHANT_JOINS}
+const MERCHANTS_BY_ID = `select ${MERCHANT_COLUMNS}, ${WATCHED}, ${INQUIRY_COLUMNS}
+  from read.merchants m ${MERCHANT_JOINS} ${INQUIRY_JOIN}
   where m.id = any($2::uuid[]) and m.archived_at is null`;
 
 // Each typed word, or the most similar vocabulary word when no known word begins with it.
@@ -102,9 +107,10 @@ export const SEARCH_STATEMENTS = {
   corrections: CORRECTIONS,
 } as const;
 
+/** A merchant a search found, whether the searching account watches its EIN, and its inquiry velocity. */
+export type SearchedRow = MerchantRow & InquiryRow & { watched: boolean };
+
 /** What a search found: the merchants shown, whether more matched, and the recorded search's position. */
-/** A merchant a search found, and whether the searching account watches its EIN. */
-export type SearchedRow = MerchantRow & { watched: boolean };
 
 export interface SearchOutcome {
   shown: SearchedRow[];
@@ -223,6 +229,7 @@ export function merchantSearch(deps: QueryDeps) {
       merchantIds: found.map((r) => r.id),
       hit: found.length > 0,
       categories: found.map((r) => r.last_note_category),
+      ...(actor.isDmAdmin ? { platformAdmin: true } : {}),
     });
 
   /** Searches as `actor`, showing at most `cap` merchants, and records the search from `source`. */
@@ -256,7 +263,7 @@ export function searchHandlers(deps: QueryDeps) {
     if (shown.length === 0) throw notFound(SEARCH_TEXTS.noneFound, { position });
     const watched = watchedOf(req.actor, shown);
     return {
-      data: shown.map((r) => toMerchantView(r, req.actor, watched)),
+      data: shown.map((r) => toSearchedMerchantView(r, req.actor, watched)),
       warning: overflow ? SEARCH_TEXTS.overflow(cap) : null,
       position,
     };

@@ -120,6 +120,7 @@ const FIXTURES: Record<RouteName, (c: Ctx, role: Role) => Fixture> = {
   listMerchants: none,
   addMerchant: () => ({ body: {} }),
   getMerchant: (c) => id(c.merchant),
+  listLinkedMerchants: (c) => id(c.merchant),
   updateMerchant: (c) => ({ ...id(c.merchant), body: {} }),
   archiveMerchant: (c) => ({ ...id(c.spareMerchant), body: {} }),
   merchantHistory: (c) => id(c.merchant),
@@ -270,6 +271,7 @@ const FIXTURES: Record<RouteName, (c: Ctx, role: Role) => Fixture> = {
   partnerAddMerchantWithAdditionalData: () => ({ body: {} }),
   partnerAddNoteWithAdditionalData: () => ({ body: {} }),
   partnerSearchHistory: () => ({ params: { fein: '123456789' } }),
+  partnerLinkedMerchants: () => ({ params: { fein: '123456789' } }),
 };
 
 let server: TestServer;
@@ -368,6 +370,7 @@ const SPEC_ACCESS: Record<RouteName, string> = {
   listMerchants: 'platform_admin',
   addMerchant: 'member',
   getMerchant: 'member',
+  listLinkedMerchants: 'member',
   updateMerchant: 'member',
   archiveMerchant: 'platform_admin',
   merchantHistory: 'platform_admin',
@@ -486,6 +489,7 @@ const SPEC_ACCESS: Record<RouteName, string> = {
   partnerAddMerchantWithAdditionalData: 'api+PRO',
   partnerAddNoteWithAdditionalData: 'api+PRO',
   partnerSearchHistory: 'api+PRO',
+  partnerLinkedMerchants: 'api',
 };
 
 const ROUTE_REFUSALS = new Set<string>([

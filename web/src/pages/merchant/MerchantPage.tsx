@@ -12,7 +12,7 @@ import {
   Tabs,
   Tag,
 } from '@blueprintjs/core';
-import { type MerchantView, type NoteView, routes } from '@mrn/contracts';
+import { type NoteView, routes, type SearchedMerchantView } from '@mrn/contracts';
 import { useEffect, useState } from 'react';
 import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { useApiQuery } from '../../api/hooks.ts';
@@ -25,6 +25,8 @@ import { DeleteMerchantDialog } from '../../merchants/DeleteMerchantDialog.tsx';
 import { DeletionRequestDialog } from '../../merchants/DeletionRequestDialog.tsx';
 import { draftNoteOf } from '../../merchants/draft-note.ts';
 import { displayEin, formatDate, fullAddress } from '../../merchants/format.ts';
+import { InquiryFigures, InquiryTag } from '../../merchants/InquiryBadge.tsx';
+import { LinkedMerchants } from '../../merchants/LinkedMerchants.tsx';
 import { Fact, MerchantFacts } from '../../merchants/MerchantFacts.tsx';
 import { NoteDialog, type NoteDialogMode } from '../../merchants/NoteDialog.tsx';
 import { NotesList } from '../../merchants/NotesList.tsx';
@@ -87,7 +89,7 @@ export function MerchantPage() {
   return <MerchantDetail merchant={merchant.data} />;
 }
 
-function MerchantDetail({ merchant }: { merchant: MerchantView }) {
+function MerchantDetail({ merchant }: { merchant: SearchedMerchantView }) {
   const user = useSignedInUser();
   const navigate = useNavigate();
   const location = useLocation();
@@ -154,6 +156,9 @@ function MerchantDetail({ merchant }: { merchant: MerchantView }) {
               <Tag intent={categoryIntent(merchant.last_note_category)}>{merchant.last_note_category}</Tag>
             ) : null}
           </Fact>
+          <Fact label="Other Funders (7 days)">
+            <InquiryTag inquiries={merchant.inquiries} />
+          </Fact>
         </MerchantFacts>
       </Card>
 
@@ -192,7 +197,7 @@ function MerchantDetailBody({
   onAddNote,
   onEditNote,
 }: {
-  merchant: MerchantView;
+  merchant: SearchedMerchantView;
   onAddNote: () => void;
   onEditNote: (note: NoteView) => void;
 }) {
@@ -232,6 +237,16 @@ function MerchantDetailBody({
               <Fact label="Business Start Date">{formatDate(merchant.business_startdate)}</Fact>
               <Fact label="Industry">{merchant.industry}</Fact>
             </MerchantFacts>
+          </SectionCard>
+        </Section>
+        <Section title="Inquiry Velocity" icon="people" elevation={1} compact collapsible>
+          <SectionCard>
+            <InquiryFigures inquiries={merchant.inquiries} />
+          </SectionCard>
+        </Section>
+        <Section title="Possibly the Same Business" icon="link" elevation={1} compact collapsible>
+          <SectionCard>
+            <LinkedMerchants merchantId={merchant.resource_id} />
           </SectionCard>
         </Section>
         <Section title="Search History" icon="timeline-line-chart" elevation={1} compact collapsible>

@@ -4,6 +4,7 @@ import { useNavigate, useSearchParams } from 'react-router-dom';
 import { useApiQuery } from '../../api/hooks.ts';
 import { MerchantSearchForm } from '../../layout/MerchantSearchForm.tsx';
 import { cityState } from '../../merchants/format.ts';
+import { InquiryTag } from '../../merchants/InquiryBadge.tsx';
 import { EinCell, LatestCategoryCell } from '../../merchants/table-cells.tsx';
 import { SEARCH_RESULTS_STALE_MS } from '../../merchants/use-merchant-search.tsx';
 import { merchantPath, newMerchantPath } from '../../routing/paths.ts';
@@ -12,7 +13,7 @@ import { PageSpinner } from '../../ui/PageSpinner.tsx';
 import { TableCard } from '../../ui/TableCard.tsx';
 import { useDocumentTitle } from '../../ui/use-document-title.ts';
 
-const COLUMNS = ['Name', 'EIN/BN', 'City/State', 'Latest Note Category'];
+const COLUMNS = ['Name', 'EIN/BN', 'City/State', 'Latest Note Category', 'Other Funders'];
 
 /** /search: the merchants a search found, titled Merchants (core spec §2). */
 export function SearchPage() {
@@ -92,6 +93,9 @@ function SearchResults({ term }: { term: string }) {
             <EinCell fein={m.fein} />
             <td data-label="City/State">{cityState(m)}</td>
             <LatestCategoryCell category={m.last_note_category} />
+            <td data-label="Other Funders">
+              <InquiryTag inquiries={m.inquiries} />
+            </td>
           </LinkedRow>
         ))}
       </TableCard>

@@ -1,0 +1,37 @@
+-- Inquiry velocity (issue 24): when each funder last looked each merchant up (a search that
+-- identified it, by a funder: contracts/src/domain/inquiries.ts). A projector of its own
+-- (projections/src/read-models/merchant-inquiries.ts): with no checkpoint yet, it replays the searches
+-- already in the log when it first runs. One row per merchant and funder, so
+-- "distinct other funders in the last n days" is a count of the rows newer than n days, read from the
+-- primary key alone. `greatest` makes the upsert order-free: any batching of the log gives these rows.
+create table read.merchant_inquiries (
+  merchant_id      uuid not null,
+  account_id       uuid not null,
+  last_searched_at timestamptz not null,
+  primary key (merchant_id, account_id) include (last_searched_at)
+);
+
+-- The figures as the viewer sees them at `as_of` (now, for every read; tests pass a fixed clock): other
+-- funders only, windows (as_of - n days, as_of]. SQL, so a lateral call is inlined into the statement.
+create function read.inquiry_velocity(merchant uuid, viewer uuid, as_of timestamptz)
+returns table (last_7_days int, last_30_days int, last_90_days int)
+language sql stable as $$
+  select count(*) filter (where i.last_searched_at > as_of - interval '7 days')::int,
+         count(*) filter (where i.last_searched_at > as_of - interval '30 days')::int,
+         count(*)::int
+    from read.merchant_inquiries i
+   where i.merchant_id = merchant
+     and i.account_id <> viewer
+     and i.last_searched_at > as_of - interval '90 days'
+$$;
+
+-- Linked merchants (issue 24): each live merchant's normalised business phone and street address
+-- (projections/src/read-models/merchant-link-keys.ts). Two merchants sharing a (kind, key) are
+-- possibly the same business. An archived merchant has no keys: it drops out of every list.
+create table read.merchant_link_keys (
+  kind        text not null check (kind in ('phone', 'address')),
+  key         text not null,
+  merchant_id uuid not null,
+  primary key (kind, key, merchant_id)
+);
+create index merchant_link_keys_merchant on read.merchant_link_keys (merchant_id);
