@@ -62,7 +62,15 @@ describe('inquiry velocity', () => {
   const M = randomUUID();
   const OTHER_MERCHANT = randomUUID();
   const viewer = randomUUID();
-  const [b, c, d, e, f, g, admin] = Array.from({ length: 7 }, () => randomUUID());
+  const [b, c, d, e, f, g, admin] = [
+    randomUUID(),
+    randomUUID(),
+    randomUUID(),
+    randomUUID(),
+    randomUUID(),
+    randomUUID(),
+    randomUUID(),
+  ];
 
   const log = (): RecordedEvent[] => [
     // At each window's edge, one second inside and one second outside.
@@ -177,7 +185,12 @@ describe('linked merchants', () => {
       )
     ).rows;
 
-  const [m1, m2, m3, m4] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()].sort();
+  const [m1, m2, m3, m4] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()].sort() as [
+    string,
+    string,
+    string,
+    string,
+  ];
   const log = (): RecordedEvent[] => [
     added(m1, { businessPhone: '(918) 555-0142', street1: '200 West Main Street', city: 'Tulsa' }),
     // The same phone typed otherwise, elsewhere.

@@ -35,7 +35,8 @@ interface LinkedRow {
   shared: LinkKind[];
 }
 
-export function linkedMerchantHandlers(deps: QueryDeps) {
+/** Linked merchants as both APIs list them. */
+function linkedMerchants(deps: QueryDeps) {
   async function linkedTo(merchantId: string): Promise<LinkedMerchantView[]> {
     const { rows } = await deps.pool.query<LinkedRow>({
       name: 'mrn_linked_merchants',
@@ -65,19 +66,25 @@ export function linkedMerchantHandlers(deps: QueryDeps) {
     return rows[0].id;
   }
 
+  return { linkedTo, liveMerchant };
+}
+
+/** The dashboard's list on the merchant page. */
+export function linkedMerchantHandlers(deps: QueryDeps) {
+  const { linkedTo, liveMerchant } = linkedMerchants(deps);
   const listLinkedMerchantsHandler: Handler<typeof listLinkedMerchants> = async (req) => ({
     data: await linkedTo(await liveMerchant('id', req.params.id)),
   });
+  return { listLinkedMerchants: listLinkedMerchantsHandler };
+}
 
-  const partnerLinkedMerchantsHandler: Handler<typeof partnerLinkedMerchants> = async (req) => ({
+/** The partner API's, by EIN (in the sandbox too: it mounts the partner handlers alone). */
+export function partnerLinkedMerchantsHandler(deps: QueryDeps): Handler<typeof partnerLinkedMerchants> {
+  const { linkedTo, liveMerchant } = linkedMerchants(deps);
+  return async (req) => ({
     errors: [],
     data: (await linkedTo(await liveMerchant('fein', req.params.fein))).map(
       ({ resource_id: _id, ...linked }) => linked,
     ),
   });
-
-  return {
-    listLinkedMerchants: listLinkedMerchantsHandler,
-    partnerLinkedMerchants: partnerLinkedMerchantsHandler,
-  };
 }

@@ -12,6 +12,7 @@ import {
 } from '@mrn/contracts';
 import { type Actor, forbidden, type Handler, notFound, ruleBroken } from '@mrn/platform';
 import type { QueryDeps } from '../context.ts';
+import { partnerLinkedMerchantsHandler } from '../merchants/linked-merchant-handlers.ts';
 import { merchantSearch, SEARCH_TEXTS } from '../search/search-handlers.ts';
 import {
   NOTE_COLUMNS,
@@ -138,5 +139,6 @@ export function partnerQueryHandlers(deps: QueryDeps) {
     partnerSearchWithAdditionalData: searchWithSourceHandler,
     partnerGetSubscription: getSubscriptionHandler,
     partnerSearchHistory: searchHistoryHandler,
+    partnerLinkedMerchants: partnerLinkedMerchantsHandler(deps),
   };
 }

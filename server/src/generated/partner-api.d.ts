@@ -33,7 +33,7 @@ export interface paths {
         };
         /**
          * Search merchants
-         * @description A 9-digit EIN finds that merchant; legal-name keywords find up to 5 merchants, with their notes. More matches ask you to narrow the search. Every search is recorded, as on the dashboard.
+         * @description A 9-digit EIN finds that merchant; legal-name keywords find up to 5 merchants, with their notes. More matches ask you to narrow the search. Every search is recorded, as on the dashboard. Each merchant carries `inquiries`: how many distinct other funders looked it up in the last 7, 30 and 90 days (never which); the figures are for PRO accounts, others get `available: false` and nulls.
          */
         get: operations["partnerSearchMerchants"];
         put?: never;
@@ -216,6 +216,26 @@ export interface paths {
          * @description The time of every search of this EIN on the network in the last 6 months, newest first. PRO accounts.
          */
         get: operations["partnerSearchHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/linked_merchants/{fein}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Possibly the same business
+         * @description Other reported EINs that share this merchant's business phone (normalised to E.164) or street address (the same street number, street name and type, city and state; suite and unit are not compared), newest first, at most 50, with what they share and their latest note category. Not found when no live merchant has the EIN.
+         */
+        get: operations["partnerLinkedMerchants"];
         put?: never;
         post?: never;
         delete?: never;
@@ -529,6 +549,12 @@ export interface operations {
                      *           "industry": null,
                      *           "created_at": "2026-03-14T15:09:26.000Z",
                      *           "added_by": null,
+                     *           "inquiries": {
+                     *             "available": true,
+                     *             "last_7_days": 3,
+                     *             "last_30_days": 4,
+                     *             "last_90_days": 6
+                     *           },
                      *           "notes": [
                      *             {
                      *               "note_category": "Stacking History",
@@ -565,6 +591,12 @@ export interface operations {
                                 created_at: string;
                                 added_by: string | null;
                             }[];
+                            inquiries: {
+                                available: boolean;
+                                last_7_days: number | null;
+                                last_30_days: number | null;
+                                last_90_days: number | null;
+                            };
                         }[];
                     };
                 };
@@ -1987,6 +2019,12 @@ export interface operations {
                      *           "industry": null,
                      *           "created_at": "2026-03-14T15:09:26.000Z",
                      *           "added_by": null,
+                     *           "inquiries": {
+                     *             "available": true,
+                     *             "last_7_days": 3,
+                     *             "last_30_days": 4,
+                     *             "last_90_days": 6
+                     *           },
                      *           "notes": [
                      *             {
                      *               "note_category": "Stacking History",
@@ -2027,6 +2065,12 @@ export interface operations {
                                 submission_source: ("in-house" | "broker") | null;
                                 broker_name: string | null;
                             }[];
+                            inquiries: {
+                                available: boolean;
+                                last_7_days: number | null;
+                                last_30_days: number | null;
+                                last_90_days: number | null;
+                            };
                         }[];
                     };
                 };
@@ -2862,6 +2906,194 @@ export interface operations {
                                 created_at: string;
                             }[];
                         };
+                    };
+                };
+            };
+            /** @description A field is missing or invalid: each error names it. */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No API token, an expired or revoked one, a dashboard token, or (for the token call) wrong credentials. */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The account or user has no API access, or the call needs a PRO plan or merchant subscriptions. */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Breaks a rule (the contribution lock, too many keyword matches, an Idempotency-Key reused with another body). */
+            422: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the rate limit or the daily search limit: wait for Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side. Quote the request_id when asking support. */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for a moment (the database, or the sandbox starting or being reset): try again shortly, after Retry-After seconds when it is given. */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    partnerLinkedMerchants: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 123456789 */
+                fein: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "errors": [],
+                     *       "data": [
+                     *         {
+                     *           "fein": "987654321",
+                     *           "legal_name": "Acme Roasters Inc",
+                     *           "dba": "Acme Coffee",
+                     *           "city": "Austin",
+                     *           "state": "TX",
+                     *           "shared": [
+                     *             "address",
+                     *             "phone"
+                     *           ],
+                     *           "last_note_category": "Default",
+                     *           "created_at": "2025-11-02T16:40:05.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        errors: {
+                            field: string | null;
+                            message: string;
+                        }[];
+                        data: {
+                            fein: string;
+                            legal_name: string;
+                            dba: string | null;
+                            city: string;
+                            state: string;
+                            shared: ("phone" | "address")[];
+                            last_note_category: string | null;
+                            created_at: string;
+                        }[];
                     };
                 };
             };
