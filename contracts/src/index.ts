@@ -8,6 +8,7 @@ export * from './domain/notes.ts';
 export * from './domain/plans.ts';
 export * from './domain/search-watch.ts';
 export * from './domain/session.ts';
+export * from './domain/shopped-alerts.ts';
 export * from './domain/us-states.ts';
 export * from './events/index.ts';
 export * from './events/parse.ts';

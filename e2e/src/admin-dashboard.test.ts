@@ -18,7 +18,7 @@ const SHOTS = '/tmp/shots/';
 beforeAll(async () => {
   server = await startTestServer({ listen: true, demo: true });
   browser = await launchBrowser();
-  await server.projections.waitFor(await server.store.headPosition(), undefined, 10_000);
+  await server.projectedAll(undefined, 10_000);
   mkdirSync(SHOTS, { recursive: true });
 });
 afterAll(async () => {

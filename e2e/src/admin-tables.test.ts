@@ -86,7 +86,7 @@ beforeAll(async () => {
     });
     expect(reported.status).toBe(200);
   }
-  await server.projections.waitFor(await server.store.headPosition(), undefined, 20_000);
+  await server.projectedAll(undefined, 20_000);
 }, 120_000);
 afterAll(async () => {
   await browser?.close();

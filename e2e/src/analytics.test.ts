@@ -21,7 +21,7 @@ beforeAll(async () => {
   await server.call({ method: 'GET', url: `${routes.searchMerchants.path}?search=451234567`, token: marco });
   await server.call({ method: 'GET', url: `${routes.searchMerchants.path}?search=999999988`, token: marco });
   await server.searches.flush();
-  await server.projections.waitFor(await server.store.headPosition(), undefined, 10_000);
+  await server.projectedAll(undefined, 10_000);
 });
 afterAll(async () => {
   await browser?.close();

@@ -53,7 +53,7 @@ async function advanceClockTo(days: number) {
     frozen_time: String(frozen + days * DAY),
   });
   await provider('POST', '/_test/deliveries/wait');
-  await server.projections.waitFor(await server.store.headPosition(), undefined, 10_000);
+  await server.projectedAll(undefined, 10_000);
 }
 
 const viewOfAccount = async () => {
@@ -101,7 +101,7 @@ beforeAll(async () => {
   );
   clock = customer.test_clock;
   frozen = (await provider('GET', `/v1/test_helpers/test_clocks/${clock}`)).frozen_time;
-  await server.projections.waitFor(await server.store.headPosition(), undefined, 10_000);
+  await server.projectedAll(undefined, 10_000);
 });
 afterAll(async () => {
   await browser?.close();
@@ -244,7 +244,7 @@ describe('one billing state on every screen (issue 21 item 2)', () => {
     await screenshot(hosted, 'billing-state-hosted-invoice-paid');
     await hosted.close();
     await provider('POST', '/_test/deliveries/wait');
-    await server.projections.waitFor(await server.store.headPosition(), undefined, 10_000);
+    await server.projectedAll(undefined, 10_000);
 
     await page.getByRole('button', { name: 'Paid it? Check again' }).click();
     await page.getByText('Your membership is active again').waitFor();

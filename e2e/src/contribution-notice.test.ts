@@ -37,7 +37,7 @@ afterAll(async () => {
 
 async function settle() {
   await server.searches.flush();
-  await server.projections.waitFor(await server.store.headPosition(), undefined, 10_000);
+  await server.projectedAll(undefined, 10_000);
 }
 
 const contributionOf = async (accountId: string, token: string) =>

@@ -31,7 +31,7 @@ afterAll(async () => {
 
 async function settle() {
   await server.searches.flush();
-  await server.projections.waitFor(await server.store.headPosition(), undefined, 10_000);
+  await server.projectedAll(undefined, 10_000);
 }
 
 /** Harbor searches enough distinct merchants (by EIN) to fall below 0.5 %. */

@@ -106,7 +106,7 @@ async function ensureMembership() {
     stripeEmail: ADMIN.email,
     stripePlanName: 'BASIC',
   });
-  await server.projections.waitFor(await server.store.headPosition(), undefined, 10_000);
+  await server.projectedAll(undefined, 10_000);
 }
 
 /** Both widths: the page as it is, then at 390 px (and back), checking nothing overflows the phone. */
@@ -272,7 +272,7 @@ describe('membership and billing', () => {
       ],
       { expectedRevision: 'any' },
     );
-    await server.projections.waitFor(await server.store.headPosition(), undefined, 10_000);
+    await server.projectedAll(undefined, 10_000);
 
     const page = await signIn(ADMIN, '/dashboard');
     const bar = page.getByRole('alert').filter({ hasText: 'Your membership renewal payment failed' });

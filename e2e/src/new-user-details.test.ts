@@ -96,7 +96,7 @@ describe('the No Merchants Found dialog', () => {
     }
     await server.searches.flush();
     // Search facts are recorded asynchronously: the count is read once the projections have them.
-    expect(await server.projections.waitFor(await server.store.headPosition(), undefined, 10_000)).toBe(true);
+    expect(await server.projectedAll(undefined, 10_000)).toBe(true);
     const page = await signedInPage(browser, server.url, MARCO, DEMO_PASSWORD);
     const dialog = await searchFromNavbar(page);
     // Tom's two searches and this one of Marco's: the dialog asks as of the search's own position.

@@ -57,7 +57,7 @@ beforeAll(async () => {
     });
     expect(res.status).toBe(200);
   }
-  expect(await server.projections.waitFor(await server.store.headPosition(), undefined, 20_000)).toBe(true);
+  expect(await server.projectedAll(undefined, 20_000)).toBe(true);
 });
 afterAll(async () => {
   await browser?.close();

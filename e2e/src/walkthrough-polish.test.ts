@@ -467,7 +467,7 @@ describe('issue 21: found in the walk-through', () => {
       token: marco,
     });
     await server.searches.flush();
-    await server.projections.waitFor(await server.store.headPosition(), undefined, 10_000);
+    await server.projectedAll(undefined, 10_000);
     const analytics = await signedInPage(browser, server.url, MARCO, DEMO_PASSWORD);
     await analytics.goto(`${server.url}/analytics`);
     const bars = analytics.getByRole('list', { name: 'Hits by category' });

@@ -35,3 +35,10 @@ create table read.merchant_link_keys (
   primary key (kind, key, merchant_id)
 );
 create index merchant_link_keys_merchant on read.merchant_link_keys (merchant_id);
+
+-- "Being shopped" alerts and the webhook endpoint's event types (issue 24), as the funder set them:
+-- a threshold of distinct other funders in 7 days (null: off; 3 until changed) and the types its
+-- endpoint receives (null: every type).
+alter table read.accounts
+  add column shopped_alert_threshold integer default 3,
+  add column webhook_event_types     text[];

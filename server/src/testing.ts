@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildPath, CONSISTENT_AFTER_HEADER, routes } from '@mrn/contracts';
-import { type Clock, createLogger, loadConfig } from '@mrn/platform';
+import { type Clock, createLogger, encodePosition, loadConfig, START } from '@mrn/platform';
 import { createTestDatabase, type TestDatabase } from '@mrn/platform/testing';
 import type { InjectOptions } from 'fastify';
 import { inject } from 'vitest';
@@ -30,6 +30,13 @@ export interface TestServer extends RunningServer {
     // biome-ignore lint/suspicious/noExplicitAny: tests read answers of many shapes and assert on them
   ): Promise<{ status: number; body: any; headers: Record<string, unknown> }>;
   login(email: string, password: string): Promise<string>;
+  /**
+   * Waits until the projections (`readModels`: those only) have applied every event committed so far;
+   * false after `timeoutMs`. Not the store's head: that is the safe head, which stops before any
+   * transaction still open (the dispatcher's, a projection batch's) and so can leave out events a test
+   * has just appended.
+   */
+  projectedAll(readModels?: readonly string[], timeoutMs?: number): Promise<boolean>;
   /**
    * PUT /api/accounts/{id} with the account's current details and these merchant-subscription
    * settings (enabled, notification e-mail, webhook); answers the PUT.
@@ -77,7 +84,7 @@ export async function startTestServer(
   const db = await createTestDatabase(allMigrations());
   const config = testConfig(db.url, opts.env);
   const server = await startServer(config, {
-    logger: createLogger('silent'),
+    logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'),
     listen: opts.listen ?? false,
     demo: opts.demo,
     clock: opts.clock,
@@ -110,6 +117,16 @@ export async function startTestServer(
       });
       if (res.status !== 200) throw new Error(`login failed: ${res.status} ${JSON.stringify(res.body)}`);
       return res.body.data.jwt as string;
+    },
+    async projectedAll(readModels, timeoutMs = 20_000) {
+      const last = await db.pool
+        .query<{ tx: string; position: string }>(
+          'select transaction_id::text as tx, position from events order by transaction_id desc, position desc limit 1',
+        )
+        .then((r) => (r.rows[0] ? encodePosition(r.rows[0].tx, r.rows[0].position) : START))
+        // The log is not in this database (EVENT_STORE=kurrentdb): its head is.
+        .catch(() => server.store.headPosition());
+      return server.projections.waitFor(last, readModels, timeoutMs);
     },
     async setSubscriptionSettings(token, accountId, settings) {
       const url = buildPath(routes.getAccount.path, { id: accountId });

@@ -140,7 +140,7 @@ export const append = (
 export async function openAccount(
   store: PostgresEventStore,
   name: string,
-  settings: { webhook?: string | null; email?: string | null; enabled?: boolean } = {},
+  settings: AccountSettings = {},
 ): Promise<string> {
   const accountId = randomUUID();
   await append(store, `account-${accountId}`, 'AccountOpened', {
@@ -161,7 +161,7 @@ export async function saveAccountSettings(
   store: PostgresEventStore,
   accountId: string,
   name: string,
-  settings: { webhook?: string | null; email?: string | null; enabled?: boolean } = {},
+  settings: AccountSettings = {},
 ): Promise<void> {
   await append(store, `account-${accountId}`, 'AccountUpdated', {
     accountId,
@@ -171,7 +171,53 @@ export async function saveAccountSettings(
     merchantSubscriptionEnabled: settings.enabled ?? true,
     merchantSubscriptionNotificationEmail: settings.email ?? null,
     merchantSubscriptionNotificationWebhook: settings.webhook ?? null,
+    ...(settings.shoppedAlertThreshold !== undefined
+      ? { shoppedAlertThreshold: settings.shoppedAlertThreshold }
+      : {}),
+    ...(settings.webhookEventTypes !== undefined ? { webhookEventTypes: settings.webhookEventTypes } : {}),
   });
+}
+
+interface AccountSettings {
+  webhook?: string | null;
+  email?: string | null;
+  enabled?: boolean;
+  shoppedAlertThreshold?: number | null;
+  webhookEventTypes?: string[] | null;
+}
+
+/**
+ * A search by `accountId` that found `merchantIds`, recorded at `at` (the time the shopped alert counts
+ * by): written with its time, as the query side's recorder would have written it then.
+ */
+export async function searchedAt(
+  db: TestDatabase,
+  accountId: string,
+  merchantIds: string[],
+  at: Date,
+  extra: { einSearch?: boolean; platformAdmin?: boolean } = {},
+): Promise<void> {
+  const stream = `searches-${accountId}`;
+  await db.pool.query(
+    `insert into events (stream_id, revision, event_id, type, data, metadata, recorded_at)
+     select $1, coalesce(max(revision), -1) + 1, $2, 'MerchantSearched', $3, $4, $5 from events where stream_id = $1`,
+    [
+      stream,
+      randomUUID(),
+      {
+        accountId,
+        userId: randomUUID(),
+        source: 'web',
+        term: extra.einSearch === false ? 'acme' : '123456789',
+        einSearch: extra.einSearch ?? true,
+        merchantIds,
+        hit: merchantIds.length > 0,
+        ...(extra.platformAdmin ? { platformAdmin: true } : {}),
+      },
+      { actorAccountId: accountId },
+      at,
+    ],
+  );
 }
 
 export async function watch(store: PostgresEventStore, accountId: string, fein: string): Promise<void> {

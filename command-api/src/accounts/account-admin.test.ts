@@ -30,6 +30,8 @@ const details = {
   merchantSubscriptionNotificationWebhook: null,
   watchSearchedMerchants: false,
   watchSearchedMonths: 12,
+  shoppedAlertThreshold: 3,
+  webhookEventTypes: null,
 };
 
 describe('account decider: funder administration', () => {

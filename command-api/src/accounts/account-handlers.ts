@@ -29,6 +29,8 @@ const toDetails = (a: AccountFields): AccountDetailsInput => ({
   merchantSubscriptionNotificationWebhook: a.merchant_subscription_notification_webhook ?? null,
   watchSearchedMerchants: a.watch_searched_merchants,
   watchSearchedMonths: a.watch_searched_months,
+  shoppedAlertThreshold: a.shopped_alert_threshold,
+  webhookEventTypes: a.webhook_event_types,
 });
 
 type Simple =

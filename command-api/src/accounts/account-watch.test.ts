@@ -37,7 +37,14 @@ const update = (details: Partial<AccountDetailsInput>) => ({
 });
 const updated = (watchSearchedMerchants: boolean, watchSearchedMonths: number): AccountEvent => ({
   type: 'AccountUpdated',
-  data: { accountId: 'a1', ...base, watchSearchedMerchants, watchSearchedMonths },
+  data: {
+    accountId: 'a1',
+    ...base,
+    watchSearchedMerchants,
+    watchSearchedMonths,
+    shoppedAlertThreshold: 3,
+    webhookEventTypes: null,
+  },
 });
 
 describe('account decider: watch merchants we search', () => {

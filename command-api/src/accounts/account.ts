@@ -1,9 +1,13 @@
 import type { EventData, EventOf, MembershipStatus, PlanLevel } from '@mrn/contracts';
 import {
+  type AlertSettings,
+  alertSettingsOf,
   CONTRIBUTION_REMINDER_DAYS,
   CONTRIBUTION_WARNING_DAYS,
   MIN_CONTRIBUTION_PERCENT,
+  normaliseEventTypes,
   WATCH_SEARCHED_MONTHS,
+  type WebhookEventType,
   watchSettingsOf,
 } from '@mrn/contracts';
 import { type Actor, conflict, forbidden, gone, invalid, notFound } from '@mrn/platform';
@@ -52,6 +56,9 @@ export interface OpenAccountState {
   /** "Watch merchants we search" and for how many months (acted on only for PRO with subscriptions on). */
   watchSearchedMerchants: boolean;
   watchSearchedMonths: number;
+  /** Being-shopped alerts (null: off) and the webhook endpoint's event types (null: all), issue 24. */
+  shoppedAlertThreshold: number | null;
+  webhookEventTypes: WebhookEventType[] | null;
   /**
    * Issued when the 90-day contribution fell below the minimum; null while it is at or above it.
    * `reminded`: the admins were reminded of its expiry (once per warning).
@@ -64,10 +71,14 @@ export interface OpenAccountState {
 
 export type AccountState = { status: 'none' } | OpenAccountState;
 
-export type AccountDetails = Required<Omit<EventData<'AccountUpdated'>, 'accountId'>>;
-/** The details an update asks for; a watch setting left out stays as it is. */
-export type AccountDetailsInput = Omit<AccountDetails, 'watchSearchedMerchants' | 'watchSearchedMonths'> &
-  Partial<Pick<AccountDetails, 'watchSearchedMerchants' | 'watchSearchedMonths'>>;
+export type AccountDetails = Required<
+  Omit<EventData<'AccountUpdated'>, 'accountId' | 'shoppedAlertThreshold' | 'webhookEventTypes'>
+> &
+  AlertSettings;
+type KeptWhenLeftOut = 'watchSearchedMerchants' | 'watchSearchedMonths' | keyof AlertSettings;
+/** The details an update asks for; a watch or alert setting left out stays as it is. */
+export type AccountDetailsInput = Omit<AccountDetails, KeptWhenLeftOut> &
+  Partial<Pick<AccountDetails, KeptWhenLeftOut>>;
 
 export type AccountCommand =
   | {
@@ -129,6 +140,7 @@ export const accountDecider: Decider<AccountCommand, AccountState, AccountEvent>
         merchantSubscriptionNotificationEmail: null,
         merchantSubscriptionNotificationWebhook: null,
         ...watchSettingsOf({}),
+        ...alertSettingsOf({}),
         contributionWarning: null,
         contributionLocked: false,
         contributionOverride: false,
@@ -139,7 +151,7 @@ export const accountDecider: Decider<AccountCommand, AccountState, AccountEvent>
     switch (event.type) {
       case 'AccountUpdated': {
         const { accountId: _, ...details } = event.data;
-        return { ...state, ...details, ...watchSettingsOf(details) };
+        return { ...state, ...details, ...watchSettingsOf(details), ...alertSettingsOf(details) };
       }
       case 'AccountArchived':
         return { ...state, status: 'archived' };
@@ -225,9 +237,17 @@ export const accountDecider: Decider<AccountCommand, AccountState, AccountEvent>
           merchantSubscriptionEnabled: enabled,
           watchSearchedMerchants: command.details.watchSearchedMerchants ?? account.watchSearchedMerchants,
           watchSearchedMonths: months,
+          shoppedAlertThreshold:
+            command.details.shoppedAlertThreshold === undefined
+              ? account.shoppedAlertThreshold
+              : command.details.shoppedAlertThreshold,
+          webhookEventTypes:
+            command.details.webhookEventTypes === undefined
+              ? account.webhookEventTypes
+              : normaliseEventTypes(command.details.webhookEventTypes),
         };
         const same = (Object.keys(details) as (keyof AccountDetails)[]).every(
-          (k) => account[k] === details[k],
+          (k) => JSON.stringify(account[k]) === JSON.stringify(details[k]),
         );
         if (!same) return [{ type: 'AccountUpdated', data: { accountId: account.accountId, ...details } }];
         // Saving the same webhook address again is how a disabled endpoint is resumed (the e-mail says so).

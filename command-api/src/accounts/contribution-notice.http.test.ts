@@ -47,7 +47,7 @@ afterAll(async () => {
 
 const settle = async () => {
   await server.searches.flush();
-  expect(await server.projections.waitFor(await server.store.headPosition(), undefined, 10_000)).toBe(true);
+  expect(await server.projectedAll(undefined, 10_000)).toBe(true);
 };
 const contribution = (who: string, id = harbor) =>
   server.call({

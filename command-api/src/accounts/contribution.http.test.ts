@@ -39,7 +39,7 @@ afterAll(async () => {
 
 const settle = async () => {
   await server.searches.flush();
-  expect(await server.projections.waitFor(await server.store.headPosition(), undefined, 10_000)).toBe(true);
+  expect(await server.projectedAll(undefined, 10_000)).toBe(true);
 };
 const account = async (id = harbor) =>
   (await server.call({ method: 'GET', url: buildPath(routes.getAccount.path, { id }), token: tokens.admin }))

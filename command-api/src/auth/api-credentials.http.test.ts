@@ -36,7 +36,7 @@ beforeAll(async () => {
     token: admin,
   });
   expect(granted.status).toBe(200);
-  expect(await server.projections.waitFor(await server.store.headPosition(), undefined, 20_000)).toBe(true);
+  expect(await server.projectedAll(undefined, 20_000)).toBe(true);
   // From here on no read model moves: whatever works below works from the event store alone.
   await server.projections.stop();
 }, 60_000);

@@ -77,7 +77,7 @@ async function webhooksSettled() {
     method: 'POST',
     headers: { authorization: `Bearer ${secretKey()}` },
   });
-  await server.projections.waitFor(await server.store.headPosition(), undefined, 10_000);
+  await server.projectedAll(undefined, 10_000);
 }
 const eventsOfType = async (type: string, stream = `account-${funder}`) =>
   Number(

@@ -110,9 +110,7 @@ describe('interrupted imports', () => {
         'SubscriptionImportStarted',
         'SubscriptionImportFinished',
       ]);
-      expect(await server.projections.waitFor(await server.store.headPosition(), undefined, 20_000)).toBe(
-        true,
-      );
+      expect(await server.projectedAll(undefined, 20_000)).toBe(true);
       const list = await server.call({
         method: 'GET',
         url: buildPath(routes.listSubscriptionImports.path, { id: summit }),

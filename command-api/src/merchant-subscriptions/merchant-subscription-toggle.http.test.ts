@@ -69,7 +69,7 @@ const watchedFeins = async () => {
   return (res.body.data as { fein: string }[]).map((s) => s.fein);
 };
 const settle = async () => {
-  expect(await server.projections.waitFor(await server.store.headPosition(), undefined, 20_000)).toBe(true);
+  expect(await server.projectedAll(undefined, 20_000)).toBe(true);
 };
 async function setSubscriptions(enabled: boolean) {
   const res = await server.setSubscriptionSettings(tokens.admin!, summit, {

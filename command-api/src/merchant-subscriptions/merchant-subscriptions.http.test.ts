@@ -34,7 +34,7 @@ afterAll(async () => {
 });
 
 const settle = async () => {
-  expect(await server.projections.waitFor(await server.store.headPosition(), undefined, 20_000)).toBe(true);
+  expect(await server.projectedAll(undefined, 20_000)).toBe(true);
 };
 const listUrl = (id: string, query = '') =>
   `${buildPath(routes.listMerchantSubscriptions.path, { id })}${query}`;

@@ -106,7 +106,7 @@ const checkpoint = async (name: string) =>
 const passed = (name: string, position: Position) =>
   expect.poll(async () => (await checkpoint(name)) >= position, { timeout: 20_000 }).toBe(true);
 const settle = async () => {
-  expect(await server.projections.waitFor(await server.store.headPosition(), undefined, 20_000)).toBe(true);
+  expect(await server.projectedAll(undefined, 20_000)).toBe(true);
 };
 
 const subscriptionsOf = async (who: string, id: string) => {

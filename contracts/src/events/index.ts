@@ -34,6 +34,12 @@ export const eventSchemas = {
      */
     watchSearchedMerchants: z.boolean().optional(),
     watchSearchedMonths: z.number().int().min(1).max(24).optional(),
+    /**
+     * "Being shopped" alerts and the webhook endpoint's event types (issue 24). Optional for the same
+     * reason: absent reads as a threshold of 3 and every type (`alertSettingsOf`).
+     */
+    shoppedAlertThreshold: z.number().int().min(1).max(20).nullable().optional(),
+    webhookEventTypes: z.array(z.string()).nullable().optional(),
   }),
   /**
    * The funder's admins saved the settings with the webhook address it already had: nothing changed,

@@ -1,6 +1,7 @@
 import { MEMBERSHIP_ENDED_REASONS } from '../domain/billing-state.ts';
 import { MEMBERSHIP_STATUSES, PLAN_LEVELS } from '../domain/plans.ts';
 import { WATCH_SEARCHED_MONTHS } from '../domain/search-watch.ts';
+import { SHOPPED_THRESHOLD, WEBHOOK_EVENT_TYPES } from '../domain/shopped-alerts.ts';
 import { dataEnvelope, Pagination } from '../http/envelope.ts';
 import { email, optionalText, requiredText, uuid } from '../http/fields.ts';
 import { route } from '../http/route.ts';
@@ -79,6 +80,10 @@ export const AccountView = z.object({
   /** Watch merchants we search: the account's searches subscribe it for `watch_searched_months`. */
   watch_searched_merchants: z.boolean(),
   watch_searched_months: z.number().int(),
+  /** Being-shopped alerts: distinct other funders in 7 days that trigger one; null when off. */
+  shopped_alert_threshold: z.number().int().nullable(),
+  /** The event types the webhook endpoint receives; null: every type. */
+  webhook_event_types: z.array(z.enum(WEBHOOK_EVENT_TYPES)).nullable(),
   archived_at: z.string().nullable(),
   created_at: z.string(),
 });
@@ -96,6 +101,7 @@ const webhookUrl = () =>
       .nullable(),
   );
 
+const shoppedThresholdMessage = `must be between ${SHOPPED_THRESHOLD.min} and ${SHOPPED_THRESHOLD.max} funders`;
 const watchMonthsMessage = `must be between ${WATCH_SEARCHED_MONTHS.min} and ${WATCH_SEARCHED_MONTHS.max} months`;
 
 export const AccountFields = z.object(
@@ -120,6 +126,21 @@ export const AccountFields = z.object(
       .int('must be a whole number')
       .min(WATCH_SEARCHED_MONTHS.min, watchMonthsMessage)
       .max(WATCH_SEARCHED_MONTHS.max, watchMonthsMessage)
+      .optional(),
+    // Absent: left as they are. Null threshold: alerts off; null types: every type.
+    shopped_alert_threshold: z
+      .number({ error: 'must be a whole number' })
+      .int('must be a whole number')
+      .min(SHOPPED_THRESHOLD.min, shoppedThresholdMessage)
+      .max(SHOPPED_THRESHOLD.max, shoppedThresholdMessage)
+      .nullable()
+      .optional(),
+    webhook_event_types: z
+      .array(z.enum(WEBHOOK_EVENT_TYPES, { error: `must be one of ${WEBHOOK_EVENT_TYPES.join(', ')}` }), {
+        error: 'must be a list of event types',
+      })
+      .min(1, 'must name at least one event type (remove the webhook address to receive none)')
+      .nullable()
       .optional(),
   },
   { error: 'is required' },

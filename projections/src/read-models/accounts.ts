@@ -1,4 +1,4 @@
-import { type EventData, type MembershipEndedReason, watchSettingsOf } from '@mrn/contracts';
+import { alertSettingsOf, type EventData, type MembershipEndedReason, watchSettingsOf } from '@mrn/contracts';
 import { projector } from '../projector.ts';
 
 /** AccountView.membership_ended_reason of a cancellation (contracts/src/domain/billing-state.ts). */
@@ -33,7 +33,8 @@ export const accountsProjector = projector({
       await tx.query(
         `update read.accounts set name = $2, website = $3, primary_contact_email = $4, merchant_subscription_enabled = $5,
            merchant_subscription_notification_email = $6, merchant_subscription_notification_webhook = $7,
-           watch_searched_merchants = $8, watch_searched_months = $9 where id = $1`,
+           watch_searched_merchants = $8, watch_searched_months = $9, shopped_alert_threshold = $10,
+           webhook_event_types = $11 where id = $1`,
         [
           d.accountId,
           d.name,
@@ -44,6 +45,8 @@ export const accountsProjector = projector({
           d.merchantSubscriptionNotificationWebhook,
           watchSettingsOf(d).watchSearchedMerchants,
           watchSettingsOf(d).watchSearchedMonths,
+          alertSettingsOf(d).shoppedAlertThreshold,
+          alertSettingsOf(d).webhookEventTypes,
         ],
       );
     },

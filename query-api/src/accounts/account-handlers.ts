@@ -11,6 +11,7 @@ import type {
   listDevMailbox,
   listMemberFunders,
   UserView,
+  WebhookEventType,
 } from '@mrn/contracts';
 import { recordsNeeded } from '@mrn/contracts';
 import { type Actor, forbidden, type Handler, latestDevMail, notFound, requestOrigin } from '@mrn/platform';
@@ -55,6 +56,8 @@ interface AccountRow {
   merchant_subscription_notification_webhook: string | null;
   watch_searched_merchants: boolean;
   watch_searched_months: number;
+  shopped_alert_threshold: number | null;
+  webhook_event_types: WebhookEventType[] | null;
   archived_at: Date | null;
   created_at: Date;
 }
@@ -126,6 +129,8 @@ const toAccountView = (r: AccountRow, updateUrl: string | null): AccountView => 
   merchant_subscription_notification_webhook: r.merchant_subscription_notification_webhook,
   watch_searched_merchants: r.watch_searched_merchants,
   watch_searched_months: r.watch_searched_months,
+  shopped_alert_threshold: r.shopped_alert_threshold,
+  webhook_event_types: r.webhook_event_types,
   archived_at: iso(r.archived_at),
   created_at: iso(r.created_at)!,
 });

@@ -28,7 +28,7 @@ afterAll(async () => {
 
 const settle = async () => {
   await server.searches.flush();
-  expect(await server.projections.waitFor(await server.store.headPosition(), undefined, 20_000)).toBe(true);
+  expect(await server.projectedAll(undefined, 20_000)).toBe(true);
 };
 const get = (url: string, who: string) => server.call({ method: 'GET', url, token: tokens[who] });
 const today = () => new Date().toISOString().slice(0, 10);

@@ -52,8 +52,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-const settle = async () =>
-  expect(await server.projections.waitFor(await server.store.headPosition(), undefined, 20_000)).toBe(true);
+const settle = async () => expect(await server.projectedAll(undefined, 20_000)).toBe(true);
 
 let einCount = 0;
 const freshEin = () => String(830_000_000 + ++einCount);

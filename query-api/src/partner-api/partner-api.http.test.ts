@@ -52,7 +52,7 @@ beforeAll(async () => {
   await server.setSubscriptionSettings(dashboard.admin!, accountOf.dana!, {
     merchant_subscription_enabled: true,
   });
-  expect(await server.projections.waitFor(await server.store.headPosition(), undefined, 20_000)).toBe(true);
+  expect(await server.projectedAll(undefined, 20_000)).toBe(true);
 }, 60_000);
 afterAll(async () => {
   await server?.close();
@@ -282,7 +282,7 @@ describe('calls', () => {
     expect(duplicate.status).toBe(409);
     expect(firstError(duplicate.body)?.message).toBe('A merchant with this EIN/BN already exists.');
 
-    await server.projections.waitFor(await server.store.headPosition(), undefined, 10_000);
+    await server.projectedAll(undefined, 10_000);
     const byEin = await api(
       'GET',
       buildPath(routes.partnerSearchMerchants.path, { key: '771234567' }),
@@ -394,7 +394,7 @@ describe('calls', () => {
       submission_source: 'in-house',
     });
     expect(merchant.status).toBe(201);
-    await server.projections.waitFor(await server.store.headPosition(), undefined, 10_000);
+    await server.projectedAll(undefined, 10_000);
     const found = await api(
       'GET',
       buildPath(routes.partnerSearchWithAdditionalData.path, { key: '771234567' }),
@@ -446,20 +446,20 @@ describe('calls', () => {
     expect(subscribed.status).toBe(201);
     expect(subscribed.body.data).toMatchObject({ fein, subscribed: true });
     expect((await api('POST', routes.partnerSubscribe.path, token, { fein })).status).toBe(200);
-    await server.projections.waitFor(await server.store.headPosition(), undefined, 10_000);
+    await server.projectedAll(undefined, 10_000);
     const get = await api('GET', buildPath(routes.partnerGetSubscription.path, { fein }), token);
     expect(get.body.data).toMatchObject({ fein, subscribed: true });
     expect(get.body.data.created_at).toBeTruthy();
     const removed = await api('GET', buildPath(routes.partnerDeleteSubscription.path, { fein }), token);
     expect(removed.body.data).toMatchObject({ fein, subscribed: false });
-    await server.projections.waitFor(await server.store.headPosition(), undefined, 10_000);
+    await server.projectedAll(undefined, 10_000);
     const after = await api('GET', buildPath(routes.partnerGetSubscription.path, { fein }), token);
     expect(after.body.data).toMatchObject({ subscribed: false, created_at: null });
 
     await server.setSubscriptionSettings(dashboard.admin!, accountOf.dana!, {
       merchant_subscription_enabled: false,
     });
-    await server.projections.waitFor(await server.store.headPosition(), undefined, 10_000);
+    await server.projectedAll(undefined, 10_000);
     const refused = await api('POST', routes.partnerSubscribe.path, token, { fein });
     expect(refused.status).toBe(403);
     expect(firstError(refused.body)?.message).toBe(API_TEXTS.subscriptionsOnly);
@@ -470,7 +470,7 @@ describe('calls', () => {
 
   it('answers the EIN’s searches of the last 6 months, and takes a bare token too', async () => {
     await server.searches.flush();
-    await server.projections.waitFor(await server.store.headPosition(), undefined, 10_000);
+    await server.projectedAll(undefined, 10_000);
     const res = await server.call({
       method: 'GET',
       url: buildPath(routes.partnerSearchHistory.path, { fein: '771234567' }),

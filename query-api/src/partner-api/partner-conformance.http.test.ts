@@ -78,7 +78,7 @@ beforeAll(async () => {
     credentials[who] = res.body.data;
   }
   await server.setSubscriptionSettings(admin, accountOf.dana!, { merchant_subscription_enabled: true });
-  expect(await server.projections.waitFor(await server.store.headPosition(), undefined, 20_000)).toBe(true);
+  expect(await server.projectedAll(undefined, 20_000)).toBe(true);
   for (const who of Object.keys(USERS)) {
     const res = await server.app.inject({
       method: 'POST',

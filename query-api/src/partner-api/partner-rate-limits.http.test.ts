@@ -54,7 +54,7 @@ beforeAll(async () => {
     expect(user.status).toBe(200);
     credentials[who] = user.body.data;
   }
-  expect(await server.projections.waitFor(await server.store.headPosition(), undefined, 20_000)).toBe(true);
+  expect(await server.projectedAll(undefined, 20_000)).toBe(true);
   for (const who of Object.keys(USERS)) {
     const res = await server.call({
       method: 'POST',

@@ -40,7 +40,7 @@ beforeAll(async () => {
     token: dashboard.dana,
   });
   expect(credentials.status).toBe(200);
-  expect(await server.projections.waitFor(await server.store.headPosition(), undefined, 20_000)).toBe(true);
+  expect(await server.projectedAll(undefined, 20_000)).toBe(true);
   const token = await server.call({
     method: 'POST',
     url: routes.getApiToken.path,
@@ -72,8 +72,7 @@ async function report(fein: string, legalName: string): Promise<string> {
   return res.body.data.resource_id;
 }
 
-const settle = async () =>
-  expect(await server.projections.waitFor(await server.store.headPosition(), undefined, 20_000)).toBe(true);
+const settle = async () => expect(await server.projectedAll(undefined, 20_000)).toBe(true);
 
 describe('search history and search counts cover the last 6 months', () => {
   /**

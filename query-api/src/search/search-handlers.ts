@@ -41,11 +41,13 @@ const keywordCap = (actor: Actor) =>
  * Whether an account (`a`: read.accounts, `c`: read.account_contribution) is locked out of search for its
  * contribution now: below the minimum now, and either locked or past its warning's expiry, with no
  * override; a figure back at the minimum lets it search at once, before the next assessment lifts the
- * lock. The contribution view says so with the same expression.
+ * lock. The contribution view says so with the same expression. Below the minimum with no warning yet
+ * (the day's assessment has not run) is false, never null: a null answered the contribution view with a
+ * 500 in that window.
  */
 export const LOCKED_OUT_SQL = `(not a.contribution_override
       and coalesce(c.ninety_day, 100) < ${MIN_CONTRIBUTION_PERCENT}
-      and (a.contribution_locked or a.contribution_warning_expire_date <= now()))`;
+      and (a.contribution_locked or coalesce(a.contribution_warning_expire_date <= now(), false)))`;
 /** What decides whether an account may search now: its contribution standing and today's searches. */
 const STANDING = `select ${LOCKED_OUT_SQL} as locked_out,
     coalesce(d.searches, 0) as searches_today

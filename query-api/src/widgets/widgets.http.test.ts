@@ -63,7 +63,7 @@ beforeAll(async () => {
     tokens[who] = await server.login(email, DEMO_PASSWORD);
     accountOf[who] = (await get(routes.autoLogin.path, who)).body.data.user.account_resource_id;
   }
-  expect(await server.projections.waitFor(await server.store.headPosition(), undefined, 20_000)).toBe(true);
+  expect(await server.projectedAll(undefined, 20_000)).toBe(true);
 }, 60_000);
 afterAll(async () => {
   await server?.close();

@@ -52,7 +52,7 @@ const searchesToday = async (accountId: string) =>
 /** Waits until every search recorded so far is in the read models. */
 const settle = async () => {
   await server.searches.flush();
-  await server.projections.waitFor(await server.store.headPosition(), ['merchant_searches'], 5000);
+  await server.projectedAll(['merchant_searches'], 5000);
 };
 
 describe('daily searches', () => {

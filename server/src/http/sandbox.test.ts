@@ -41,7 +41,7 @@ beforeAll(async () => {
     authentication_token: `test_${production.authentication_token}`,
     authentication_key: `test_${production.authentication_key}`,
   };
-  expect(await server.projections.waitFor(await server.store.headPosition(), undefined, 20_000)).toBe(true);
+  expect(await server.projectedAll(undefined, 20_000)).toBe(true);
 }, 60_000);
 afterAll(async () => {
   await server?.close();
@@ -76,8 +76,7 @@ const sandboxSettled = async () => {
   const runtime = server.sandbox.current!;
   expect(await runtime.projections.waitFor(await runtime.store.headPosition(), undefined, 10_000)).toBe(true);
 };
-const productionSettled = async () =>
-  expect(await server.projections.waitFor(await server.store.headPosition(), undefined, 10_000)).toBe(true);
+const productionSettled = async () => expect(await server.projectedAll(undefined, 10_000)).toBe(true);
 const count = async (pool: Pool, sql: string, values: unknown[] = []) =>
   (await pool.query<{ n: number }>(`select count(*)::int as n from ${sql}`, values)).rows[0]!.n;
 

@@ -1,4 +1,11 @@
-import { type EventOf, formatEin, parseEvent } from '@mrn/contracts';
+import {
+  alertSettingsOf,
+  type EventOf,
+  formatEin,
+  inquiredMerchant,
+  parseEvent,
+  SHOPPED_WINDOW_DAYS,
+} from '@mrn/contracts';
 import type { PoolClient, RecordedEvent } from '@mrn/platform';
 import { resumeEndpoint } from '../endpoints/endpoint-health.ts';
 import { newWebhookSecret } from '../signing/signing.ts';
@@ -14,10 +21,25 @@ export interface NotificationData {
   action_performed_by: string;
 }
 
+/**
+ * A watched merchant is being shopped (issue 24): this many distinct other funders looked it up in the
+ * last 7 days, reaching the account's threshold. Counts only: never which funders.
+ */
+export interface ShoppedData {
+  merchant_ein: string;
+  merchant_name: string;
+  action: 'Being Shopped';
+  threshold: number;
+  other_funders_last_7_days: number;
+  other_funders_last_30_days: number;
+  other_funders_last_90_days: number;
+  merchant_url: string;
+}
+
 export interface WebhookPayload {
   type: string;
   timestamp: string;
-  data: NotificationData;
+  data: NotificationData | ShoppedData;
 }
 
 /** Never sent to another funder: reserved for platform administrators (DESIGN §5). */
@@ -39,6 +61,7 @@ export const HANDLED_TYPES = new Set([
   'MerchantUpdated',
   'NoteAdded',
   'NoteUpdated',
+  'MerchantSearched',
 ]);
 
 const TYPE_OF_ACTION: Record<NotificationData['action'], string> = {
@@ -59,6 +82,21 @@ const actingAccount = (e: RecordedEvent): string | null =>
 export function emailText(p: WebhookPayload): { subject: string; text: string } {
   const d = p.data;
   const ein = formatEin(d.merchant_ein);
+  if (d.action === 'Being Shopped') {
+    const lines = [
+      `${d.other_funders_last_7_days} other funders looked up a merchant you watch in the last 7 days: it may be shopping for several advances at once.`,
+      '',
+      `Merchant EIN: ${ein}`,
+      `Merchant Name: ${d.merchant_name}`,
+      `Other funders, last 7 days: ${d.other_funders_last_7_days} (your alert threshold: ${d.threshold})`,
+      `Other funders, last 30 days: ${d.other_funders_last_30_days}`,
+      `Other funders, last 90 days: ${d.other_funders_last_90_days}`,
+      `Merchant URL: ${d.merchant_url}`,
+      '',
+      'Counts only: the network never names the funders. Change the threshold or turn these alerts off in your Account settings.',
+    ];
+    return { subject: `Being shopped: ${d.merchant_name} (EIN ${ein})`, text: lines.join('\n') };
+  }
   const lines = [
     `${d.action} on a merchant you watch.`,
     '',
@@ -132,15 +170,19 @@ export async function applyEvent(
     case 'AccountUpdated': {
       const d = (e as unknown as EventOf<'AccountUpdated'>).data;
       await tx.query(
-        `insert into webhook_accounts (account_id, name, enabled, email, webhook_url) values ($1, $2, $3, $4, $5)
+        `insert into webhook_accounts (account_id, name, enabled, email, webhook_url, shopped_threshold, webhook_event_types)
+         values ($1, $2, $3, $4, $5, $6, $7)
          on conflict (account_id) do update set name = excluded.name, enabled = excluded.enabled,
-           email = excluded.email, webhook_url = excluded.webhook_url`,
+           email = excluded.email, webhook_url = excluded.webhook_url, shopped_threshold = excluded.shopped_threshold,
+           webhook_event_types = excluded.webhook_event_types`,
         [
           d.accountId,
           d.name,
           d.merchantSubscriptionEnabled,
           d.merchantSubscriptionNotificationEmail || null,
           d.merchantSubscriptionNotificationWebhook || null,
+          alertSettingsOf(d).shoppedAlertThreshold,
+          alertSettingsOf(d).webhookEventTypes,
         ],
       );
       // Saving the webhook URL (again, or a new one) is what the disabling e-mail asks for to resume it.
@@ -245,10 +287,100 @@ export async function applyEvent(
         : [];
       return enqueue(tx, e, ctx, notice, folded);
     }
+    case 'MerchantSearched':
+      return shoppedAlerts(tx, raw, (e as unknown as EventOf<'MerchantSearched'>).data, ctx);
     default:
       return 0;
   }
 }
+
+/**
+ * The watchers for whom this search is the one that takes a merchant to their threshold of distinct
+ * other funders in 7 days ($1 merchant, $2 searching account, $3 the search's time): the searcher was
+ * not among them yet, and they numbered one less than the threshold. So each crossing alerts once,
+ * whatever number of searches arrive together (the intake applies them one by one, in log order), and
+ * again only after the figure has fallen below the threshold. The watcher's own searches never count.
+ */
+const SHOPPED_CROSSINGS = `select w.account_id, a.shopped_threshold as threshold, m.fein, m.name
+  from webhook_merchants m
+  join webhook_watches w on w.fein = m.fein
+  join webhook_accounts a on a.account_id = w.account_id
+  where m.merchant_id = $1 and w.account_id <> $2 and a.shopped_threshold is not null
+    and (w.watch_until is null or w.watch_until > $3)
+    and not exists (select 1 from webhook_inquiries i
+                     where i.merchant_id = $1 and i.account_id = $2 and i.last_searched_at > $3::timestamptz - interval '${SHOPPED_WINDOW_DAYS} days')
+    and (select count(*) from webhook_inquiries i
+          where i.merchant_id = $1 and i.account_id <> w.account_id
+            and i.last_searched_at > $3::timestamptz - interval '${SHOPPED_WINDOW_DAYS} days') = a.shopped_threshold - 1`;
+
+/**
+ * The crossings, and the search recorded: one round trip per search (the intake reads every search).
+ * Every part of a statement sees the rows as they were before it, so the crossings are counted
+ * without this search, as they must be.
+ */
+const CROSS_AND_RECORD = `with crossings as (${SHOPPED_CROSSINGS}), recorded as (
+    insert into webhook_inquiries (merchant_id, account_id, last_searched_at) values ($1, $2, $3)
+    on conflict (merchant_id, account_id) do update
+      set last_searched_at = greatest(webhook_inquiries.last_searched_at, excluded.last_searched_at))
+  select * from crossings`;
+
+/** Distinct funders other than $2 that looked merchant $1 up in the windows ending at $3. */
+const OTHER_FUNDERS = `select
+    count(*) filter (where last_searched_at > $3::timestamptz - interval '7 days')::int as last_7,
+    count(*) filter (where last_searched_at > $3::timestamptz - interval '30 days')::int as last_30,
+    count(*)::int as last_90
+  from webhook_inquiries where merchant_id = $1 and account_id <> $2 and last_searched_at > $3::timestamptz - interval '90 days'`;
+
+async function shoppedAlerts(
+  tx: PoolClient,
+  e: RecordedEvent,
+  search: EventOf<'MerchantSearched'>['data'],
+  ctx: { publicUrl: string; now: Date },
+): Promise<number> {
+  const merchantId = inquiredMerchant(search);
+  if (!merchantId) return 0;
+  const at = e.recordedAt;
+  const searcher = search.accountId;
+  const { rows: crossings } = await tx.query<{
+    account_id: string;
+    threshold: number;
+    fein: string;
+    name: string;
+  }>({ name: 'mrn_shopped_crossings', text: CROSS_AND_RECORD, values: [merchantId, searcher, at] });
+  let written = 0;
+  for (const c of crossings) {
+    const { rows } = await tx.query<{ last_7: number; last_30: number; last_90: number }>({
+      name: 'mrn_other_funders',
+      text: OTHER_FUNDERS,
+      values: [merchantId, c.account_id, at],
+    });
+    const counts = rows[0]!;
+    const payload: WebhookPayload = {
+      type: 'merchant.shopped',
+      timestamp: at.toISOString(),
+      data: {
+        merchant_ein: c.fein,
+        merchant_name: c.name,
+        action: 'Being Shopped',
+        threshold: c.threshold,
+        other_funders_last_7_days: counts.last_7,
+        other_funders_last_30_days: counts.last_30,
+        other_funders_last_90_days: counts.last_90,
+        merchant_url: merchantUrl(ctx, merchantId),
+      },
+    };
+    written += await insertDeliveries(tx, e, ctx, {
+      fein: c.fein,
+      actor: searcher,
+      payload,
+      only: c.account_id,
+    });
+  }
+  return written;
+}
+
+const merchantUrl = (ctx: { publicUrl: string }, merchantId: string) =>
+  `${ctx.publicUrl.replace(/\/+$/, '')}/merchants/${merchantId}`;
 
 /** The notification for `n`, as of event `e`; null when the merchant is not known. */
 async function notificationOf(
@@ -273,7 +405,7 @@ async function notificationOf(
       action: n.action,
       note_category: n.category,
       note: n.note,
-      merchant_url: `${ctx.publicUrl.replace(/\/+$/, '')}/merchants/${n.merchantId}`,
+      merchant_url: merchantUrl(ctx, n.merchantId),
       action_performed_by: merchant.actor_name ?? '',
     },
   };
@@ -321,11 +453,22 @@ async function enqueue(
 ): Promise<number> {
   const payload = await notificationOf(tx, e, ctx, n);
   if (!payload) return 0;
+  return insertDeliveries(tx, e, ctx, { fein: n.fein, actor: n.actor, payload, skip });
+}
+
+async function insertDeliveries(
+  tx: PoolClient,
+  e: { id: string },
+  ctx: { now: Date },
+  d: { fein: string; actor: string | null; payload: WebhookPayload; skip?: readonly Folded[]; only?: string },
+): Promise<number> {
+  const { payload, skip = [] } = d;
   const mail = emailText(payload);
-  // One statement: a webhook row and an e-mail row per watching account (the acting funder excluded),
-  // each only where the account has that channel configured (and the endpoint is not disabled), the
-  // account is on PRO with its membership running, and the row was not folded into another. A row for
-  // an endpoint whose circuit is open waits for the end of its pause (endpoints/circuit-breaker.ts).
+  // One statement: a webhook row and an e-mail row per watching account (the acting funder excluded;
+  // `only`: that account alone), each only where the account has that channel configured (and the
+  // endpoint is not disabled, and takes this event type), the account is on PRO with its membership
+  // running, and the row was not folded into another. A row for an endpoint whose circuit is open waits
+  // for the end of its pause (endpoints/circuit-breaker.ts).
   const result = await tx.query(
     `insert into webhook_deliveries
        (webhook_id, account_id, event_id, kind, target, payload, status, attempts, next_attempt_at, created_at)
@@ -342,19 +485,23 @@ async function enqueue(
         and c.target is not null
         and not (c.kind = 'webhook' and exists (
           select 1 from webhook_endpoints_disabled d where d.account_id = a.account_id and d.url = c.target))
+        and not (c.kind = 'webhook' and a.webhook_event_types is not null
+                 and not ($4::jsonb ->> 'type') = any(a.webhook_event_types))
+        and ($9::uuid is null or a.account_id = $9::uuid)
         and not exists (
           select 1 from unnest($7::uuid[], $8::text[]) as f(account_id, kind)
            where f.account_id = a.account_id and f.kind = c.kind)
      on conflict do nothing`,
     [
-      n.fein,
+      d.fein,
       e.id,
-      n.actor,
+      d.actor,
       JSON.stringify(payload),
       JSON.stringify({ ...mail, notification: payload }),
       ctx.now,
       skip.map((f) => f.account_id),
       skip.map((f) => f.kind),
+      d.only ?? null,
     ],
   );
   return result.rowCount ?? 0;

@@ -15,7 +15,7 @@ import { claimUnseen } from '../kafka/kafka-dedupe.ts';
 import { CHECKPOINT_NAME } from './checkpoint.ts';
 import { applyEvent, HANDLED_TYPES } from './enqueue.ts';
 import { isUnreadable, quarantineEvent } from './quarantine.ts';
-import { setQuietMerchantsApart, storeQuietCopies } from './quiet-merchants.ts';
+import { setQuietMerchantsApart, storeQuietCopies, storeQuietInquiries } from './quiet-merchants.ts';
 import { type DispatcherSource, eventStoreSource, type SourceTarget } from './sources.ts';
 
 /** An unreachable broker stays so for a while: the Kafka source is retried with backoff up to this. */
@@ -154,12 +154,13 @@ export class DispatcherIntake implements SourceTarget {
   }
 
   /**
-   * A batch's events inside its transaction: the changes of merchants nobody watches as one upsert of
-   * the dispatcher's copies (quiet-merchants.ts), every other event one by one in order.
+   * A batch's events inside its transaction: the changes and look-ups of merchants nobody watches as one
+   * upsert each of the dispatcher's copies (quiet-merchants.ts), every other event one by one in order.
    */
   private async applyInOrder(tx: PoolClient, events: RecordedEvent[], ctx: Context): Promise<number> {
-    const { eventByEvent, quietCopies } = await setQuietMerchantsApart(tx, events);
+    const { eventByEvent, quietCopies, quietInquiries } = await setQuietMerchantsApart(tx, events);
     await storeQuietCopies(tx, quietCopies);
+    await storeQuietInquiries(tx, quietInquiries);
     let count = 0;
     for (const e of eventByEvent) count += await this.applyOne(tx, e, ctx);
     return count;

@@ -1,0 +1,50 @@
+/**
+ * "Being shopped" alerts and typed webhook filters (issue 24). A funder watching an EIN is told when the
+ * number of distinct other funders looking it up within 7 days reaches its threshold, once per crossing;
+ * each webhook endpoint chooses the event types it receives, as Svix's event type filters do.
+ */
+export const SHOPPED_THRESHOLD = { min: 1, max: 20, default: 3 } as const;
+/** The window the shopped alert counts in, in days (inquiry velocity's shortest). */
+export const SHOPPED_WINDOW_DAYS = 7;
+
+/** Every event type a webhook endpoint may receive, as the payload's `type` names it. */
+export const WEBHOOK_EVENT_TYPES = [
+  'merchant.added',
+  'merchant.updated',
+  'merchant.note_added',
+  'merchant.note_updated',
+  'merchant.shopped',
+] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+export const WEBHOOK_EVENT_TYPE_LABELS: Record<WebhookEventType, string> = {
+  'merchant.added': 'Merchant added',
+  'merchant.updated': 'Merchant updated',
+  'merchant.note_added': 'Note added',
+  'merchant.note_updated': 'Note updated',
+  'merchant.shopped': 'Being shopped',
+};
+
+export interface AlertSettings {
+  /** Distinct other funders in 7 days that make a watched merchant "being shopped"; null: off. */
+  shoppedAlertThreshold: number | null;
+  /** The types the webhook endpoint receives; null: every type, including types added later. */
+  webhookEventTypes: WebhookEventType[] | null;
+}
+
+/** The settings as an AccountUpdated carries them; events written before they existed read as 3 and all. */
+export const alertSettingsOf = (data: {
+  shoppedAlertThreshold?: number | null;
+  webhookEventTypes?: readonly string[] | null;
+}): AlertSettings => ({
+  shoppedAlertThreshold:
+    data.shoppedAlertThreshold === undefined ? SHOPPED_THRESHOLD.default : data.shoppedAlertThreshold,
+  webhookEventTypes: normaliseEventTypes(data.webhookEventTypes ?? null),
+});
+
+/** Every type chosen is the same as "all" (null): an endpoint that took everything also gets new types. */
+export function normaliseEventTypes(types: readonly string[] | null): WebhookEventType[] | null {
+  if (types === null) return null;
+  const chosen = WEBHOOK_EVENT_TYPES.filter((t) => types.includes(t));
+  return chosen.length === WEBHOOK_EVENT_TYPES.length ? null : chosen;
+}
