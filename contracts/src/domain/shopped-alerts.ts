@@ -48,3 +48,44 @@ export function normaliseEventTypes(types: readonly string[] | null): WebhookEve
   const chosen = WEBHOOK_EVENT_TYPES.filter((t) => types.includes(t));
   return chosen.length === WEBHOOK_EVENT_TYPES.length ? null : chosen;
 }
+
+/** What each event type tells a subscriber: the Developer Guide's list and the account form's help. */
+export const WEBHOOK_EVENT_DESCRIPTIONS: Record<WebhookEventType, string> = {
+  'merchant.added': 'Another funder reported a merchant with an EIN you watch (with its first note).',
+  'merchant.updated': "Another funder changed a watched merchant's details.",
+  'merchant.note_added': 'Another funder added a note to a watched merchant.',
+  'merchant.note_updated': 'Another funder changed its note on a watched merchant.',
+  'merchant.shopped':
+    'Distinct other funders looking a watched merchant up within 7 days reached your alert threshold (once per crossing; counts only, never which funders).',
+};
+
+/** The `data` of a merchant.shopped webhook: what the dispatcher sends and the guide shows. */
+export interface ShoppedWebhookData {
+  merchant_ein: string;
+  merchant_name: string;
+  action: 'Being Shopped';
+  threshold: number;
+  other_funders_last_7_days: number;
+  other_funders_last_30_days: number;
+  other_funders_last_90_days: number;
+  merchant_url: string;
+}
+
+export const SHOPPED_PAYLOAD_EXAMPLE: {
+  type: 'merchant.shopped';
+  timestamp: string;
+  data: ShoppedWebhookData;
+} = {
+  type: 'merchant.shopped',
+  timestamp: '2026-11-24T15:04:05.000Z',
+  data: {
+    merchant_ein: '123456789',
+    merchant_name: 'Acme Coffee LLC',
+    action: 'Being Shopped',
+    threshold: 3,
+    other_funders_last_7_days: 3,
+    other_funders_last_30_days: 4,
+    other_funders_last_90_days: 4,
+    merchant_url: 'https://merchantrisk.example/merchants/…',
+  },
+};

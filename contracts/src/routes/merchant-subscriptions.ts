@@ -211,6 +211,8 @@ export const WebhookDeliveryView = z.object({
   created_at: z.string(),
   ein: z.string(),
   action: z.string(),
+  /** The payload's event type (merchant.note_added, merchant.shopped…). */
+  type: z.string(),
   /** pending, succeeded, failed (retrying at next_retry) or dead (given up). */
   status: z.string(),
   attempts: z.number().int(),
@@ -248,7 +250,13 @@ export const getWebhookDelivery = route({
   access: 'account_admin',
   plan: 'PRO',
   params: z.object({ id: uuid(), delivery_id: uuid() }),
-  response: z.object({ data: WebhookDeliveryView.extend({ attempts_log: z.array(WebhookAttemptView) }) }),
+  response: z.object({
+    data: WebhookDeliveryView.extend({
+      /** The JSON body as sent. */
+      payload: z.unknown(),
+      attempts_log: z.array(WebhookAttemptView),
+    }),
+  }),
   action: 'retrieve merchant subscription webhooks',
 });
 

@@ -1,8 +1,9 @@
 import { Button, Checkbox, Classes, Divider, H5, Intent } from '@blueprintjs/core';
-import { type AccountView, WATCH_SEARCHED_MONTHS } from '@mrn/contracts';
+import { type AccountView, WATCH_SEARCHED_MONTHS, WEBHOOK_EVENT_TYPES } from '@mrn/contracts';
 import { type FormEvent, useEffect } from 'react';
 import { TextField } from '../ui/fields.tsx';
 import { useForm } from '../ui/use-form.ts';
+import { ShoppedAlertSettings, WebhookEventTypeSettings } from './AlertSettings.tsx';
 import {
   ACCOUNT_LABELS,
   type AccountInfoValues,
@@ -21,6 +22,8 @@ export const accountInfoValues = (account?: AccountView): AccountInfoValues => (
   merchant_subscription_notification_webhook: account?.merchant_subscription_notification_webhook ?? '',
   watch_searched_merchants: account?.watch_searched_merchants ?? false,
   watch_searched_months: account?.watch_searched_months ?? WATCH_SEARCHED_MONTHS.default,
+  shopped_alert_threshold: account ? account.shopped_alert_threshold : 3,
+  webhook_event_types: account?.webhook_event_types ?? [...WEBHOOK_EVENT_TYPES],
 });
 
 /** The `account` body of create and update funder: every field, so nothing is cleared by omission. */
@@ -34,6 +37,8 @@ export const accountBody = (values: AccountInfoValues) => ({
     values.merchant_subscription_notification_webhook.trim() || null,
   watch_searched_merchants: values.watch_searched_merchants,
   watch_searched_months: values.watch_searched_months,
+  shopped_alert_threshold: values.shopped_alert_threshold,
+  webhook_event_types: values.webhook_event_types,
 });
 
 /**
@@ -79,7 +84,11 @@ export function AccountInfoForm({
   const text = (
     name: Exclude<
       keyof AccountInfoValues,
-      'merchant_subscription_enabled' | 'watch_searched_merchants' | 'watch_searched_months'
+      | 'merchant_subscription_enabled'
+      | 'watch_searched_merchants'
+      | 'watch_searched_months'
+      | 'shopped_alert_threshold'
+      | 'webhook_event_types'
     >,
     max: number,
     required = true,
@@ -145,6 +154,27 @@ export function AccountInfoForm({
               disabled={saving || readOnly}
             />
           )}
+          {enabled && (
+            <ShoppedAlertSettings
+              idPrefix={idPrefix}
+              threshold={form.values.shopped_alert_threshold}
+              onChange={(threshold) => form.setField('shopped_alert_threshold', threshold)}
+              error={errorOf('shopped_alert_threshold')}
+              disabled={saving || readOnly}
+            />
+          )}
+          {/* Shown with a webhook address, and while no type is ticked: an error is never hidden. */}
+          {enabled &&
+            (form.values.merchant_subscription_notification_webhook.trim() !== '' ||
+              form.values.webhook_event_types.length === 0) && (
+              <WebhookEventTypeSettings
+                idPrefix={idPrefix}
+                types={form.values.webhook_event_types}
+                onChange={(types) => form.setField('webhook_event_types', types)}
+                error={errorOf('webhook_event_types')}
+                disabled={saving || readOnly}
+              />
+            )}
         </section>
       )}
       <div className="mrn-form-actions">

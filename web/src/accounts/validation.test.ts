@@ -1,3 +1,4 @@
+import { WEBHOOK_EVENT_TYPES } from '@mrn/contracts';
 import { describe, expect, it } from 'vitest';
 import {
   type AccountInfoValues,
@@ -99,6 +100,8 @@ describe('validateAccountInfo', () => {
     merchant_subscription_notification_webhook: '',
     watch_searched_merchants: false,
     watch_searched_months: 12,
+    shopped_alert_threshold: 3,
+    webhook_event_types: [...WEBHOOK_EVENT_TYPES],
   };
 
   it('requires name, website and primary contact email', () => {
@@ -183,6 +186,8 @@ describe('members', () => {
       merchant_subscription_notification_webhook: '',
       watch_searched_merchants: false,
       watch_searched_months: 12,
+      shopped_alert_threshold: 3,
+      webhook_event_types: [...WEBHOOK_EVENT_TYPES],
     };
     expect(validateAccountInfo(base, { subscriptionSettings: true })).toEqual({});
     expect(
@@ -206,12 +211,42 @@ describe('members', () => {
       merchant_subscription_notification_webhook: '',
       watch_searched_merchants: true,
       watch_searched_months: 24,
+      shopped_alert_threshold: 3,
+      webhook_event_types: [...WEBHOOK_EVENT_TYPES],
     };
     expect(validateAccountInfo(base, { subscriptionSettings: true })).toEqual({});
     expect(
       validateAccountInfo({ ...base, watch_searched_months: 25 }, { subscriptionSettings: true }),
     ).toEqual({
       watch_searched_months: 'Watch searched merchants for must be between 1 and 24 months',
+    });
+  });
+
+  it('checks the being-shopped threshold and the webhook event types with the server rules', () => {
+    const base = {
+      name: 'Granite',
+      website: 'granite.example',
+      primary_contact_email: 'ops@granite.example',
+      merchant_subscription_enabled: true,
+      merchant_subscription_notification_email: '',
+      merchant_subscription_notification_webhook: 'https://granite.example/hooks',
+      watch_searched_merchants: false,
+      watch_searched_months: 12,
+      shopped_alert_threshold: 20 as number | null,
+      webhook_event_types: ['merchant.shopped' as const],
+    };
+    const check = (values: typeof base) => validateAccountInfo(values, { subscriptionSettings: true });
+    expect(check(base)).toEqual({});
+    expect(check({ ...base, shopped_alert_threshold: null })).toEqual({});
+    expect(check({ ...base, shopped_alert_threshold: 21 })).toEqual({
+      shopped_alert_threshold: 'Being shopped: other funders in 7 days must be between 1 and 20 funders',
+    });
+    expect(check({ ...base, shopped_alert_threshold: 0 })).toEqual({
+      shopped_alert_threshold: 'Being shopped: other funders in 7 days must be between 1 and 20 funders',
+    });
+    expect(check({ ...base, webhook_event_types: [] })).toEqual({
+      webhook_event_types:
+        'Event types the webhook receives must name at least one event type (remove the webhook address to receive none)',
     });
   });
 });

@@ -5,6 +5,7 @@ import {
   forgotPassword,
   passwordReset,
   UserFields,
+  type WebhookEventType,
 } from '@mrn/contracts';
 import { type FieldErrors, schemaErrors } from '../forms/validate.ts';
 
@@ -105,6 +106,8 @@ export interface AccountInfoValues {
   merchant_subscription_notification_webhook: string;
   watch_searched_merchants: boolean;
   watch_searched_months: number;
+  shopped_alert_threshold: number | null;
+  webhook_event_types: WebhookEventType[];
 }
 
 export const ACCOUNT_LABELS = {
@@ -116,6 +119,8 @@ export const ACCOUNT_LABELS = {
   merchant_subscription_notification_webhook: 'Subscription Notification Webhook URL',
   watch_searched_merchants: 'Watch merchants we search',
   watch_searched_months: 'Watch searched merchants for',
+  shopped_alert_threshold: 'Being shopped: other funders in 7 days',
+  webhook_event_types: 'Event types the webhook receives',
 } as const;
 
 /** Funder details; the subscription settings only where the form shows them (PRO). */

@@ -8,6 +8,8 @@ export interface DeliveryLogEntry {
   created_at: string;
   ein: string;
   action: string;
+  /** The payload's event type (merchant.note_added, merchant.shopped…). */
+  type: string;
   status: string;
   attempts: number;
   http_status: number | null;
@@ -49,6 +51,7 @@ interface DeliveryRow {
   created_at: Date;
   ein: string | null;
   action: string | null;
+  type: string | null;
   status: string;
   attempts: number;
   http_status: number | null;
@@ -57,7 +60,7 @@ interface DeliveryRow {
 }
 
 const SELECT = `select d.id, d.created_at, d.payload #>> '{data,merchant_ein}' as ein,
-       d.payload #>> '{data,action}' as action, d.status, d.attempts, d.next_attempt_at,
+       d.payload #>> '{data,action}' as action, d.payload ->> 'type' as type, d.status, d.attempts, d.next_attempt_at,
        last.http_status, last.duration_ms
   from webhook_deliveries d
   left join lateral (select a.http_status, a.duration_ms from webhook_attempts a where a.delivery_id = d.id
@@ -68,6 +71,7 @@ const entryOf = (r: DeliveryRow): DeliveryLogEntry => ({
   created_at: r.created_at.toISOString(),
   ein: (r.ein ?? '').replace(/\D/g, ''),
   action: r.action ?? '',
+  type: r.type ?? '',
   status: r.status,
   attempts: r.attempts,
   http_status: r.http_status,
@@ -95,9 +99,9 @@ export async function deliveryWithAttempts(
   pool: Queryable,
   accountId: string,
   deliveryId: string,
-): Promise<(DeliveryLogEntry & { attempts_log: DeliveryAttempt[] }) | null> {
-  const { rows } = await pool.query<DeliveryRow>(
-    `${SELECT} where d.id = $2 and d.account_id = $1 and d.kind = 'webhook'`,
+): Promise<(DeliveryLogEntry & { payload: unknown; attempts_log: DeliveryAttempt[] }) | null> {
+  const { rows } = await pool.query<DeliveryRow & { payload: unknown }>(
+    `${SELECT.replace('select d.id,', 'select d.payload, d.id,')} where d.id = $2 and d.account_id = $1 and d.kind = 'webhook'`,
     [accountId, deliveryId],
   );
   if (!rows[0]) return null;
@@ -120,6 +124,8 @@ export async function deliveryWithAttempts(
   );
   return {
     ...entryOf(rows[0]),
+    // The JSON body as sent (what a receiver verifies), for the log's details.
+    payload: rows[0].payload,
     attempts_log: attempts.rows.map(attemptOf),
   };
 }

@@ -5,6 +5,7 @@ import {
   inquiredMerchant,
   parseEvent,
   SHOPPED_WINDOW_DAYS,
+  type ShoppedWebhookData,
 } from '@mrn/contracts';
 import type { PoolClient, RecordedEvent } from '@mrn/platform';
 import { resumeEndpoint } from '../endpoints/endpoint-health.ts';
@@ -21,20 +22,8 @@ export interface NotificationData {
   action_performed_by: string;
 }
 
-/**
- * A watched merchant is being shopped (issue 24): this many distinct other funders looked it up in the
- * last 7 days, reaching the account's threshold. Counts only: never which funders.
- */
-export interface ShoppedData {
-  merchant_ein: string;
-  merchant_name: string;
-  action: 'Being Shopped';
-  threshold: number;
-  other_funders_last_7_days: number;
-  other_funders_last_30_days: number;
-  other_funders_last_90_days: number;
-  merchant_url: string;
-}
+/** A watched merchant is being shopped (issue 24): the shape is the contracts' (the guide shows it). */
+export type ShoppedData = ShoppedWebhookData;
 
 export interface WebhookPayload {
   type: string;

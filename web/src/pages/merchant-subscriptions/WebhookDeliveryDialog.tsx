@@ -32,7 +32,7 @@ export function WebhookDeliveryDialog({
       {...returnFocus}
       isOpen={deliveryId !== null}
       onClose={onClose}
-      title={d ? `${d.action} · EIN ${displayEin(d.ein)}` : 'Webhook delivery'}
+      title={d ? `${d.action} (${d.type}) · EIN ${displayEin(d.ein)}` : 'Webhook delivery'}
       icon="send-message"
       className="mrn-delivery-dialog"
     >
@@ -75,6 +75,12 @@ export function WebhookDeliveryDialog({
               ))}
             </DataTable>
           </>
+        )}
+        {d && (
+          <details className="mrn-delivery-payload">
+            <summary>What was sent</summary>
+            <pre className="mrn-code">{JSON.stringify(d.payload, null, 2)}</pre>
+          </details>
         )}
       </DialogBody>
     </Dialog>

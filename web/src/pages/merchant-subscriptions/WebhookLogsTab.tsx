@@ -67,7 +67,12 @@ function DeliveryList() {
               <td data-label="EIN/BN" className="mrn-cell-title mrn-nowrap">
                 <span className="mrn-ein">{displayEin(log.ein)}</span>
               </td>
-              <td data-label="Action">{log.action}</td>
+              <td data-label="Action">
+                {log.action}
+                <div className="mrn-secondary">
+                  <code>{log.type}</code>
+                </div>
+              </td>
               <td data-label="Status">
                 <Tag
                   minimal

@@ -1,4 +1,5 @@
 import { Card, Classes, H3, H4, HTMLTable } from '@blueprintjs/core';
+import { SHOPPED_PAYLOAD_EXAMPLE, WEBHOOK_EVENT_DESCRIPTIONS, WEBHOOK_EVENT_TYPES } from '@mrn/contracts';
 import {
   RETRY_SCHEDULE_TEXT,
   VERIFY_SNIPPET,
@@ -13,12 +14,39 @@ export function WebhookGuide() {
     <Card elevation={1} className="mrn-webhook-guide">
       <H3>Subscription webhooks</H3>
       <p className={Classes.RUNNING_TEXT}>
-        When another funder adds or updates a merchant or a note on an EIN you watch, your webhook address
-        receives a <code>POST</code> with a JSON body. Answer with any 2xx status within 10 seconds; redirects
-        are not followed. Messages follow the{' '}
+        When another funder adds or updates a merchant or a note on an EIN you watch, or a watched merchant is
+        being shopped, your webhook address receives a <code>POST</code> with a JSON body. Answer with any 2xx
+        status within 10 seconds; redirects are not followed. Messages follow the{' '}
         <a href="https://www.standardwebhooks.com/">Standard Webhooks</a> specification.
       </p>
       <pre className="mrn-code">{JSON.stringify(WEBHOOK_PAYLOAD_EXAMPLE, null, 2)}</pre>
+      <H4>Event types</H4>
+      <p className={Classes.RUNNING_TEXT}>
+        The payload's <code>type</code> says what happened. Your administrators choose the types your address
+        receives in the Account settings (all of them until they do; e-mail always gets every type).
+      </p>
+      <HTMLTable compact className="mrn-webhook-headers">
+        <thead>
+          <tr>
+            <th scope="col">Type</th>
+            <th scope="col">Sent when</th>
+          </tr>
+        </thead>
+        <tbody>
+          {WEBHOOK_EVENT_TYPES.map((type) => (
+            <tr key={type}>
+              <td>
+                <code>{type}</code>
+              </td>
+              <td>{WEBHOOK_EVENT_DESCRIPTIONS[type]}</td>
+            </tr>
+          ))}
+        </tbody>
+      </HTMLTable>
+      <p className={Classes.RUNNING_TEXT}>
+        A <code>merchant.shopped</code> payload carries the counts instead of a note:
+      </p>
+      <pre className="mrn-code">{JSON.stringify(SHOPPED_PAYLOAD_EXAMPLE, null, 2)}</pre>
       <H4>Headers</H4>
       <HTMLTable compact className="mrn-webhook-headers">
         <thead>
