@@ -1,4 +1,5 @@
-import { routes } from '@mrn/contracts';
+import { createServer } from 'node:http';
+import { buildPath, routes } from '@mrn/contracts';
 import { DEMO_PASSWORD } from '@mrn/server';
 import { startTestServer, TEST_ADMIN, type TestServer } from '@mrn/server/testing';
 import type { Browser, Page } from 'playwright-core';
@@ -17,15 +18,34 @@ const PRIYA = 'priya.natarajan@harboradvance.example'; // Harbor, BASIC
 const ALEX = 'alex.morgan@lakeside.example'; // Lakeside, BASIC
 const GRILL = '77-1234501';
 const GRILL_TWO = '77-1234502';
+const SHOPPED = '77-1234503';
+let summit = '';
+let tokens: Record<string, string> = {};
+// The webhook receiver of Summit's alert: answers 204 to everything.
+const hooks: string[] = [];
+const receiver = createServer((req, res) => {
+  let body = '';
+  req.on('data', (chunk) => {
+    body += chunk;
+  });
+  req.on('end', () => {
+    hooks.push(body);
+    res.writeHead(204).end();
+  });
+});
 
 beforeAll(async () => {
-  server = await startTestServer({ listen: true, demo: true });
+  server = await startTestServer({ listen: true, demo: true, env: { WEBHOOK_ALLOW_LOOPBACK: 'true' } });
   browser = await launchBrowser();
-  const tokens = {
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  tokens = {
     alex: await server.login(ALEX, DEMO_PASSWORD),
     priya: await server.login(PRIYA, DEMO_PASSWORD),
+    dana: await server.login(DANA, DEMO_PASSWORD),
     admin: await server.login(TEST_ADMIN.email, TEST_ADMIN.password),
   };
+  summit = (await server.call({ method: 'GET', url: routes.autoLogin.path, token: tokens.dana })).body.data
+    .user.account_resource_id;
   const add = async (token: string, fein: string, legalName: string, phone: string, street1: string) => {
     const res = await server.call({
       method: 'POST',
@@ -39,17 +59,18 @@ beforeAll(async () => {
     });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
   };
-  await add(tokens.alex, GRILL, 'Gulfside Grill LLC', '(813) 555-0147', '400 Bayshore Boulevard');
+  await add(tokens.alex!, GRILL, 'Gulfside Grill LLC', '(813) 555-0147', '400 Bayshore Boulevard');
   // Another EIN, the same phone and street typed otherwise.
   await add(
-    tokens.priya,
+    tokens.priya!,
     GRILL_TWO,
     'Gulfside Grill Holdings Inc',
     '813.555.0147',
     '400 Bayshore Blvd Suite 2',
   );
+  await add(tokens.alex!, SHOPPED, 'Harbor Street Bistro LLC', '(727) 555-0190', '12 Harbor St');
   // Harbor and Lakeside look the first one up; so does an administrator, who is not counted.
-  for (const token of [tokens.priya, tokens.alex, tokens.admin]) {
+  for (const token of [tokens.priya!, tokens.alex!, tokens.admin!]) {
     const res = await server.call({
       method: 'GET',
       url: `${routes.searchMerchants.path}?search=${GRILL}`,
@@ -62,6 +83,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await server?.close();
+  await new Promise((resolve) => receiver.close(resolve));
 });
 
 async function search(page: Page, term: string) {
@@ -115,6 +137,81 @@ describe('stacking signals', () => {
       .getByRole('list', { name: 'Possibly the same business' })
       .getByRole('link', { name: 'Gulfside Grill LLC' })
       .waitFor();
+    await page.context().close();
+  });
+
+  it('lets a PRO admin set the being-shopped alert, which then shows in the Webhook Logs', async () => {
+    const address = receiver.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    const enabled = await server.setSubscriptionSettings(tokens.admin!, summit, {
+      merchant_subscription_enabled: true,
+      merchant_subscription_notification_webhook: `http://127.0.0.1:${port}/hooks`,
+    });
+    expect(enabled.status).toBe(200);
+    const watched = await server.call({
+      method: 'POST',
+      url: buildPath(routes.addMerchantSubscription.path, { id: summit }),
+      token: tokens.dana,
+      payload: { merchant_subscription: { fein: SHOPPED } },
+    });
+    expect(watched.status).toBe(201);
+
+    const page = await signedInPage(browser, server.url, DANA, DEMO_PASSWORD);
+    await page.goto(`${server.url}/account?tab=settings`);
+    const alerts = page.getByLabel('Alert us when a watched merchant is being shopped');
+    await alerts.waitFor();
+    expect(await alerts.isChecked()).toBe(true);
+    const threshold = page.getByLabel('Being shopped: other funders in 7 days');
+    expect(await threshold.inputValue()).toBe('3');
+    await threshold.selectOption('2');
+    const types = page.getByRole('group', { name: 'Event types the webhook receives' });
+    // Every type until changed; untick "Merchant updated".
+    expect(await types.getByRole('checkbox').count()).toBe(5);
+    await types.getByText('Merchant updated (merchant.updated)').click();
+    expect(await types.getByLabel('Merchant updated (merchant.updated)').isChecked()).toBe(false);
+    await bothWidths(page, 'stacking-alert-settings');
+    await page.getByRole('button', { name: 'Save details' }).click();
+    await page
+      .getByText(/saved|updated/i)
+      .first()
+      .waitFor();
+    await expect
+      .poll(
+        async () =>
+          (
+            await server.call({
+              method: 'GET',
+              url: buildPath(routes.getAccount.path, { id: summit }),
+              token: tokens.dana,
+            })
+          ).body.data,
+      )
+      .toMatchObject({
+        shopped_alert_threshold: 2,
+        webhook_event_types: [
+          'merchant.added',
+          'merchant.note_added',
+          'merchant.note_updated',
+          'merchant.shopped',
+        ],
+      });
+
+    // Harbor and Lakeside look the watched merchant up at once: one alert.
+    const searches = await Promise.all(
+      [tokens.priya!, tokens.alex!].map((token) =>
+        server.call({ method: 'GET', url: `${routes.searchMerchants.path}?search=${SHOPPED}`, token }),
+      ),
+    );
+    for (const r of searches) expect(r.status, JSON.stringify(r.body)).toBe(200);
+    await expect
+      .poll(() => hooks.filter((h) => h.includes('merchant.shopped')).length, { timeout: 15_000 })
+      .toBe(1);
+
+    await page.goto(`${server.url}/merchant_subscription_webhook_logs`);
+    const row = page.getByRole('row').filter({ hasText: 'merchant.shopped' });
+    await row.waitFor();
+    expect(await row.getByText('Being Shopped').count()).toBe(1);
+    await bothWidths(page, 'stacking-webhook-log');
     await page.context().close();
   });
 
