@@ -1,4 +1,5 @@
 export * from './domain/billing-state.ts';
+export * from './domain/brokers.ts';
 export * from './domain/contribution.ts';
 export * from './domain/disputes.ts';
 export * from './domain/ein.ts';
@@ -22,6 +23,7 @@ export * from './routes/analytics.ts';
 export * from './routes/app-settings.ts';
 export * from './routes/auth.ts';
 export * from './routes/billing.ts';
+export * from './routes/brokers.ts';
 export * from './routes/disputes.ts';
 export * from './routes/index.ts';
 export * from './routes/merchant-subscriptions.ts';

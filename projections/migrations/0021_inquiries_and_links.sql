@@ -42,3 +42,15 @@ create index merchant_link_keys_merchant on read.merchant_link_keys (merchant_id
 alter table read.accounts
   add column shopped_alert_threshold integer default 3,
   add column webhook_event_types     text[];
+
+-- Broker records (issue 24): every live note that names a broker as its submission source, by the
+-- broker's normalised name (contracts/src/domain/brokers.ts). An archived note or merchant leaves it.
+create table read.broker_notes (
+  note_id     uuid primary key,
+  broker_key  text not null,
+  broker_name text not null,
+  merchant_id uuid not null,
+  reported_at timestamptz not null
+);
+create index broker_notes_key on read.broker_notes (broker_key, merchant_id);
+create index broker_notes_merchant on read.broker_notes (merchant_id);

@@ -70,6 +70,11 @@ export const publishedTables: readonly PublishedTable[] = [
     why: 'inquiry velocity on search answers, merchant pages and the partner API (from read.merchant_inquiries)',
   },
   {
+    table: 'read.broker_notes',
+    readers: [QUERY],
+    why: 'broker records (PRO): the Brokers page and notes naming a broker',
+  },
+  {
     table: 'read.merchant_link_keys',
     readers: [QUERY],
     why: 'linked merchants (same phone or address) on merchant pages and the partner API',

@@ -3,6 +3,7 @@ import { type HandlersFor, loadMigrations, type PartnerApiMount, registerRoutes 
 import { accountQueryHandlers } from './accounts/account-handlers.ts';
 import { analyticsHandlers } from './analytics/analytics-handlers.ts';
 import { appSettingsHandlers } from './app-settings/app-settings-handlers.ts';
+import { brokerHandlers } from './brokers/broker-handlers.ts';
 import { consistencyWait } from './consistency.ts';
 import type { QueryDeps } from './context.ts';
 import { disputeQueryHandlers } from './disputes/dispute-handlers.ts';
@@ -25,6 +26,7 @@ export function queryHandlers(deps: QueryDeps): HandlersFor<RoutesOf<'query'>> {
     ...merchantQueryHandlers(deps),
     ...historyHandlers(deps),
     ...linkedMerchantHandlers(deps),
+    ...brokerHandlers(deps),
     ...accountQueryHandlers(deps),
     ...disputeQueryHandlers(deps),
     ...merchantSubscriptionQueryHandlers(deps),

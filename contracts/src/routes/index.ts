@@ -4,6 +4,7 @@ import * as analytics from './analytics.ts';
 import * as appSettings from './app-settings.ts';
 import * as auth from './auth.ts';
 import * as billing from './billing.ts';
+import * as brokers from './brokers.ts';
 import * as disputes from './disputes.ts';
 import * as merchantSubscriptions from './merchant-subscriptions.ts';
 import * as merchants from './merchants.ts';
@@ -26,6 +27,8 @@ export const routes = {
   addMerchant: merchants.addMerchant,
   getMerchant: merchants.getMerchant,
   listLinkedMerchants: merchants.listLinkedMerchants,
+  listBrokers: brokers.listBrokers,
+  getBroker: brokers.getBroker,
   updateMerchant: merchants.updateMerchant,
   archiveMerchant: merchants.archiveMerchant,
   merchantHistory: merchants.merchantHistory,

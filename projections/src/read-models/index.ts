@@ -3,6 +3,7 @@ import { accountsProjector } from './accounts.ts';
 import { adminWidgetsProjector } from './admin-widgets.ts';
 import { analyticsProjector } from './analytics.ts';
 import { appSettingsProjector } from './app-settings.ts';
+import { brokerNotesProjector } from './broker-notes.ts';
 import { contributionProjector } from './contribution.ts';
 import { disputesProjector } from './disputes.ts';
 import { merchantInquiriesProjector } from './merchant-inquiries.ts';
@@ -23,6 +24,7 @@ export const allProjectors: readonly Projector[] = [
   merchantSearchesProjector,
   merchantInquiriesProjector,
   merchantLinksProjector,
+  brokerNotesProjector,
   disputesProjector,
   contributionProjector,
   merchantSubscriptionsProjector,
@@ -35,6 +37,7 @@ export {
   adminWidgetsProjector,
   analyticsProjector,
   appSettingsProjector,
+  brokerNotesProjector,
   contributionProjector,
   disputesProjector,
   merchantInquiriesProjector,

@@ -1,0 +1,77 @@
+import { BROKERS_PER_PAGE } from '../domain/brokers.ts';
+import { dataEnvelope, Pagination } from '../http/envelope.ts';
+import { route } from '../http/route.ts';
+import { z } from '../zod.ts';
+
+/** A broker's record: merchants it brought (live, by a live note naming it) and how many carry each risk. */
+export const BrokerRecordView = z.object({
+  broker_key: z.string(),
+  /** The name as most recently reported. */
+  broker_name: z.string(),
+  merchants: z.number().int(),
+  with_default: z.number().int(),
+  with_fraud: z.number().int(),
+  with_stacking: z.number().int(),
+  last_reported_at: z.string(),
+});
+export type BrokerRecordView = z.infer<typeof BrokerRecordView>;
+
+export const BrokerMerchantView = z.object({
+  resource_id: z.string(),
+  fein: z.string(),
+  legal_name: z.string(),
+  city: z.string(),
+  state: z.string(),
+  last_note_category: z.string().nullable(),
+  /** When the first note naming the broker was reported on it. */
+  reported_at: z.string(),
+  default: z.boolean(),
+  fraud: z.boolean(),
+  stacking: z.boolean(),
+});
+export type BrokerMerchantView = z.infer<typeof BrokerMerchantView>;
+
+export const listBrokers = route({
+  method: 'GET',
+  path: '/api/brokers',
+  service: 'query',
+  readModels: ['broker_notes', 'merchants'],
+  access: 'member',
+  plan: 'PRO',
+  query: z.object({
+    page: z.coerce
+      .number({ error: 'must be a whole number' })
+      .int('must be a whole number')
+      .min(1, 'must be 1 or more')
+      .default(1),
+    per_page: z.coerce
+      .number({ error: 'must be a whole number' })
+      .int('must be a whole number')
+      .refine(
+        (n) => (BROKERS_PER_PAGE as readonly number[]).includes(n),
+        `must be one of ${BROKERS_PER_PAGE.join(', ')}`,
+      )
+      .default(BROKERS_PER_PAGE[0]),
+    search: z.string().trim().max(120, 'must be at most 120 characters').optional(),
+  }),
+  response: z.object({ data: z.array(BrokerRecordView), pagination: Pagination }),
+  action: 'retrieve brokers',
+});
+
+export const getBroker = route({
+  method: 'GET',
+  path: '/api/brokers/:key',
+  service: 'query',
+  readModels: ['broker_notes', 'merchants'],
+  access: 'member',
+  plan: 'PRO',
+  params: z.object({
+    key: z
+      .string({ error: 'is required' })
+      .min(1, 'is required')
+      .max(120, 'must be at most 120 characters')
+      .regex(/^[\p{Ll}\p{Lo}\p{N} ]+$/u, 'must be a broker key: lower-case letters, digits and spaces'),
+  }),
+  response: dataEnvelope(BrokerRecordView.extend({ merchant_list: z.array(BrokerMerchantView) })),
+  action: 'retrieve broker',
+});

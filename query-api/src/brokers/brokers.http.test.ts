@@ -1,0 +1,134 @@
+import { buildPath, routes } from '@mrn/contracts';
+import { DEMO_PASSWORD, startTestServer, TEST_ADMIN, type TestServer } from '@mrn/server/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+// Broker records over HTTP (issue 24): the merchants a broker brought (however its name was typed) and
+// how many carry Default, Fraud or Stacking notes across the network; PRO only, as submission sources
+// are; archived merchants drop out; a bad key is a 400 naming it.
+
+let server: TestServer;
+const token: Record<string, string> = {};
+
+beforeAll(async () => {
+  server = await startTestServer({ demo: true });
+  token.admin = await server.login(TEST_ADMIN.email, TEST_ADMIN.password);
+  token.dana = await server.login('dana.whitfield@summitcapital.example', DEMO_PASSWORD);
+  token.priya = await server.login('priya.natarajan@harboradvance.example', DEMO_PASSWORD);
+  token.alex = await server.login('alex.morgan@lakeside.example', DEMO_PASSWORD);
+}, 60_000);
+afterAll(async () => {
+  await server?.close();
+});
+
+let einCount = 0;
+const freshEin = () => String(910_000_000 + ++einCount);
+
+async function report(who: string, broker: string | null, category = 'Slow Pay'): Promise<string> {
+  const fein = freshEin();
+  const res = await server.call({
+    method: 'POST',
+    url: routes.addMerchant.path,
+    token: token[who],
+    payload: {
+      merchant: { fein, legal_name: `Brokered ${fein} LLC`, city: 'Tulsa', state: 'OK' },
+      note: {
+        category,
+        note: 'Reported.',
+        submission_source: broker ? 'broker' : 'in-house',
+        broker_name: broker,
+      },
+      proxied_creator: null,
+    },
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.data.resource_id;
+}
+
+async function addNote(who: string, merchantId: string, category: string) {
+  const res = await server.call({
+    method: 'POST',
+    url: buildPath(routes.addNote.path, { id: merchantId }),
+    token: token[who],
+    payload: { note: { category, note: 'Seen again.' } },
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+}
+
+const list = (who: string, query = '') =>
+  server.call({ method: 'GET', url: `${routes.listBrokers.path}${query}`, token: token[who] });
+const record = (who: string, key: string) =>
+  server.call({ method: 'GET', url: buildPath(routes.getBroker.path, { key }), token: token[who] });
+
+describe('broker records', () => {
+  it('counts the merchants a broker brought and their Default, Fraud and Stacking notes, across funders', async () => {
+    const a = await report('priya', 'Quillon Funding Partners, LLC');
+    const b = await report('alex', 'quillon  funding partners llc', 'Default');
+    const c = await report('dana', 'QUILLON FUNDING PARTNERS LLC.');
+    const archived = await report('alex', 'Quillon Funding Partners LLC', 'Stacking History');
+    await report('alex', 'Another Broker Inc');
+    await report('alex', null, 'Default');
+    // Other funders' notes count too: a's stacking, c's suspicious activity (fraud).
+    await addNote('alex', a, 'Stacking History');
+    await addNote('priya', c, 'Suspicious Activity');
+    const gone = await server.call({
+      method: 'PUT',
+      url: buildPath(routes.archiveMerchant.path, { id: archived }),
+      token: token.admin,
+      payload: { delete_merchant: { reason: 'Duplicate record.' } },
+    });
+    expect(gone.status).toBe(200);
+    expect(await server.projectedAll()).toBe(true);
+
+    const found = await list('dana', '?search=quillon%20funding');
+    expect(found.status, JSON.stringify(found.body)).toBe(200);
+    routes.listBrokers.response.parse(found.body);
+    expect(found.body.data).toEqual([
+      expect.objectContaining({
+        broker_key: 'quillon funding partners llc',
+        broker_name: 'QUILLON FUNDING PARTNERS LLC.',
+        merchants: 3,
+        with_default: 1,
+        with_fraud: 1,
+        with_stacking: 1,
+      }),
+    ]);
+    expect(found.body.pagination.total_count).toBe(1);
+
+    const one = await record('dana', 'quillon funding partners llc');
+    expect(one.status).toBe(200);
+    routes.getBroker.response.parse(one.body);
+    expect(
+      one.body.data.merchant_list
+        .map((m: { resource_id: string; default: boolean; fraud: boolean; stacking: boolean }) => [
+          m.resource_id,
+          m.default,
+          m.fraud,
+          m.stacking,
+        ])
+        .sort(),
+    ).toEqual(
+      [
+        [a, false, false, true],
+        [b, true, false, false],
+        [c, false, true, false],
+      ].sort(),
+    );
+  });
+
+  it('is for PRO: a BASIC member is refused, with nothing about any broker', async () => {
+    const basic = await list('priya');
+    expect(basic.status).toBe(403);
+    expect(JSON.stringify(basic.body)).not.toMatch(/quillon/i);
+    expect((await record('priya', 'quillon funding partners llc')).status).toBe(403);
+  });
+
+  it('answers a broker nobody named with a 404 and a malformed key or page with a 400 naming it', async () => {
+    expect((await record('dana', 'nobody named this')).status).toBe(404);
+    const bad = await record('dana', 'Has Capitals!');
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body)).toContain('key');
+    const page = await list('dana', '?per_page=7');
+    expect(page.status).toBe(400);
+    expect(JSON.stringify(page.body)).toContain('per_page');
+  });
+});
