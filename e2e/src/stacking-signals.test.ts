@@ -53,7 +53,12 @@ beforeAll(async () => {
       token,
       payload: {
         merchant: { fein, legal_name: legalName, business_phone: phone, street1, city: 'Tampa', state: 'FL' },
-        note: { category: 'Default Account', note: 'Stopped all debits after the second week.' },
+        note: {
+          category: 'Default Account',
+          note: 'Stopped all debits after the second week.',
+          submission_source: 'broker',
+          broker_name: legalName.startsWith('Gulfside') ? 'Tampa Bay ISO, LLC' : 'Harbor Street Funding',
+        },
         proxied_creator: null,
       },
     });
@@ -212,6 +217,31 @@ describe('stacking signals', () => {
     await row.waitFor();
     expect(await row.getByText('Being Shopped').count()).toBe(1);
     await bothWidths(page, 'stacking-webhook-log');
+    await page.context().close();
+  });
+
+  it('links a note’s broker to its record across the network, and lists brokers on the Brokers page', async () => {
+    const page = await signedInPage(browser, server.url, DANA, DEMO_PASSWORD);
+    await search(page, GRILL);
+    await page.getByRole('heading', { name: 'Gulfside Grill LLC' }).waitFor();
+    await page.getByRole('link', { name: 'Tampa Bay ISO, LLC' }).click();
+    await page.waitForURL('**/brokers/tampa%20bay%20iso%20llc');
+    await page.getByRole('heading', { name: 'Tampa Bay ISO, LLC' }).waitFor();
+    const table = page.getByRole('table', { name: 'Merchants Tampa Bay ISO, LLC brought' });
+    await table.getByRole('link', { name: 'Gulfside Grill Holdings Inc' }).waitFor();
+    expect(await table.getByRole('link').count()).toBe(2);
+    // The sidebar has the Brokers page for PRO.
+    expect(await page.getByRole('menuitem', { name: 'Brokers', exact: true }).first().getAttribute('href')).toBe(
+      '/brokers',
+    );
+    await bothWidths(page, 'stacking-broker-record');
+
+    await page.goto(`${server.url}/brokers`);
+    await page.getByRole('heading', { name: 'Brokers' }).waitFor();
+    await page.getByPlaceholder('Search by broker name').fill('tampa');
+    await page.getByPlaceholder('Search by broker name').press('Enter');
+    await page.getByText('Tampa Bay ISO, LLC').first().waitFor();
+    await bothWidths(page, 'stacking-brokers');
     await page.context().close();
   });
 

@@ -26,12 +26,18 @@ describe('sidebarLinks', () => {
     expect(labels({ ...member, is_admin: true })).toContain('Account');
   });
 
-  it('adds Funders, Merchants, Disputes, Mailbox and Settings for platform admins', () => {
+  it('adds Brokers for PRO members only: broker records are PRO data', () => {
+    expect(labels({ ...member, plan_level: 'PRO' })).toContain('Brokers');
+    expect(labels(member)).not.toContain('Brokers');
+  });
+
+  it('adds Brokers, Funders, Merchants, Disputes, Mailbox and Settings for platform admins', () => {
     const links = labels({ ...member, is_dm_admin: true });
     expect(links).toEqual([
       'Dashboard',
       'Analytics',
       'Our Members',
+      'Brokers',
       'Funders',
       'Merchants',
       'Disputes',

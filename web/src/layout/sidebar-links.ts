@@ -22,6 +22,12 @@ export function sidebarLinks(user: SidebarUser): SidebarLink[] {
     // Every funder member sees their funder's contribution (accounts spec §6); staff see it per funder.
     !user.is_dm_admin && { to: PATHS.contribution, label: 'Contribution', icon: 'percentage' },
     { to: PATHS.members, label: 'Our Members', icon: 'people' },
+    // Broker records are PRO data (issue 24); BASIC finds the page through a note's upgrade path.
+    (user.plan_level === 'PRO' || user.is_dm_admin) && {
+      to: PATHS.brokers,
+      label: 'Brokers',
+      icon: 'briefcase',
+    },
     user.is_admin && { to: PATHS.account, label: 'Account', icon: 'office' },
     user.is_dm_admin && { to: PATHS.funders, label: 'Funders', icon: 'bank-account' },
     user.is_dm_admin && { to: PATHS.merchants, label: 'Merchants', icon: 'shop' },

@@ -1,6 +1,8 @@
 import { Button, CompoundTag, Intent, NonIdealState, Tag, Tooltip } from '@blueprintjs/core';
-import { type NoteView, SUBMISSION_SOURCE_LABELS } from '@mrn/contracts';
+import { brokerKey, type NoteView, SUBMISSION_SOURCE_LABELS } from '@mrn/contracts';
 import { useEffect, useRef } from 'react';
+import { Link } from 'react-router-dom';
+import { brokerPath } from '../routing/paths.ts';
 import { AddedBy } from './AddedBy.tsx';
 import { categoryIntent } from './category-intent.ts';
 import { formatDate } from './format.ts';
@@ -121,9 +123,19 @@ function SubmissionSourceChip({ note, visible }: { note: NoteView; visible: bool
     );
   if (!note.submission_source) return null;
   const label = SUBMISSION_SOURCE_LABELS[note.submission_source];
+  const key = note.submission_source === 'broker' && note.broker_name ? brokerKey(note.broker_name) : '';
   return (
     <CompoundTag leftContent="Submission Source" minimal intent={Intent.PRIMARY} className="mrn-source-chip">
-      {note.submission_source === 'broker' && note.broker_name ? `${label}: ${note.broker_name}` : label}
+      {key ? (
+        <>
+          {label}: {/* The broker's record across the network (issue 24): PRO, as the source itself is. */}
+          <Link to={brokerPath(key)} title={`${note.broker_name}'s record across the network`}>
+            {note.broker_name}
+          </Link>
+        </>
+      ) : (
+        label
+      )}
     </CompoundTag>
   );
 }

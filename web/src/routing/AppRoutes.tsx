@@ -56,6 +56,8 @@ const MembershipPage = page(() => import('../pages/session/MembershipPage.tsx'),
 
 const ProfilePage = page(() => import('../pages/profile/ProfilePage.tsx'), 'ProfilePage');
 const AnalyticsPage = page(() => import('../pages/analytics/AnalyticsPage.tsx'), 'AnalyticsPage');
+const BrokersPage = page(() => import('../pages/brokers/BrokersPage.tsx'), 'BrokersPage');
+const BrokerPage = page(() => import('../pages/brokers/BrokerPage.tsx'), 'BrokerPage');
 const ContributionPage = page(() => import('../pages/contribution/ContributionPage.tsx'), 'ContributionPage');
 const OurMembersPage = page(() => import('../pages/members/OurMembersPage.tsx'), 'OurMembersPage');
 const AccountPage = page(() => import('../pages/account/AccountPage.tsx'), 'AccountPage');
@@ -150,6 +152,8 @@ export function AppRoutes() {
           <Route path={PATHS.profile} element={<ProfilePage />} />
           <Route path={PATHS.members} element={<OurMembersPage />} />
           <Route path={PATHS.analytics} element={<AnalyticsPage />} />
+          <Route path={PATHS.brokers} element={<BrokersPage />} />
+          <Route path={PATHS.broker} element={<BrokerPage />} />
           <Route path={PATHS.contribution} element={<ContributionPage />} />
           {placeholders(MEMBER_PLACEHOLDERS)}
 

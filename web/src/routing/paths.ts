@@ -30,6 +30,8 @@ export const PATHS = {
   search: '/search',
   newMerchant: '/merchants/new',
   merchant: '/merchants/:id',
+  brokers: '/brokers',
+  broker: '/brokers/:key',
 
   account: '/account',
   newAccountMember: '/account/members/new',
@@ -53,6 +55,9 @@ export const PATHS = {
 } as const;
 
 export const searchPath = (term: string): string => `${PATHS.search}?search=${encodeURIComponent(term)}`;
+
+/** /brokers/{key}: a broker's record, by its normalised name. */
+export const brokerPath = (key: string): string => `/brokers/${encodeURIComponent(key)}`;
 
 /** /merchants/{id}, with `?highlight={noteId}` to mark one note row. */
 export const merchantPath = (id: string, highlightNoteId?: string): string =>
