@@ -231,9 +231,9 @@ describe('stacking signals', () => {
     await table.getByRole('link', { name: 'Gulfside Grill Holdings Inc' }).waitFor();
     expect(await table.getByRole('link').count()).toBe(2);
     // The sidebar has the Brokers page for PRO.
-    expect(await page.getByRole('menuitem', { name: 'Brokers', exact: true }).first().getAttribute('href')).toBe(
-      '/brokers',
-    );
+    expect(
+      await page.getByRole('menuitem', { name: 'Brokers', exact: true }).first().getAttribute('href'),
+    ).toBe('/brokers');
     await bothWidths(page, 'stacking-broker-record');
 
     await page.goto(`${server.url}/brokers`);
@@ -242,6 +242,21 @@ describe('stacking signals', () => {
     await page.getByPlaceholder('Search by broker name').press('Enter');
     await page.getByText('Tampa Bay ISO, LLC').first().waitFor();
     await bothWidths(page, 'stacking-brokers');
+    await page.context().close();
+  });
+
+  it('explains the figure to a platform administrator from the searches, naming no funder', async () => {
+    const page = await signedInPage(browser, server.url, TEST_ADMIN.email, TEST_ADMIN.password);
+    await search(page, GRILL);
+    await page.getByRole('heading', { name: 'Gulfside Grill LLC' }).waitFor();
+    await page.getByRole('tab', { name: 'Inquiry Audit' }).click();
+    await page.getByText('7 days: Funder 1, Funder 2').waitFor();
+    const table = page.getByRole('table', { name: 'Searches that found this merchant, newest first' });
+    const admin = table.getByRole('row').filter({ hasText: 'Platform administrator' }).first();
+    await admin.waitFor();
+    expect(await admin.getByText('No', { exact: true }).count()).toBe(1);
+    expect(await table.getByText(/Harbor|Lakeside|Summit/).count()).toBe(0);
+    await bothWidths(page, 'stacking-inquiry-audit');
     await page.context().close();
   });
 

@@ -54,3 +54,8 @@ create table read.broker_notes (
 );
 create index broker_notes_key on read.broker_notes (broker_key, merchant_id);
 create index broker_notes_merchant on read.broker_notes (merchant_id);
+
+-- The audit of inquiry velocity (issue 24): whether each search that found a merchant counted as a
+-- look-up of it. Null on searches projected before this column (`npm run rebuild -- merchant_searches`
+-- fills them from the log).
+alter table read.merchant_searches add column looked_up boolean;

@@ -9,6 +9,7 @@ import type { QueryDeps } from './context.ts';
 import { disputeQueryHandlers } from './disputes/dispute-handlers.ts';
 import { merchantSubscriptionQueryHandlers } from './merchant-subscriptions/merchant-subscription-handlers.ts';
 import { historyHandlers } from './merchants/history-handlers.ts';
+import { inquiryAuditHandlers } from './merchants/inquiry-audit-handlers.ts';
 import { linkedMerchantHandlers } from './merchants/linked-merchant-handlers.ts';
 import { merchantQueryHandlers } from './merchants/merchant-handlers.ts';
 import { partnerQueryHandlers } from './partner-api/partner-api-handlers.ts';
@@ -26,6 +27,7 @@ export function queryHandlers(deps: QueryDeps): HandlersFor<RoutesOf<'query'>> {
     ...merchantQueryHandlers(deps),
     ...historyHandlers(deps),
     ...linkedMerchantHandlers(deps),
+    ...inquiryAuditHandlers(deps),
     ...brokerHandlers(deps),
     ...accountQueryHandlers(deps),
     ...disputeQueryHandlers(deps),

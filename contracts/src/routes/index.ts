@@ -27,6 +27,7 @@ export const routes = {
   addMerchant: merchants.addMerchant,
   getMerchant: merchants.getMerchant,
   listLinkedMerchants: merchants.listLinkedMerchants,
+  merchantInquiryAudit: merchants.merchantInquiryAudit,
   listBrokers: brokers.listBrokers,
   getBroker: brokers.getBroker,
   updateMerchant: merchants.updateMerchant,

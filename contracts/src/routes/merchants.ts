@@ -267,6 +267,38 @@ export const getMerchant = route({
   action: 'retrieve merchant',
 });
 
+/**
+ * How a merchant's inquiry velocity is made (issue 24), for platform administrators: every search that
+ * found it in the last 90 days, whether it counted and why, and which funders each window counts, by a
+ * label that is the same for one funder within the answer and never its name.
+ */
+export const InquiryAuditView = z.object({
+  last_7_days: z.number().int(),
+  last_30_days: z.number().int(),
+  last_90_days: z.number().int(),
+  windows: z.array(z.object({ days: z.number().int(), funders: z.array(z.string()) })),
+  searches: z.array(
+    z.object({
+      searched_at: z.string(),
+      funder: z.string(),
+      counted: z.boolean(),
+      why: z.string(),
+    }),
+  ),
+});
+export type InquiryAuditView = z.infer<typeof InquiryAuditView>;
+
+export const merchantInquiryAudit = route({
+  method: 'GET',
+  path: '/api/merchants/:id/inquiry_audit',
+  service: 'query',
+  readModels: ['merchants', 'merchant_searches', 'merchant_inquiries'],
+  access: 'platform_admin',
+  params: idParam,
+  response: dataEnvelope(InquiryAuditView),
+  action: 'retrieve the inquiry audit',
+});
+
 export const listLinkedMerchants = route({
   method: 'GET',
   path: '/api/merchants/:id/linked',

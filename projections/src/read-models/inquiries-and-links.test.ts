@@ -9,6 +9,7 @@ import { recorded } from '../testing/recorded-events.ts';
 import { snapshotTables } from '../testing/replay-equality.ts';
 import { merchantInquiriesProjector } from './merchant-inquiries.ts';
 import { merchantLinksProjector } from './merchant-links.ts';
+import { merchantSearchesProjector } from './merchant-searches.ts';
 
 // Issue 24's figures, fed events with chosen times and read back through what query-api reads:
 // read.inquiry_velocity() at a fixed clock, and the link keys two merchants share.
@@ -123,6 +124,22 @@ describe('inquiry velocity', () => {
     await applyBatch(db.pool, merchantInquiriesProjector, log());
     const later = new Date(AS_OF.getTime() + 2000);
     expect(await velocity(M, viewer, later)).toEqual({ last_7_days: 0, last_30_days: 2, last_90_days: 4 });
+  });
+
+  it('marks in the searches read model which search counted as a look-up (the audit reads it)', async () => {
+    await db.pool.query(`truncate ${merchantSearchesProjector.tables.join(', ')}`);
+    await applyBatch(db.pool, merchantSearchesProjector, log());
+    const { rows } = await db.pool.query(
+      'select account_id, looked_up from read.merchant_searches where merchant_id = $1 order by searched_at, account_id',
+      [M],
+    );
+    const lookedUp = (account: string) =>
+      rows.filter((r) => r.account_id === account).map((r) => r.looked_up);
+    expect(lookedUp(b)).toEqual([true, true]);
+    expect(lookedUp(viewer)).toEqual([true]);
+    // The administrator: an EIN search (not counted) and a list of three (not a look-up).
+    expect(lookedUp(admin)).toEqual([false, false]);
+    expect(rows).toHaveLength(10);
   });
 
   it('gives the same rows whatever the batches: one by one, in threes, all at once, in reverse', async () => {

@@ -128,6 +128,35 @@ describe('inquiry velocity', () => {
       token: admin,
     });
     expect(lakesideView.body.data.inquiries.last_7_days).toBe(3);
+
+    // The audit explains the administrator's figure from the searches, naming no funder.
+    const audit = await server.call({
+      method: 'GET',
+      url: buildPath(routes.merchantInquiryAudit.path, { id }),
+      token: admin,
+    });
+    expect(audit.status, JSON.stringify(audit.body)).toBe(200);
+    routes.merchantInquiryAudit.response.parse(audit.body);
+    const explained = audit.body.data;
+    expect([explained.last_7_days, explained.last_30_days, explained.last_90_days]).toEqual([3, 3, 3]);
+    expect(explained.windows[0]).toEqual({ days: 7, funders: ['Funder 1', 'Funder 2', 'Funder 3'] });
+    // Harbor three times, Lakeside, Summit twice, and the administrator: seven searches, six counted.
+    expect(explained.searches).toHaveLength(7);
+    expect(explained.searches.filter((s: { counted: boolean }) => s.counted)).toHaveLength(6);
+    expect(explained.searches.find((s: { counted: boolean }) => !s.counted)).toMatchObject({
+      funder: 'Platform administrator',
+      why: 'A platform administrator’s search: not counted',
+    });
+    expect(JSON.stringify(audit.body)).not.toMatch(/Harbor|Lakeside|Summit|harbor|lakeside|summit/);
+    // For platform administrators only.
+    for (const who of [token.dana!, token.priya!]) {
+      const refused = await server.call({
+        method: 'GET',
+        url: buildPath(routes.merchantInquiryAudit.path, { id }),
+        token: who,
+      });
+      expect(refused.status).toBe(403);
+    }
   });
 
   it('a keyword search that lists several merchants looks none of them up', async () => {
@@ -140,6 +169,17 @@ describe('inquiry velocity', () => {
     expect((await searchAs(token.alex!, `${word} alpha`)).body.data).toHaveLength(1);
     await settle();
     expect((await merchantAs(token.dana!, first)).inquiries).toEqual(figures(1));
+    const audit = await server.call({
+      method: 'GET',
+      url: buildPath(routes.merchantInquiryAudit.path, { id: first }),
+      token: admin,
+    });
+    expect(
+      audit.body.data.searches.map((s: { counted: boolean; why: string }) => [s.counted, s.why]),
+    ).toEqual([
+      [true, 'Looked it up (by EIN, or a name that found only it)'],
+      [false, 'Listed among other merchants by a name search: not a look-up'],
+    ]);
   });
 
   it('is in the partner API’s search answers, checked against their schemas', async () => {

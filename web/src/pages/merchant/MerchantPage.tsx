@@ -35,6 +35,7 @@ import { deletedMerchantPath, PATHS } from '../../routing/paths.ts';
 import { PageSpinner } from '../../ui/PageSpinner.tsx';
 import { useDocumentTitle } from '../../ui/use-document-title.ts';
 import { EditMerchantDialog } from './EditMerchantDialog.tsx';
+import { InquiryAudit } from './InquiryAudit.tsx';
 import { MerchantHistory } from './MerchantHistory.tsx';
 import { SearchHistory } from './SearchHistory.tsx';
 
@@ -103,7 +104,7 @@ function MerchantDetail({ merchant }: { merchant: SearchedMerchantView }) {
   }, [location, navigate]);
   const [editing, setEditing] = useState(false);
   const [deleting, setDeleting] = useState(false);
-  const [tab, setTab] = useState<'details' | 'history'>('details');
+  const [tab, setTab] = useState<'details' | 'history' | 'inquiries'>('details');
   const canEdit = mayEditMerchant(user, merchant);
 
   const details = (
@@ -165,8 +166,11 @@ function MerchantDetail({ merchant }: { merchant: SearchedMerchantView }) {
       {user.is_dm_admin ? (
         <Tabs
           id="merchant-tabs"
+          className="mrn-account-tabs"
+          // Three tabs wrap on a phone; the sliding indicator would land outside the page (AccountTabs).
+          animate={false}
           selectedTabId={tab}
-          onChange={(next) => setTab(next === 'history' ? 'history' : 'details')}
+          onChange={(next) => setTab(next === 'history' || next === 'inquiries' ? next : 'details')}
           size="large"
         >
           <Tab id="details" title="Merchant" panel={details} />
@@ -175,6 +179,12 @@ function MerchantDetail({ merchant }: { merchant: SearchedMerchantView }) {
             title="History"
             icon="history"
             panel={<MerchantHistory merchantId={merchant.resource_id} />}
+          />
+          <Tab
+            id="inquiries"
+            title="Inquiry Audit"
+            icon="people"
+            panel={<InquiryAudit merchantId={merchant.resource_id} />}
           />
         </Tabs>
       ) : (
