@@ -4,7 +4,7 @@ import { DEMO_PASSWORD } from '@mrn/server';
 import { startTestServer, TEST_ADMIN, type TestServer } from '@mrn/server/testing';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, screenshot } from './browser.ts';
+import { launchBrowser, SCREENSHOT_DIR, screenshot } from './browser.ts';
 import { signedInPage } from './session.ts';
 
 // /developers renders the OpenAPI document the server publishes: signed out and as a PRO admin with
@@ -132,6 +132,13 @@ describe('/developers', () => {
     await page.goto(`${server.url}/developers`);
     await page.getByRole('region', { name: 'Merchant subscriptions' }).waitFor();
     await page.getByRole('heading', { name: 'Subscription webhooks' }).waitFor();
+    // The event types a webhook may carry, and the shopped alert's sample (issue 24).
+    const guide = page.locator('.mrn-webhook-guide');
+    await guide.getByRole('heading', { name: 'Event types' }).waitFor();
+    expect(await guide.getByRole('cell', { name: 'merchant.shopped' }).count()).toBe(1);
+    expect(await guide.getByText('"other_funders_last_7_days": 3').count()).toBe(1);
+    await guide.getByRole('heading', { name: 'Event types' }).scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${SCREENSHOT_DIR}developers-event-types.png` });
     await page.getByRole('button', { name: 'Show Watch an EIN' }).click();
     const watch = card(page, 'partnerSubscribe');
     expect(await watch.locator('pre.mrn-code').first().textContent()).toBe('{\n  "fein": "123456789"\n}');
@@ -140,7 +147,8 @@ describe('/developers', () => {
       `curl -X POST '${server.url}/api/v2/merchant_subscriptions'`,
     );
     await page.getByRole('button', { name: 'Show all' }).click();
-    expect(await page.locator('button[aria-controls^="endpoint-"][aria-expanded="true"]').count()).toBe(11);
+    // Every partner call, linked merchants (issue 24) the twelfth.
+    expect(await page.locator('button[aria-controls^="endpoint-"][aria-expanded="true"]').count()).toBe(12);
     await page.getByRole('button', { name: 'Hide all' }).click();
     await page.getByRole('button', { name: 'Show Search merchants, with submission sources' }).click();
     await page.getByRole('radio', { name: 'Sandbox' }).click();

@@ -35,7 +35,7 @@ export function WebhookGuide() {
         <tbody>
           {WEBHOOK_EVENT_TYPES.map((type) => (
             <tr key={type}>
-              <td>
+              <td className="mrn-nowrap">
                 <code>{type}</code>
               </td>
               <td>{WEBHOOK_EVENT_DESCRIPTIONS[type]}</td>
