@@ -292,3 +292,89 @@ describe("projectors' statements", () => {
     }
   });
 });
+
+describe('a projector far behind the others', () => {
+  it('catches up on its own reader while the live ones keep up, then joins them with no event missed', async () => {
+    await db.pool.query(
+      'create table if not exists applied_by (projector text, event_id uuid, primary key (projector, event_id))',
+    );
+    const suffix = randomUUID();
+    // A slow read model added to a running network: every batch of the history takes it 500 ms.
+    const slow = projector({
+      name: `new-${suffix}`,
+      tables: [],
+      bulk: {
+        order: ['AppSettingsChanged'],
+        handlers: {
+          AppSettingsChanged: async (tx, events) => {
+            await new Promise((r) => setTimeout(r, 500));
+            await tx.query('insert into applied_by (projector, event_id) select $1, unnest($2::uuid[])', [
+              `new-${suffix}`,
+              events.map((e) => e.id),
+            ]);
+          },
+        },
+      },
+    });
+    const live = projector({
+      name: `live-${suffix}`,
+      tables: [],
+      bulk: {
+        order: ['AppSettingsChanged'],
+        handlers: {
+          AppSettingsChanged: async (tx, events) => {
+            await tx.query('insert into applied_by (projector, event_id) select $1, unnest($2::uuid[])', [
+              `live-${suffix}`,
+              events.map((e) => e.id),
+            ]);
+          },
+        },
+      },
+    });
+    // History: 6,000 events (three of the reader's batches), already applied by the live projector.
+    for (let i = 0; i < 6; i++)
+      await store.appendToStream(
+        `history-${suffix}`,
+        Array.from({ length: 1000 }, (_, j) => settings(`h${i}-${j}`)),
+        { expectedRevision: 'any' },
+      );
+    const head = await store.headPosition();
+    await db.pool.query(
+      'insert into subscription_checkpoints (name, position, updated_at) values ($1, $2, now())',
+      [live.name, head],
+    );
+    const runner = new ProjectionRunner({ pool: db.pool, store, logger: createLogger('silent') }, [
+      slow,
+      live,
+    ]);
+    await runner.start();
+    try {
+      const fresh = await store.appendToStream('app-settings', [settings('while catching up')], {
+        expectedRevision: 'any',
+      });
+      // The live projector has it at once: the new one is not holding it back to the log's beginning.
+      expect(await runner.waitFor(fresh.position, [live.name], 1000)).toBe(true);
+      expect((runner.positions.get(slow.name) ?? START) < fresh.position).toBe(true);
+      // The new one catches up, joins, and from then on both apply what is appended.
+      expect(await runner.waitFor(fresh.position, [slow.name], 20_000)).toBe(true);
+      const after = await store.appendToStream('app-settings', [settings('after joining')], {
+        expectedRevision: 'any',
+      });
+      expect(await runner.waitFor(after.position, [slow.name, live.name], 5000)).toBe(true);
+    } finally {
+      await runner.stop();
+    }
+    const applied = async (name: string) =>
+      (
+        await db.pool.query<{ n: number }>('select count(*)::int as n from applied_by where projector = $1', [
+          name,
+        ])
+      ).rows[0]!.n;
+    const all = (await store.readAll({ fromPosition: START, maxCount: 100_000 })).filter(
+      (e) => e.type === 'AppSettingsChanged',
+    ).length;
+    // Every event once for the new one (the primary key refuses a second), two for the live one.
+    expect(await applied(slow.name)).toBe(all);
+    expect(await applied(live.name)).toBe(2);
+  });
+});
