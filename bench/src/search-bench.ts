@@ -14,7 +14,7 @@ import {
 import { allProjectors, rebuildProjectors } from '@mrn/projections';
 import { keywordRange, keywordScan, keywordWords, SEARCH_STATEMENTS } from '@mrn/query-api';
 import { allMigrations, ensurePlatformAdmin } from '@mrn/server';
-import { ALL_FOLLOWERS, LIVE_CONSUMERS, waitForCheckpoints } from './consumers.ts';
+import { ALL_FOLLOWERS, waitForCheckpoints } from './consumers.ts';
 import { CpuMeter, type CpuUse } from './cpu.ts';
 import { type BenchDatabase, type BenchServer, createBenchDatabase } from './database.ts';
 import { type LoadRequest, type LoadResult, percentile, postJson, runLoad, signIn } from './http-load.ts';
@@ -338,9 +338,10 @@ const TOPOLOGIES: Topology[] = [
     name: 'all-in-one',
     heading: 'all-in-one (npm start: server/src/main.ts)',
     entry: 'server/src/main.ts',
-    // The projectors' checkpoints are at the head already: the rebuild set them.
-    followers: LIVE_CONSUMERS,
-    followersText: `the server's live consumers (${LIVE_CONSUMERS.join(', ')})`,
+    // Every follower: the rebuild set the projectors' checkpoints at the head, but a reused database may
+    // lack a read model added since (it catches up on its own reader when the server starts).
+    followers: ALL_FOLLOWERS,
+    followersText: `every follower of the log (${allProjectors.length} projectors and the live consumers)`,
   },
   {
     name: 'split',
