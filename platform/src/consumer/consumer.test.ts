@@ -179,6 +179,31 @@ describe('Consumer', () => {
     expect(await readCheckpoint(db.pool, name)).toBe(events[1]!.position);
   });
 
+  it('is woken only by its wakeFor types; the other types it handles wait for the poll interval, then come together', async () => {
+    const name = newName();
+    const slowPoll = new PostgresEventStore(db.pool, { listenUrl: db.url, pollIntervalMs: 60_000 });
+    const c = consumer(name, {
+      store: slowPoll,
+      relevant: (type) => type === `${name}:wanted` || type === `${name}:later`,
+      wakeFor: (type) => type === `${name}:wanted`,
+    }).start();
+    try {
+      // Caught up (nothing of its own in the log yet), then an event that may wait: it does.
+      await new Promise((r) => setTimeout(r, 300));
+      const [later] = await append(`${name}:later`);
+      await new Promise((r) => setTimeout(r, 500));
+      expect((await effects(name)).get(later!.id)).toBeUndefined();
+      // One that wakes it: both are handled, the waiting one first.
+      const [wanted] = await append(`${name}:wanted`);
+      await expect
+        .poll(async () => Object.fromEntries(await effects(name)), { timeout: 5000 })
+        .toEqual({ [later!.id]: 1, [wanted!.id]: 1 });
+    } finally {
+      await c.stop();
+      await slowPoll.close();
+    }
+  });
+
   it('a stale live holder finds its checkpoint moved back by a replay and reads the log again from there', async () => {
     const name = newName();
     const [a] = await append(`${name}:wanted`);

@@ -56,6 +56,12 @@ export interface ConsumerOptions<P = undefined> {
    */
   relevant?(type: string): boolean;
   /**
+   * The appends that wake the consumer at once (default: those of `relevant` types). Types it handles
+   * but that may wait are read at the poll interval (a second), with whatever else came meanwhile: a
+   * stream of small appends then costs a read a second rather than a read each.
+   */
+  wakeFor?(type: string): boolean;
+  /**
    * Before the checkpoint's transaction, outside any: work that must not hold a transaction open (reading
    * streams or read models), or effects that cannot be in one (publishing to a broker, appending events).
    * Effects here are at least once: a crash or a lost fence after them runs them again for the same
@@ -247,7 +253,9 @@ export class Consumer<P = undefined> {
             batchSize: this.batchSize,
             // Not woken by appends of nothing it handles (the searches, for most consumers): those are
             // read, and the checkpoint moved past them, at the poll interval.
-            ...(this.opts.relevant ? { wakeFor: this.opts.relevant } : {}),
+            ...(this.opts.wakeFor || this.opts.relevant
+              ? { wakeFor: this.opts.wakeFor ?? this.opts.relevant }
+              : {}),
             onBatch: pacedBatches(
               async (events) => {
                 await reading.serial(() => this.process(reading, events, mode));

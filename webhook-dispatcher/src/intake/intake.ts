@@ -61,6 +61,9 @@ export class DispatcherIntake implements SourceTarget {
       logger: opts.logger,
       ...(opts.leaseUrl ? { leaseUrl: opts.leaseUrl } : {}),
       relevant: (type) => HANDLED_TYPES.has(type),
+      // Searches (the being-shopped alert's) are read at the poll interval, a second's worth at once: a
+      // search is the hot path, and an alert a second later tells the watcher the same thing.
+      wakeFor: (type) => HANDLED_TYPES.has(type) && type !== 'MerchantSearched',
       handle: (tx, events) => this.applyInOrder(tx, events, this.context()),
       afterCommit: (enqueued) => {
         if (enqueued > 0) opts.onEnqueued(enqueued);
