@@ -34,6 +34,22 @@ export const uuid = () => z.uuid('must be a valid id');
 
 export const idParams = z.object({ id: uuid() });
 
+/** A list's page, page size (one of `sizes`) and search box, as every paged list takes them. */
+export const pageQuery = (sizes: readonly number[], fallback: number) =>
+  z.object({
+    page: z.coerce
+      .number({ error: 'must be a whole number' })
+      .int('must be a whole number')
+      .min(1, 'must be 1 or more')
+      .default(1),
+    per_page: z.coerce
+      .number({ error: 'must be a whole number' })
+      .int('must be a whole number')
+      .refine((n) => sizes.includes(n), `must be one of ${sizes.join(', ')}`)
+      .default(fallback),
+    search: z.string().trim().max(200, 'must be at most 200 characters').optional(),
+  });
+
 export const DATE_YEARS = { min: 1800, max: 2100 } as const;
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 

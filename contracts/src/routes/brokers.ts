@@ -1,5 +1,6 @@
 import { BROKERS_PER_PAGE } from '../domain/brokers.ts';
 import { dataEnvelope, Pagination } from '../http/envelope.ts';
+import { pageQuery } from '../http/fields.ts';
 import { route } from '../http/route.ts';
 import { z } from '../zod.ts';
 
@@ -38,22 +39,7 @@ export const listBrokers = route({
   readModels: ['broker_notes', 'merchants'],
   access: 'member',
   plan: 'PRO',
-  query: z.object({
-    page: z.coerce
-      .number({ error: 'must be a whole number' })
-      .int('must be a whole number')
-      .min(1, 'must be 1 or more')
-      .default(1),
-    per_page: z.coerce
-      .number({ error: 'must be a whole number' })
-      .int('must be a whole number')
-      .refine(
-        (n) => (BROKERS_PER_PAGE as readonly number[]).includes(n),
-        `must be one of ${BROKERS_PER_PAGE.join(', ')}`,
-      )
-      .default(BROKERS_PER_PAGE[0]),
-    search: z.string().trim().max(120, 'must be at most 120 characters').optional(),
-  }),
+  query: pageQuery(BROKERS_PER_PAGE, BROKERS_PER_PAGE[0]),
   response: z.object({ data: z.array(BrokerRecordView), pagination: Pagination }),
   action: 'retrieve brokers',
 });

@@ -2,7 +2,7 @@ import { isEinDigits, normaliseEin } from '../domain/ein.ts';
 import { NOTE_CATEGORIES, NOTE_MAX, SUBMISSION_SOURCES } from '../domain/notes.ts';
 import { STATES } from '../domain/us-states.ts';
 import { dataEnvelope, Pagination } from '../http/envelope.ts';
-import { optionalDate, optionalText, requiredText, uuid } from '../http/fields.ts';
+import { optionalDate, optionalText, pageQuery, requiredText, uuid } from '../http/fields.ts';
 import { route } from '../http/route.ts';
 import { z } from '../zod.ts';
 
@@ -152,21 +152,6 @@ export const ReportedNoteView = NoteView.extend({
   merchant: z.object({ resource_id: z.string(), legal_name: z.string(), fein: z.string() }),
 });
 export type ReportedNoteView = z.infer<typeof ReportedNoteView>;
-
-const pageQuery = (sizes: readonly number[], fallback: number) =>
-  z.object({
-    page: z.coerce
-      .number({ error: 'must be a whole number' })
-      .int('must be a whole number')
-      .min(1, 'must be 1 or more')
-      .default(1),
-    per_page: z.coerce
-      .number({ error: 'must be a whole number' })
-      .int('must be a whole number')
-      .refine((n) => sizes.includes(n), `must be one of ${sizes.join(', ')}`)
-      .default(fallback),
-    search: z.string().trim().max(200, 'must be at most 200 characters').optional(),
-  });
 
 const idParam = z.object({ id: uuid() });
 /** At least two characters: one letter matches half the network and would only offer to add a merchant. */
