@@ -240,8 +240,17 @@ export class ProjectionRunner implements ReadModelProgress {
     return !this.leases || this.leases.holds(name);
   }
 
+  /**
+   * Each projector's committed checkpoint, never behind where this process has it: the catch-up reader
+   * may commit a batch while this reads, and moving its cursor back would apply that batch twice (its
+   * handlers fail before the checkpoint's fence could tell).
+   */
   private async loadCheckpoints(): Promise<void> {
-    for (const p of this.projectors) this.progress.set(p.name, await readCheckpoint(this.deps.pool, p.name));
+    for (const p of this.projectors) {
+      const committed = await readCheckpoint(this.deps.pool, p.name);
+      const here = this.progress.get(p.name);
+      this.progress.set(p.name, here !== undefined && here > committed ? here : committed);
+    }
   }
 
   /** Whether the live reader applies the projector: held, not halted, not catching up on its own. */
@@ -302,7 +311,15 @@ export class ProjectionRunner implements ReadModelProgress {
         const at = this.progress.get(name) ?? START;
         return at < min ? at : min;
       }, this.progress.get(names[0]!) ?? START);
-      const events = await this.deps.store.readAll({ fromPosition: from, maxCount: BATCH_SIZE });
+      let events: RecordedEvent[];
+      try {
+        events = await this.deps.store.readAll({ fromPosition: from, maxCount: BATCH_SIZE });
+      } catch (error) {
+        // The database away for a moment: this reader goes on when it is back (nothing else restarts it).
+        this.deps.logger.error({ err: error }, 'projection catch-up read failed; retrying');
+        await sleepUnlessAborted(1000, signal);
+        continue;
+      }
       if (events.length === 0) {
         // At the head, with the live reader in a batch: wait for it, then join.
         await (this.liveBatch ?? sleepUnlessAborted(20, signal));
@@ -330,7 +347,7 @@ export class ProjectionRunner implements ReadModelProgress {
         await sleepUnlessAborted(1000, signal);
         await this.loadCheckpoints().catch(() => undefined);
       } finally {
-        await this.publish(events[events.length - 1]!.position, applied);
+        await this.publish(events[events.length - 1]!.position, applied).catch(() => undefined);
         this.changed.emit('progress');
       }
     }
