@@ -347,7 +347,7 @@ export class ProjectionRunner implements ReadModelProgress {
         await sleepUnlessAborted(1000, signal);
         await this.loadCheckpoints().catch(() => undefined);
       } finally {
-        await this.publish(events[events.length - 1]!.position, applied).catch(() => undefined);
+        await this.publish(events[events.length - 1]!.position, applied);
         this.changed.emit('progress');
       }
     }

@@ -17,7 +17,8 @@ const carries = (id: string, param: string) =>
 
 /**
  * Broker records ($1: the key to match; exact or contained), with the merchants they brought that are
- * still live and how many of those carry Default, Fraud or Stacking notes ($2, $3, $4).
+ * still live and how many of those carry Default, Fraud or Stacking notes ($2, $3, $4). The page ($5,
+ * $6) is cut before those counts: they read every merchant's notes, so only the brokers shown pay.
  */
 const RECORDS = (match: 'exact' | 'contains') => `with b as (
     select bn.broker_key, (array_agg(bn.broker_name order by bn.reported_at desc))[1] as broker_name,
@@ -25,13 +26,17 @@ const RECORDS = (match: 'exact' | 'contains') => `with b as (
       from read.broker_notes bn
       join read.merchants m on m.id = bn.merchant_id and m.archived_at is null
      where ${match === 'exact' ? 'bn.broker_key = $1' : "($1::text = '' or bn.broker_key like '%' || $1 || '%')"}
-     group by bn.broker_key)
-  select b.broker_key, b.broker_name, b.last_reported_at, cardinality(b.merchant_ids)::int as merchants,
-         (select count(*) from unnest(b.merchant_ids) as x(id) where ${carries('x.id', '$2')})::int as with_default,
-         (select count(*) from unnest(b.merchant_ids) as x(id) where ${carries('x.id', '$3')})::int as with_fraud,
-         (select count(*) from unnest(b.merchant_ids) as x(id) where ${carries('x.id', '$4')})::int as with_stacking,
-         count(*) over ()::int as total
-    from b`;
+     group by bn.broker_key),
+  page as (
+    select b.*, count(*) over ()::int as total from b
+     order by cardinality(b.merchant_ids) desc, b.broker_key limit $5 offset $6)
+  select p.broker_key, p.broker_name, p.last_reported_at, cardinality(p.merchant_ids)::int as merchants,
+         (select count(*) from unnest(p.merchant_ids) as x(id) where ${carries('x.id', '$2')})::int as with_default,
+         (select count(*) from unnest(p.merchant_ids) as x(id) where ${carries('x.id', '$3')})::int as with_fraud,
+         (select count(*) from unnest(p.merchant_ids) as x(id) where ${carries('x.id', '$4')})::int as with_stacking,
+         p.total
+    from page p
+   order by merchants desc, p.broker_key`;
 
 const MERCHANTS = `select m.id, m.fein, m.legal_name, m.city, m.state, m.last_note_category,
     min(bn.reported_at) as reported_at,
@@ -70,10 +75,12 @@ const toRecord = (r: RecordRow): BrokerRecordView => ({
 export function brokerHandlers(deps: QueryDeps) {
   const listBrokersHandler: Handler<typeof listBrokers> = async (req) => {
     const { page, per_page, search } = req.query;
-    const { rows } = await deps.pool.query<RecordRow>(
-      `${RECORDS('contains')} order by merchants desc, broker_key limit $5 offset $6`,
-      [brokerKey(search ?? ''), ...risks, per_page, (page - 1) * per_page],
-    );
+    const { rows } = await deps.pool.query<RecordRow>(RECORDS('contains'), [
+      brokerKey(search ?? ''),
+      ...risks,
+      per_page,
+      (page - 1) * per_page,
+    ]);
     return {
       data: rows.map(toRecord),
       pagination: pagination(page, per_page, rows[0]?.total ?? 0),
@@ -83,7 +90,7 @@ export function brokerHandlers(deps: QueryDeps) {
   const getBrokerHandler: Handler<typeof getBroker> = async (req) => {
     const key = brokerKey(req.params.key);
     const [records, merchants] = await Promise.all([
-      deps.pool.query<RecordRow>(RECORDS('exact'), [key, ...risks]),
+      deps.pool.query<RecordRow>(RECORDS('exact'), [key, ...risks, 1, 0]),
       deps.pool.query<{
         id: string;
         fein: string;
