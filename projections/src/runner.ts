@@ -168,17 +168,6 @@ export class ProjectionRunner implements ReadModelProgress {
   private readonly changed = new EventEmitter();
   private readonly controller = new AbortController();
   private running: Promise<void> | undefined;
-  /**
-   * Projectors catching up on a reader of their own: one far behind the others (a read model added to a
-   * running network starts at the log's beginning) would otherwise hold every live read model back to
-   * its cursor, since the live reader starts at the slowest. They join the live reader once they are
-   * where it is.
-   */
-  private readonly catchingUp = new Set<string>();
-  private catchUpLoop: Promise<void> | undefined;
-  /** The live reader is applying a batch (resolves when it is done); it has applied the log through `liveAt`. */
-  private liveBatch: Promise<void> | undefined;
-  private liveAt: Position = START;
   private started = false;
 
   constructor(
@@ -240,136 +229,18 @@ export class ProjectionRunner implements ReadModelProgress {
     return !this.leases || this.leases.holds(name);
   }
 
-  /**
-   * Each projector's committed checkpoint, never behind where this process has it: the catch-up reader
-   * may commit a batch while this reads, and moving its cursor back would apply that batch twice (its
-   * handlers fail before the checkpoint's fence could tell).
-   */
   private async loadCheckpoints(): Promise<void> {
-    for (const p of this.projectors) {
-      const committed = await readCheckpoint(this.deps.pool, p.name);
-      const here = this.progress.get(p.name);
-      this.progress.set(p.name, here !== undefined && here > committed ? here : committed);
-    }
+    for (const p of this.projectors) this.progress.set(p.name, await readCheckpoint(this.deps.pool, p.name));
   }
 
-  /** Whether the live reader applies the projector: held, not halted, not catching up on its own. */
-  private isLive(name: string): boolean {
-    return this.holds(name) && !this.halted.has(name) && !this.catchingUp.has(name);
-  }
-
-  /** Where the next subscription starts: the slowest projector the live reader applies. */
+  /** Where the next subscription starts: the slowest projector that is not halted. */
   private slowest(): Position {
     let min: Position | undefined;
     for (const [name, p] of this.progress) {
-      if (!this.isLive(name)) continue;
+      if (this.halted.has(name) || !this.holds(name)) continue;
       if (min === undefined || p < min) min = p;
     }
     return min ?? START;
-  }
-
-  /**
-   * Sets the projectors behind the others apart to catch up on a reader of their own, and starts it.
-   * Behind the leader at all counts: one a batch behind catches up in a moment and joins again.
-   */
-  private separateLaggards(): void {
-    const live = this.projectors.map((p) => p.name).filter((name) => this.isLive(name));
-    const lead = live.reduce<Position>((max, name) => {
-      const at = this.progress.get(name) ?? START;
-      return at > max ? at : max;
-    }, START);
-    for (const name of live) if ((this.progress.get(name) ?? START) < lead) this.catchingUp.add(name);
-    // Where the live reader starts: a laggard may join once it is there (set before the catch-up reader
-    // first looks, or it would join at once from the log's beginning).
-    this.liveAt = this.slowest();
-    if (this.catchingUp.size > 0 && !this.catchUpLoop) {
-      this.catchUpLoop = this.catchUp()
-        .catch((err: unknown) => this.deps.logger.error({ err }, 'projection catch-up failed'))
-        .finally(() => {
-          this.catchUpLoop = undefined;
-        });
-    }
-  }
-
-  /**
-   * The catch-up reader: big batches from the slowest laggard's cursor, applied projector by projector
-   * (side by side), until each laggard is where the live reader is; then it joins the live reader,
-   * between two of its batches, so that no event falls between the two readers.
-   */
-  private async catchUp(): Promise<void> {
-    const signal = this.controller.signal;
-    while (!signal.aborted && this.catchingUp.size > 0) {
-      if (this.joinCaughtUp()) continue;
-      const names = [...this.catchingUp].filter((name) => this.holds(name) && !this.halted.has(name));
-      if (names.length === 0) {
-        // Halted or taken by another process: nothing to read for them; look again shortly.
-        for (const name of this.catchingUp) if (!this.holds(name)) this.catchingUp.delete(name);
-        await sleepUnlessAborted(1000, signal);
-        continue;
-      }
-      const from = names.reduce<Position>((min, name) => {
-        const at = this.progress.get(name) ?? START;
-        return at < min ? at : min;
-      }, this.progress.get(names[0]!) ?? START);
-      let events: RecordedEvent[];
-      try {
-        events = await this.deps.store.readAll({ fromPosition: from, maxCount: BATCH_SIZE });
-      } catch (error) {
-        // The database away for a moment: this reader goes on when it is back (nothing else restarts it).
-        this.deps.logger.error({ err: error }, 'projection catch-up read failed; retrying');
-        await sleepUnlessAborted(1000, signal);
-        continue;
-      }
-      if (events.length === 0) {
-        // At the head, with the live reader in a batch: wait for it, then join.
-        await (this.liveBatch ?? sleepUnlessAborted(20, signal));
-        continue;
-      }
-      const applied = new Set<string>();
-      try {
-        await dispatchBatch(
-          this.deps.pool,
-          this.projectors.filter((p) => names.includes(p.name)),
-          this.progress,
-          events,
-          {
-            shouldWrite: (_p, relevant) => relevant,
-            onApplied: (p) => {
-              applied.add(p.name);
-              this.deps.onApplied?.(p.name);
-            },
-            apply: (p, mine, cursor) => this.applyGuarded(p, mine, cursor),
-            isHalted: (p) => this.halted.has(p.name) || !this.holds(p.name),
-          },
-        );
-      } catch (error) {
-        this.deps.logger.error({ err: error }, 'projection catch-up batch failed; retrying');
-        await sleepUnlessAborted(1000, signal);
-        await this.loadCheckpoints().catch(() => undefined);
-      } finally {
-        await this.publish(events[events.length - 1]!.position, applied);
-        this.changed.emit('progress');
-      }
-    }
-  }
-
-  /**
-   * Moves every laggard that has reached the live reader's position into it. Synchronous, and only
-   * while the live reader is between batches: its next batch starts after `liveAt`, and a joined
-   * projector's cursor is at or past it, so the live reader applies it from there on with no gap.
-   */
-  private joinCaughtUp(): boolean {
-    if (this.liveBatch) return false;
-    let joined = false;
-    for (const name of this.catchingUp) {
-      if ((this.progress.get(name) ?? START) >= this.liveAt) {
-        this.catchingUp.delete(name);
-        joined = true;
-      }
-    }
-    if (joined)
-      this.deps.logger.info({ live: this.slowest() }, 'projectors caught up and joined the live reader');
-    return joined;
   }
 
   /** Where each projector has applied the log through (its cursor in this process). */
@@ -486,19 +357,39 @@ export class ProjectionRunner implements ReadModelProgress {
         );
         continue;
       }
-      this.separateLaggards();
-      const fromPosition = this.liveAt;
       try {
         await this.deps.store.subscribeToAll({
-          fromPosition,
+          fromPosition: this.slowest(),
           signal,
           batchSize: BATCH_SIZE,
           // Under load a short pause after each short batch lets the next one fill (pacedBatches).
-          onBatch: pacedBatches((events) => this.liveBatchOf(events), {
-            intervalMs: BATCH_INTERVAL_MS,
-            batchSize: BATCH_SIZE,
-            signal: this.controller.signal,
-          }),
+          onBatch: pacedBatches(
+            async (events) => {
+              const applied = new Set<string>();
+              if (await this.applyTogether(events, applied)) {
+                this.changed.emit('progress');
+                this.deps.onProgress?.(events[events.length - 1]!, events.length < BATCH_SIZE);
+              } else
+                try {
+                  await dispatchBatch(this.deps.pool, this.projectors, this.progress, events, {
+                    // A batch with nothing for a projector only moves its cursor: that is written for all
+                    // such projectors at once below, not a commit each (that cost a commit per search).
+                    shouldWrite: (_p, relevant) => relevant,
+                    onApplied: (p) => {
+                      applied.add(p.name);
+                      this.deps.onApplied?.(p.name);
+                    },
+                    apply: (p, mine, cursor) => this.applyGuarded(p, mine, cursor),
+                    isHalted: (p) => this.halted.has(p.name) || !this.holds(p.name),
+                  });
+                } finally {
+                  await this.publish(events[events.length - 1]!.position, applied);
+                  this.changed.emit('progress');
+                  this.deps.onProgress?.(events[events.length - 1]!, events.length < BATCH_SIZE);
+                }
+            },
+            { intervalMs: BATCH_INTERVAL_MS, batchSize: BATCH_SIZE, signal: this.controller.signal },
+          ),
         });
       } catch (error) {
         if (this.controller.signal.aborted) return;
@@ -509,49 +400,6 @@ export class ProjectionRunner implements ReadModelProgress {
         await new Promise((r) => setTimeout(r, 1000));
         await this.loadCheckpoints().catch(() => undefined);
       }
-    }
-  }
-
-  /**
-   * One batch of the live reader: every live projector, together when they can be (`applyTogether`),
-   * else side by side. Marked as under way, so that a catching-up projector joins only between batches.
-   */
-  private async liveBatchOf(events: RecordedEvent[]): Promise<void> {
-    let done!: () => void;
-    this.liveBatch = new Promise<void>((resolve) => {
-      done = resolve;
-    });
-    const last = events[events.length - 1]!.position;
-    try {
-      const applied = new Set<string>();
-      if (await this.applyTogether(events, applied)) {
-        this.changed.emit('progress');
-        this.deps.onProgress?.(events[events.length - 1]!, events.length < BATCH_SIZE);
-        return;
-      }
-      try {
-        await dispatchBatch(this.deps.pool, this.projectors, this.progress, events, {
-          // A batch with nothing for a projector only moves its cursor: that is written for all
-          // such projectors at once below, not a commit each (that cost a commit per search).
-          shouldWrite: (_p, relevant) => relevant,
-          onApplied: (p) => {
-            applied.add(p.name);
-            this.deps.onApplied?.(p.name);
-          },
-          apply: (p, mine, cursor) => this.applyGuarded(p, mine, cursor),
-          isHalted: (p) => !this.isLive(p.name),
-        });
-      } finally {
-        await this.publish(last, applied);
-        this.changed.emit('progress');
-        this.deps.onProgress?.(events[events.length - 1]!, events.length < BATCH_SIZE);
-      }
-    } finally {
-      // Through `last` whether or not every projector applied it: a failed one is retried from its
-      // own checkpoint when the reader restarts, and a laggard joins only at or past this point.
-      this.liveAt = last;
-      this.liveBatch = undefined;
-      done();
     }
   }
 
@@ -567,14 +415,16 @@ export class ProjectionRunner implements ReadModelProgress {
     if (events.length > TOGETHER_MAX_EVENTS) return false;
     const last = events[events.length - 1]!.position;
     const active = this.projectors.filter(
-      (p) => this.isLive(p.name) && (this.progress.get(p.name) ?? START) < last,
+      (p) => !this.halted.has(p.name) && this.holds(p.name) && (this.progress.get(p.name) ?? START) < last,
     );
     const cursor = this.progress.get(active[0]?.name ?? '') ?? START;
     if (active.length === 0 || active.some((p) => (this.progress.get(p.name) ?? START) !== cursor))
       return false;
     const mine = events[0]!.position > cursor ? events : events.filter((e) => e.position > cursor);
     const relevant = active.filter((p) => mine.some((e) => handles(p, e.type)));
-    const through = this.projectors.map((p) => p.name).filter((name) => this.isLive(name));
+    const through = this.projectors
+      .map((p) => p.name)
+      .filter((name) => this.holds(name) && !this.halted.has(name));
     try {
       await withTransaction(this.deps.pool, async (tx) => {
         for (const p of relevant) {
@@ -644,7 +494,6 @@ export class ProjectionRunner implements ReadModelProgress {
     if (this.quarantinePoll) clearInterval(this.quarantinePoll);
     this.controller.abort();
     await this.running?.catch(() => undefined);
-    await this.catchUpLoop;
     await this.leases?.stop();
   }
 }
