@@ -299,9 +299,12 @@ export function searchHandlers(deps: QueryDeps) {
       data: {
         total: rows.length,
         months,
+        // No funder is identified to another as having searched (the network's first rule): the field
+        // the spec names is filled for the caller's own account's searches only (all for staff).
         entries: rows.map((r) => ({
           created_at: r.searched_at.toISOString(),
-          added_by_account_id: r.account_id,
+          added_by_account_id:
+            req.actor.isDmAdmin || r.account_id === req.actor.accountId ? r.account_id : null,
         })),
       },
     };
