@@ -2,6 +2,7 @@ export * from './clock.ts';
 export * from './config.ts';
 export * from './consumer/index.ts';
 export * from './db.ts';
+export * from './db/unreachable.ts';
 export * from './dev-mailbox.ts';
 export * from './embedded-postgres.ts';
 export * from './errors.ts';

@@ -1,6 +1,7 @@
 import type { ErrorBody } from '@mrn/contracts';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { ZodError } from 'zod';
+import { isDatabaseUnreachable } from '../db/unreachable.ts';
 import { DomainError, type RefusalKind } from '../errors.ts';
 import { WrongExpectedRevisionError } from '../event-store/types.ts';
 
@@ -115,29 +116,4 @@ export function installErrorHandler(app: FastifyInstance, envelope: ErrorEnvelop
     request.log.error({ err: error }, 'unhandled error');
     return send(500, { errors: `Something went wrong on our side (request ${request.id}).` });
   });
-}
-
-// Connection-level failures of node-postgres and the server's own "cannot serve you now" classes
-// (SQLSTATE 08: connection exception; 57P01-57P03: shutting down, crashed, starting up).
-const UNREACHABLE_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EPIPE',
-  'ENOTFOUND',
-  'EHOSTUNREACH',
-]);
-const UNREACHABLE_MESSAGES = [
-  'Connection terminated',
-  'timeout exceeded when trying to connect',
-  'Client has encountered a connection error',
-];
-
-export function isDatabaseUnreachable(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  const code = (error as { code?: unknown }).code;
-  if (typeof code === 'string') {
-    if (UNREACHABLE_CODES.has(code) || code.startsWith('08') || /^57P0[1-3]$/.test(code)) return true;
-  }
-  return UNREACHABLE_MESSAGES.some((m) => error.message.includes(m));
 }
