@@ -3,7 +3,7 @@ import {
   CheckpointProgress,
   createMailer,
   platformMigrations,
-  registerServiceHealth,
+  serviceHealth,
   servicePartnerApi,
   serviceShell,
   stopOnSignal,
@@ -14,7 +14,7 @@ import { commandMigrations } from './plugin.ts';
 import { startCommandService } from './service.ts';
 
 // A command-api process of its own (`npm run start:split`, docker-compose.yml): every command route,
-// its consumers, /health, /ready and /metrics.
+// its consumers, /health and /ready (and the operations listener's /metrics).
 const migrations = [...platformMigrations(), ...commandMigrations()];
 const boot = await bootService('command-api', migrations);
 const { config, logger, pool, store } = boot;
@@ -43,11 +43,12 @@ boot.metrics.trackOutboxDepth('mail_outbox', async () => {
   return rows[0]!.n;
 });
 await servicePartnerApi(app, boot, service.partnerApi);
-registerServiceHealth(app, { pool, migrations });
+const ops = await serviceHealth(boot, app);
 await app.listen({ port: config.PORT, host: config.HOST });
 logger.info({ port: config.PORT }, 'command-api listening');
 stopOnSignal(logger, async () => {
   await app.close();
+  await ops.close();
   await service.stop();
   mailer.close();
   await boot.close();

@@ -36,3 +36,23 @@ describe('loadConfig: the event store', () => {
     ).toThrow(/EVENTSTORE_URL: must be a KurrentDB connection string/);
   });
 });
+
+describe('loadConfig: whose X-Forwarded-For is believed (issue 30, item 3)', () => {
+  it('no one by default; the proxies named, as addresses or ranges', () => {
+    expect(loadConfig({}).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '' }).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '127.0.0.1' }).TRUST_PROXY).toEqual(['127.0.0.1']);
+    expect(loadConfig({ TRUST_PROXY: ' 172.30.0.10, 10.0.1.0/24 ,::1' }).TRUST_PROXY).toEqual([
+      '172.30.0.10',
+      '10.0.1.0/24',
+      '::1',
+    ]);
+  });
+
+  it('refuses "true" (any client could choose its address) and what is not an address', () => {
+    for (const everyone of ['true', 'TRUE', '1'])
+      expect(() => loadConfig({ TRUST_PROXY: everyone })).toThrow(/TRUST_PROXY: names the proxies to trust/);
+    expect(() => loadConfig({ TRUST_PROXY: 'gateway' })).toThrow(/TRUST_PROXY: "gateway" is not an address/);
+  });
+});

@@ -31,13 +31,44 @@ export const ConfigSchema = z.object({
    * server the launcher started; its keys are this installation's, read from DATA_DIR.
    */
   BILLING_TEST_URL: optionalString,
-  /** A service run behind the gateway trusts X-Forwarded-For from loopback and private networks. */
+  /**
+   * The proxies whose X-Forwarded-For is believed, as addresses or CIDR ranges (`127.0.0.1`,
+   * `172.30.0.10`): a service behind the gateway names the gateway; the gateway, a load balancer in front
+   * of it if there is one. Unset: none, the peer is the client. `true` is refused: trusting every address
+   * lets any client choose the address its per-IP limits count.
+   */
   TRUST_PROXY: z
     .string()
     .trim()
-    .toLowerCase()
-    .transform((v) => v === 'true' || v === '1')
+    .transform((v, ctx) => {
+      if (/^(false|0|)$/i.test(v)) return false as const;
+      if (/^(true|1|yes)$/i.test(v)) {
+        ctx.addIssue({
+          code: 'custom',
+          message:
+            'names the proxies to trust (e.g. 127.0.0.1 or 10.0.0.5,10.0.1.0/24), not true: trusting every address lets a client choose its own',
+        });
+        return z.NEVER;
+      }
+      const list = v
+        .split(',')
+        .map((a) => a.trim())
+        .filter(Boolean);
+      const bad = list.find((a) => !/^[0-9a-f.:]+(\/\d{1,3})?$/i.test(a));
+      if (bad) {
+        ctx.addIssue({ code: 'custom', message: `"${bad}" is not an address or CIDR range` });
+        return z.NEVER;
+      }
+      return list;
+    })
     .default(false),
+  /**
+   * The operations listener: Prometheus' /metrics and detailed /health and /ready, never on PORT.
+   * Loopback by default; in a container network, 0.0.0.0 on a port that is not published.
+   */
+  METRICS_HOST: z.string().trim().default('127.0.0.1'),
+  /** Its port (0: any free port, printed at start). */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
   /** Where the event log lives (DESIGN §3): the PostgreSQL database (default) or a KurrentDB server. */
   EVENT_STORE: z.preprocess(
     (v) => (typeof v === 'string' ? v.trim().toLowerCase() || undefined : v),

@@ -1,3 +1,4 @@
+export * from './health.ts';
 export * from './migrations.ts';
 export * from './projector.ts';
 export * from './quarantine.ts';

@@ -1,19 +1,14 @@
-import {
-  bootService,
-  installMetrics,
-  type Probe,
-  platformMigrations,
-  registerServiceHealth,
-  stopOnSignal,
-} from '@mrn/platform';
+import { bootService, platformMigrations, serviceHealth, stopOnSignal } from '@mrn/platform';
 import Fastify from 'fastify';
+import { projectionsProbe } from './health.ts';
 import { projectionMigrations } from './migrations.ts';
 import { allProjectors } from './read-models/index.ts';
 import { ProjectionRunner } from './runner.ts';
 
 // The projections process (`npm run start:split`, docker-compose.yml): every projector, each applied
 // only while this process holds its lease, so a second process is a standby that takes over within
-// seconds of this one's death. HTTP only for /health, /ready (lag, halted projectors) and /metrics.
+// seconds of this one's death. HTTP only for /health and /ready (and the operations listener's /metrics,
+// lag and halted projectors in detail).
 const migrations = [...platformMigrations(), ...projectionMigrations()];
 const boot = await bootService('projections', migrations);
 const { config, logger, pool, store, metrics } = boot;
@@ -32,21 +27,13 @@ const runner = new ProjectionRunner(
 );
 await runner.start();
 
-const projectionsProbe: Probe = {
-  name: 'projections',
-  async check() {
-    const halted = runner.quarantined.map((q) => ({ name: q.projector, event: q.eventId, type: q.type }));
-    // A standby holds no lease and is ready all the same: it is there to take over.
-    return { ok: runner.isRunning && halted.length === 0, applying: runner.applying, halted };
-  },
-};
 const app = Fastify({ logger: false });
-installMetrics(app, metrics);
-registerServiceHealth(app, { pool, migrations, ready: [projectionsProbe] });
+const ops = await serviceHealth(boot, app, { live: [projectionsProbe(runner, store)] });
 await app.listen({ port: config.PORT, host: config.HOST });
 logger.info({ port: config.PORT }, 'projections listening');
 stopOnSignal(logger, async () => {
   await app.close();
+  await ops.close();
   await runner.stop();
   await boot.close();
 });

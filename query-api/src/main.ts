@@ -2,7 +2,7 @@ import {
   bootService,
   CheckpointProgress,
   platformMigrations,
-  registerServiceHealth,
+  serviceHealth,
   servicePartnerApi,
   serviceShell,
   stopOnSignal,
@@ -11,7 +11,7 @@ import { queryMigrations } from './plugin.ts';
 import { startQueryService } from './service.ts';
 
 // A query-api process of its own (`npm run start:split`, docker-compose.yml): every query route, the
-// partner API's OpenAPI document, /health, /ready and /metrics.
+// partner API's OpenAPI document, /health and /ready (and the operations listener's /metrics).
 const migrations = [...platformMigrations(), ...queryMigrations()];
 const boot = await bootService('query-api', migrations);
 const { config, logger, pool, store } = boot;
@@ -27,11 +27,12 @@ const service = await startQueryService({
   consistency: new CheckpointProgress(pool, boot.notifications),
 });
 await servicePartnerApi(app, boot, service.partnerApi);
-registerServiceHealth(app, { pool, migrations });
+const ops = await serviceHealth(boot, app);
 await app.listen({ port: config.PORT, host: config.HOST });
 logger.info({ port: config.PORT }, 'query-api listening');
 stopOnSignal(logger, async () => {
   await app.close();
+  await ops.close();
   await service.stop();
   await boot.close();
 });

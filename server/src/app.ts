@@ -11,16 +11,20 @@ import {
   createMetrics,
   type EventStore,
   followSessionChanges,
+  healthContract,
   type Logger,
+  type OpsListener,
   openEventStore,
   PgNotifications,
   partnerRateLimits,
+  registerHealthRoutes,
   registerPartnerApi,
   resolveJwtSecret,
   sessionCache,
+  startOpsListener,
   systemClock,
 } from '@mrn/platform';
-import { allProjectors, ProjectionRunner } from '@mrn/projections';
+import { allProjectors, ProjectionRunner, projectionsProbe } from '@mrn/projections';
 import { type SearchRecorder, startQueryService } from '@mrn/query-api';
 import { registerWebhookApi, startDispatcher, startKafka } from '@mrn/webhook-dispatcher';
 import type { FastifyInstance } from 'fastify';
@@ -29,7 +33,6 @@ import { ensurePlatformAdmin } from './bootstrap.ts';
 import { allMigrations, openDatabase } from './database.ts';
 import { loadDemoNetwork } from './demo.ts';
 import { startDevMailbox } from './dev-mailbox.ts';
-import { registerHealthRoutes } from './health.ts';
 
 import { installSandboxRouting } from './sandbox/forwarding.ts';
 import { Sandbox } from './sandbox/sandbox.ts';
@@ -44,6 +47,8 @@ export interface RunningServer {
   store: EventStore;
   searches: SearchRecorder;
   projections: ProjectionRunner;
+  /** The operations listener: /metrics and detailed health, on METRICS_HOST:METRICS_PORT (loopback). */
+  ops: OpsListener;
   databaseUrl: string;
   /** The partner API's sandbox (`test_` credentials), started on first use. */
   sandbox: Sandbox;
@@ -160,7 +165,12 @@ export async function startServer(
     commands.partnerApi,
     queries.partnerApi,
   );
-  registerHealthRoutes(app, { pool: db.pool, store, projections, migrations: allMigrations() });
+  const health = healthContract({
+    pool: db.pool,
+    migrations: allMigrations(),
+    live: [projectionsProbe(projections, store)],
+  });
+  registerHealthRoutes(app, health, { detail: false });
   await serveWeb(app, opts.webDist ?? DEFAULT_WEB_DIST, logger);
 
   const admin = await ensurePlatformAdmin(
@@ -169,6 +179,7 @@ export async function startServer(
   );
   if (opts.demo) await loadDemoNetwork(commandDeps, projections);
 
+  const ops = await startOpsListener({ config, metrics, health, logger, listen: opts.listen !== false });
   let url = '';
   if (opts.listen !== false) {
     url = await app.listen({ port: config.PORT, host: config.HOST });
@@ -185,11 +196,13 @@ export async function startServer(
     store,
     searches: queries.searches,
     projections,
+    ops,
     databaseUrl: db.url,
     sandbox,
     admin,
     async close() {
       await app.close();
+      await ops.close();
       await sandbox.close();
       await commands.stop();
       await dispatcher.stop();
@@ -206,7 +219,10 @@ export async function startServer(
   };
 }
 
-/** The built SPA; every GET outside /api and /health answers with its index page. */
+/** Paths of a process's operations, never a screen: a GET of one that is not served here is a 404. */
+const OPERATIONS_PATHS = new Set(['/health', '/ready', '/metrics']);
+
+/** The built SPA; every GET outside /api and the operations paths answers with its index page. */
 export async function serveWeb(app: FastifyInstance, dist: string, logger: Logger): Promise<void> {
   const hasWeb = existsSync(`${dist}/index.html`);
   if (hasWeb) {
@@ -233,7 +249,8 @@ export async function serveWeb(app: FastifyInstance, dist: string, logger: Logge
     const path = request.url.split('?')[0] ?? '';
     // Screens get the SPA; a missing file (an old asset name) gets a real 404, not the page.
     const isFile = path.startsWith('/assets/') || /\.[a-z0-9]+$/i.test(path);
-    if (request.method === 'GET' && !isFile && !path.startsWith('/api/') && path !== '/api') {
+    const reserved = path === '/api' || path.startsWith('/api/') || OPERATIONS_PATHS.has(path);
+    if (request.method === 'GET' && !isFile && !reserved) {
       if (!hasWeb)
         return reply
           .code(503)
@@ -241,6 +258,7 @@ export async function serveWeb(app: FastifyInstance, dist: string, logger: Logge
           .send('The web app is not built. Run: npm run build -w @mrn/web');
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
     }
+    // /metrics lives on the operations listener only, never on this port (and is no screen either).
     // Under /api/v2 the partner API plugin answers its own 404s.
     return reply.code(404).send({ errors: `No route ${request.method} ${path}`, request_id: request.id });
   });

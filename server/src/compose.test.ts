@@ -22,6 +22,7 @@ interface ComposeService {
   ports?: Array<string | number | { target?: number | string; published?: number | string }>;
   healthcheck?: { test?: string | string[] };
   depends_on?: string[] | Record<string, { condition?: string }>;
+  networks?: string[] | Record<string, { ipv4_address?: string } | null>;
 }
 interface ComposeFile {
   services: Record<string, ComposeService>;
@@ -88,6 +89,13 @@ function containerPort(port: string | number | { target?: number | string }): st
   return String(port).split(':').at(-1)?.split('/')[0] ?? '';
 }
 
+/** The gateway's fixed address on the compose network. */
+function gatewayAddress(compose: ComposeFile): string | undefined {
+  const networks = compose.services.gateway?.networks;
+  if (!networks || Array.isArray(networks)) return undefined;
+  return networks.default?.ipv4_address;
+}
+
 /** What must hold of the topology, as written and as resolved alike. */
 function expectTopology(compose: ComposeFile): void {
   const services = compose.services;
@@ -123,8 +131,11 @@ function expectTopology(compose: ComposeFile): void {
       KAFKA_BROKERS: 'kafka:9092',
       SMTP_URL: expect.stringContaining('smtp://mailpit:1025'),
       BILLING_TEST_URL: 'http://billing-test:12111',
-      TRUST_PROXY: 'true',
+      METRICS_HOST: '0.0.0.0',
+      METRICS_PORT: '9464',
     });
+    // The services believe X-Forwarded-For from the gateway's fixed address alone (issue 30, item 3).
+    expect(env.TRUST_PROXY, name).toBe(gatewayAddress(compose));
     for (const key of ['JWT_SECRET', 'PUBLIC_URL', 'LOG_LEVEL'])
       expect(env, `${name}: ${key}`).toHaveProperty(key);
     expect(dependencies(service)).toEqual({
@@ -147,6 +158,8 @@ function expectTopology(compose: ComposeFile): void {
     BILLING_TEST_URL: 'http://billing-test:12111',
   });
   expect(environment(gateway)).toHaveProperty('JWT_SECRET');
+  // The gateway is the edge: it believes no client's X-Forwarded-For.
+  expect(environment(gateway)).not.toHaveProperty('TRUST_PROXY');
   const billing = services['billing-test']!;
   expect(words(billing.command)).toBe('node --import tsx server/src/billing-test-main.ts');
   expect(environment(billing)).toMatchObject({
@@ -156,7 +169,8 @@ function expectTopology(compose: ComposeFile): void {
   expect(dependencies(gateway)).toEqual(
     Object.fromEntries(Object.keys(SERVICES).map((name) => [name, 'service_healthy'])),
   );
-  expect(words(gateway.healthcheck?.test)).toMatch(/http:\/\/127\.0\.0\.1:3000\/(health|ready)\b/);
+  // Healthy once every service behind it is ready, not merely alive (issue 30, item 4).
+  expect(words(gateway.healthcheck?.test)).toMatch(/http:\/\/127\.0\.0\.1:3000\/ready\b/);
 
   expect(services.postgres?.image).toBe('postgres:18');
   expect(words(services.postgres?.healthcheck?.test)).toContain('pg_isready');

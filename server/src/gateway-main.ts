@@ -10,19 +10,22 @@ import { createGatewayApp } from './gateway.ts';
 
 // The gateway as a process of its own (docker-compose.yml), in front of services found by name:
 // COMMAND_API_URLS, QUERY_API_URLS and WEBHOOKS_URLS (the dispatcher's routes; comma-separated origins; a scaled service behind one DNS name
-// is one origin, balanced by the container network). It hosts the partner sandbox, which reads
+// is one origin, balanced by the container network), and PROJECTIONS_URLS, which it does not route to
+// but asks on /ready. It hosts the partner sandbox, which reads
 // production's database (DATABASE_URL) to check `test_` credentials.
 const config = loadConfig();
 const logger = createLogger(config.LOG_LEVEL).child({ service: 'gateway' });
+const listed = (name: string) =>
+  process.env[name]
+    ?.split(',')
+    .map((o) => o.trim())
+    .filter(Boolean) ?? [];
 const origins = (name: string) => {
-  const value =
-    process.env[name]
-      ?.split(',')
-      .map((o) => o.trim())
-      .filter(Boolean) ?? [];
+  const value = listed(name);
   if (value.length === 0) throw new Error(`gateway: ${name} is required (comma-separated origins)`);
   return value;
 };
+const projections = listed('PROJECTIONS_URLS');
 const databaseUrl = config.DATABASE_URL;
 if (!databaseUrl)
   throw new Error('gateway: DATABASE_URL is required (the partner sandbox checks credentials there)');
@@ -39,6 +42,7 @@ const { app, sandbox } = await createGatewayApp({
     query: origins('QUERY_API_URLS'),
     webhooks: origins('WEBHOOKS_URLS'),
   },
+  alsoReady: (): Record<string, readonly string[]> => (projections.length > 0 ? { projections } : {}),
 });
 await app.listen({ port: config.PORT, host: config.HOST });
 logger.info({ port: config.PORT }, 'gateway listening');

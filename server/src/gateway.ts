@@ -13,16 +13,19 @@ import {
   type Clock,
   type Config,
   type EventStore,
+  installErrorHandler,
   installResponseHeaders,
   isPartnerApi,
+  JSON_BODY_LIMIT_BYTES,
   type Logger,
   type Pool,
   partnerErrorBody,
   securityHeaders,
   systemClock,
 } from '@mrn/platform';
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { DEFAULT_WEB_DIST, serveWeb } from './app.ts';
+import { registerGatewayHealth } from './gateway-health.ts';
 import { installSandboxRouting } from './sandbox/forwarding.ts';
 import { Sandbox } from './sandbox/sandbox.ts';
 
@@ -44,10 +47,18 @@ export function gatewayRoutes(): Pick<RouteSpec, 'method' | 'path' | 'service'>[
   ];
 }
 
+/** The largest body each route reads, as the service behind it does: the gateway answers 413 itself. */
+const bodyLimitOf = (path: string) =>
+  path === DIRECT_UPLOAD_PATH ? SUBSCRIPTION_UPLOAD_MAX_BYTES : JSON_BODY_LIMIT_BYTES;
+
 /**
  * The split topology's front door: each /api route goes to the processes of the service the route
  * table names for it, balanced by @fastify/reply-from (undici's BalancedPool). The gateway does not
- * parse a body: it forwards the bytes it received (the services parse and validate them).
+ * parse a body: it forwards the bytes it received (the services parse and validate them), up to the
+ * route's own limit (a larger one is the gateway's 413: forwarded, the service closed the connection
+ * mid-body and the caller got a 503). It tells the services who the client is: X-Forwarded-For is the
+ * address the gateway sees (behind a proxy it trusts, the client that proxy names), never what the
+ * client wrote there, and the services believe only the gateway (TRUST_PROXY).
  */
 export async function registerGateway(app: FastifyInstance, upstreams: Upstreams): Promise<void> {
   // Bytes as they came (up to the largest body a route accepts: a merchant-subscription upload).
@@ -69,7 +80,7 @@ export async function registerGateway(app: FastifyInstance, upstreams: Upstreams
         scope.route({
           method: r.method,
           url: r.path,
-          bodyLimit: SUBSCRIPTION_UPLOAD_MAX_BYTES,
+          bodyLimit: bodyLimitOf(r.path),
           handler: (request, reply) =>
             reply.from(request.url, {
               // The bytes as received, with their own content type (not re-encoded as JSON).
@@ -79,12 +90,15 @@ export async function registerGateway(app: FastifyInstance, upstreams: Upstreams
                     contentType: String(request.headers['content-type'] ?? 'application/octet-stream'),
                   }
                 : {}),
-              rewriteRequestHeaders: (_req, headers) => ({
-                ...headers,
-                'x-forwarded-for': forwardedFor(request),
-                'x-forwarded-proto': request.protocol,
-                'x-forwarded-host': request.headers.host ?? '',
-              }),
+              rewriteRequestHeaders: (_req, headers) => {
+                const { forwarded: _f, 'x-real-ip': _r, ...rest } = headers;
+                return {
+                  ...rest,
+                  'x-forwarded-for': request.ip,
+                  'x-forwarded-proto': request.protocol,
+                  'x-forwarded-host': request.headers.host ?? '',
+                };
+              },
               onError: (res, { error }) => {
                 request.log.warn({ err: error, service }, 'gateway: service unreachable');
                 const body = { errors: 'The service is unavailable; try again shortly.' };
@@ -100,14 +114,9 @@ export async function registerGateway(app: FastifyInstance, upstreams: Upstreams
   }
 }
 
-function forwardedFor(request: FastifyRequest): string {
-  const prior = request.headers['x-forwarded-for'];
-  return prior ? `${prior}, ${request.ip}` : request.ip;
-}
-
 /**
  * The gateway's whole app: the partner sandbox (routed first, as in the all-in-one process), security
- * headers, /api forwarded by the route table, GET /health, and the web app. Not listening yet.
+ * headers, /api forwarded by the route table, GET /health and /ready, and the web app. Not listening yet.
  */
 export async function createGatewayApp(opts: {
   config: Config;
@@ -119,7 +128,11 @@ export async function createGatewayApp(opts: {
   billingTokenUrl: string | null;
   upstreams: Upstreams;
   webDist?: string;
-  health?: () => Record<string, unknown>;
+  /**
+   * Processes behind the gateway that it does not route to but that must be ready before it is (the
+   * projections process), by service; the routed services' origins are asked anyway.
+   */
+  alsoReady?: () => Record<string, readonly string[]>;
 }): Promise<{ app: FastifyInstance; sandbox: Sandbox }> {
   const { config, logger } = opts;
   const app = Fastify({ logger: false, bodyLimit: 1_048_576, trustProxy: config.TRUST_PROXY });
@@ -133,9 +146,17 @@ export async function createGatewayApp(opts: {
   });
   installSandboxRouting(app, sandbox);
   installResponseHeaders(app);
+  // What the gateway itself refuses (an oversized body, a body it cannot read) answers as the service
+  // behind it would: the partner API's envelope under /api/v2, the dashboard's elsewhere.
+  installErrorHandler(app, (request) => (isPartnerApi(request.url) ? 'partner' : 'dashboard'));
   await app.register(fastifyHelmet, securityHeaders(opts.billingTokenUrl));
   await registerGateway(app, opts.upstreams);
-  app.get('/health', async () => ({ status: 'ok', ...opts.health?.() }));
+  registerGatewayHealth(app, () => ({
+    command: opts.upstreams.command,
+    query: opts.upstreams.query,
+    webhooks: opts.upstreams.webhooks,
+    ...opts.alsoReady?.(),
+  }));
   await serveWeb(app, opts.webDist ?? DEFAULT_WEB_DIST, logger);
   return { app, sandbox };
 }

@@ -96,9 +96,13 @@ describe('the split topology', () => {
     expect(of('webhook-dispatcher')).toHaveLength(2);
     for (const p of topology.processes) {
       expect((await call(p.url, 'GET', '/ready')).status).toBe(200);
-      const metrics = await (await fetch(`${p.url}/metrics`)).text();
+      // Metrics on the process's operations listener (loopback), never on the port the gateway reaches.
+      expect((await fetch(`${p.url}/metrics`)).status).toBe(404);
+      const metrics = await (await fetch(`${p.opsUrl}/metrics`)).text();
       expect(metrics).toContain(`service="${p.service}"`);
     }
+    // The gateway is ready once every process behind it is.
+    expect((await call(topology.url, 'GET', '/ready')).status).toBe(200);
   });
 
   it('a write through one command process is read at once through another query process', async () => {
@@ -268,7 +272,7 @@ describe('the split topology', () => {
     const admin = await login(TEST_ADMIN.email, TEST_ADMIN.password);
     // Which of the two applies the projectors now.
     const applying = async (p: ServiceProcessHandle) =>
-      ((await call(p.url, 'GET', '/ready')).body.checks.projections.applying as string[]).length;
+      ((await call(p.opsUrl, 'GET', '/ready')).body.checks.projections.applying as string[]).length;
     const [first, second] = of('projections');
     const holder = (await applying(first!)) > 0 ? first! : second!;
     const standby = holder === first ? second! : first!;

@@ -30,6 +30,8 @@ const READY_TIMEOUT_MS = 60_000;
 export interface ServiceProcessHandle {
   service: ServiceName;
   url: string;
+  /** Its operations listener (loopback): /metrics and detailed /health and /ready. */
+  opsUrl: string;
   child: ChildProcess;
   /** Resolves when the process has exited. */
   exited: Promise<void>;
@@ -94,8 +96,9 @@ export async function startSplit(config: Config, opts: SplitOptions = {}): Promi
       webhooks: [`http://127.0.0.1:${dispatcherPort}`],
     },
     webDist: opts.webDist,
-    health: () => ({
-      processes: processes.map((p) => ({ service: p.service, url: p.url, pid: p.child.pid })),
+    // The gateway is ready once every process behind it is, the projections process included.
+    alsoReady: () => ({
+      projections: processes.filter((p) => p.service === 'projections').map((p) => p.url),
     }),
   });
   const address = await gateway.listen({ port: config.PORT, host: config.HOST });
@@ -110,24 +113,29 @@ export async function startSplit(config: Config, opts: SplitOptions = {}): Promi
     JWT_SECRET: jwtSecret,
     PUBLIC_URL: publicUrl,
     HOST: '127.0.0.1',
-    TRUST_PROXY: 'true',
+    // Client addresses come from the gateway alone: it connects from loopback and overwrites
+    // X-Forwarded-For with the address it sees.
+    TRUST_PROXY: '127.0.0.1',
+    METRICS_HOST: '127.0.0.1',
     ...(mailbox ? { SMTP_URL: mailbox.smtpUrl } : {}),
     ...(billing.testServerUrl ? { BILLING_TEST_URL: billing.testServerUrl } : {}),
   };
   let stopping = false;
   const startProcess = async (service: ServiceName, port?: number): Promise<ServiceProcessHandle> => {
     const at = port ?? (await freePorts(1))[0]!;
+    const [opsPort] = await freePorts(1);
     const child = spawn(
       process.execPath,
       ['--import', 'tsx', fileURLToPath(new URL(MAIN[service], import.meta.url))],
       {
-        env: { ...env, PORT: String(at) },
+        env: { ...env, PORT: String(at), METRICS_PORT: String(opsPort) },
         stdio: ['ignore', 'inherit', 'inherit'],
       },
     );
     const handle: ServiceProcessHandle = {
       service,
       url: `http://127.0.0.1:${at}`,
+      opsUrl: `http://127.0.0.1:${opsPort}`,
       child,
       exited: once(child, 'exit').then(() => undefined),
     };

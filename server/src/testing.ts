@@ -4,10 +4,11 @@ import { join } from 'node:path';
 import { buildPath, CONSISTENT_AFTER_HEADER, routes } from '@mrn/contracts';
 import { type Clock, createLogger, encodePosition, loadConfig, START } from '@mrn/platform';
 import { createTestDatabase, type TestDatabase } from '@mrn/platform/testing';
-import type { InjectOptions } from 'fastify';
+import type { FastifyInstance, InjectOptions } from 'fastify';
 import { inject } from 'vitest';
 import { type RunningServer, startServer } from './app.ts';
 import { allMigrations } from './database.ts';
+import { createGatewayApp } from './gateway.ts';
 import { dropSandboxDatabase } from './sandbox/database.ts';
 
 /**
@@ -24,6 +25,11 @@ export const TEST_ADMIN = { email: 'admin@test.example', password: 'correct hors
 
 export interface TestServer extends RunningServer {
   db: TestDatabase;
+  /**
+   * Where requests enter: the server itself, or (`via: 'gateway'`) the split topology's gateway in front
+   * of it, forwarding over real HTTP as in `npm run start:split`. `call` and `login` go through it.
+   */
+  front: FastifyInstance;
   /** Fastify inject that remembers the last command position and sends it as X-Consistent-After. */
   call(
     options: InjectOptions & { token?: string },
@@ -57,6 +63,7 @@ export function testConfig(databaseUrl: string, env: Record<string, string> = {}
   return loadConfig({
     DATABASE_URL: databaseUrl,
     PORT: '0',
+    METRICS_PORT: '0',
     HOST: '127.0.0.1',
     DATA_DIR: mkdtempSync(join(tmpdir(), 'mrn-test-')),
     JWT_SECRET: 'test-secret-that-is-long-enough-for-hs256',
@@ -77,21 +84,48 @@ export function testConfig(databaseUrl: string, env: Record<string, string> = {}
   });
 }
 
-/** The whole product on a fresh database of the run's real PostgreSQL; `listen: true` for real HTTP. */
+/**
+ * The whole product on a fresh database of the run's real PostgreSQL; `listen: true` for real HTTP;
+ * `via: 'gateway'` puts the gateway in front (the server then listens, and believes X-Forwarded-For
+ * from loopback only, where the gateway is, as the services do in the split topology).
+ */
 export async function startTestServer(
-  opts: { listen?: boolean; demo?: boolean; env?: Record<string, string>; clock?: Clock } = {},
+  opts: {
+    listen?: boolean;
+    demo?: boolean;
+    env?: Record<string, string>;
+    clock?: Clock;
+    via?: 'server' | 'gateway';
+  } = {},
 ): Promise<TestServer> {
   const db = await createTestDatabase(allMigrations());
-  const config = testConfig(db.url, opts.env);
+  const viaGateway = opts.via === 'gateway';
+  const config = testConfig(db.url, { ...(viaGateway ? { TRUST_PROXY: '127.0.0.1' } : {}), ...opts.env });
+  const logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
   const server = await startServer(config, {
-    logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'),
-    listen: opts.listen ?? false,
+    logger,
+    listen: viaGateway || (opts.listen ?? false),
     demo: opts.demo,
     clock: opts.clock,
   });
+  let gateway: Awaited<ReturnType<typeof createGatewayApp>> | undefined;
+  if (viaGateway) {
+    const origin = `http://127.0.0.1:${new URL(server.url).port}`;
+    gateway = await createGatewayApp({
+      // The gateway is the edge: it believes no client's X-Forwarded-For.
+      config: { ...config, TRUST_PROXY: false },
+      logger,
+      production: { pool: db.pool, store: server.store, databaseUrl: db.url },
+      jwtSecret: config.JWT_SECRET!,
+      billingTokenUrl: null,
+      upstreams: { command: [origin], query: [origin], webhooks: [origin] },
+    });
+    await gateway.app.ready();
+  }
+  const front = gateway?.app ?? server.app;
   let lastPosition: string | undefined;
   const call: TestServer['call'] = async ({ token, headers, ...rest }) => {
-    const res = await server.app.inject({
+    const res = await front.inject({
       ...rest,
       headers: {
         ...(token ? { authorization: `Bearer ${token}` } : {}),
@@ -108,6 +142,7 @@ export async function startTestServer(
   return {
     ...server,
     db,
+    front,
     call,
     async login(email, password) {
       const res = await call({
@@ -139,6 +174,8 @@ export async function startTestServer(
       });
     },
     async close() {
+      await gateway?.app.close();
+      await gateway?.sandbox.close();
       await server.close();
       // A test's sandbox (if it used one) goes with its database.
       await dropSandboxDatabase(db.url);

@@ -2,7 +2,7 @@ import {
   bootService,
   createMailer,
   platformMigrations,
-  registerServiceHealth,
+  serviceHealth,
   serviceShell,
   stopOnSignal,
   systemClock,
@@ -46,11 +46,12 @@ metrics.trackOutboxDepth('webhook_deliveries', async () => {
 });
 const app = await serviceShell(boot);
 registerWebhookApi({ app, pool, config, clock: systemClock });
-registerServiceHealth(app, { pool, migrations });
+const ops = await serviceHealth(boot, app);
 await app.listen({ port: config.PORT, host: config.HOST });
 logger.info({ port: config.PORT }, 'webhook-dispatcher listening');
 stopOnSignal(logger, async () => {
   await app.close();
+  await ops.close();
   await dispatcher.stop();
   await kafka.stop();
   mailer.close();

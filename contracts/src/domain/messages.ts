@@ -12,7 +12,20 @@ export const MESSAGES = {
   disclaimer:
     'The information on this site covers commercial entities only, including sole proprietors, and is not a consumer report.',
   contributionTooltip: 'Minimum upload percentage to search is 0.5%',
+  /** A body over a route's limit (413), wherever it is refused: the service, the gateway, the API guide. */
+  bodyTooLarge: (bytes?: number) =>
+    bytes
+      ? `The body is larger than ${bytesText(bytes)}: nothing was read.`
+      : 'The body is too large: nothing was read.',
 } as const;
+
+/** A size as people read it: 1 MiB, 64 KiB, 300 bytes. */
+export const bytesText = (bytes: number) =>
+  bytes % 1_048_576 === 0
+    ? `${bytes / 1_048_576} MiB`
+    : bytes % 1024 === 0
+      ? `${bytes / 1024} KiB`
+      : `${bytes} bytes`;
 
 /** What the partner API (v2) says about tokens and access. */
 export const API_TEXTS = {

@@ -1,3 +1,4 @@
+import { MESSAGES } from '../domain/messages.ts';
 import { z } from '../zod.ts';
 import type { RouteSpec } from './route.ts';
 
@@ -219,13 +220,6 @@ const headersOf = (status: number): Record<string, OpenApiHeader> =>
       : RATE_LIMIT_HEADERS;
 
 /** `1048576` → `1 MiB`, `1500` → `1500 bytes`. */
-const bytesText = (bytes: number) =>
-  bytes % 1_048_576 === 0
-    ? `${bytes / 1_048_576} MiB`
-    : bytes % 1024 === 0
-      ? `${bytes / 1024} KiB`
-      : `${bytes} bytes`;
-
 const statusText = (status: number, options: OpenApiOptions): string =>
   ({
     400: 'A field is missing or invalid: each error names it.',
@@ -233,9 +227,7 @@ const statusText = (status: number, options: OpenApiOptions): string =>
     403: 'The account or user has no API access, or the call needs a PRO plan or merchant subscriptions.',
     404: 'Not found.',
     409: 'Conflicts with what exists (the merchant is already reported).',
-    413: options.bodyLimitBytes
-      ? `The body is larger than ${bytesText(options.bodyLimitBytes)}: nothing was read.`
-      : 'The body is too large: nothing was read.',
+    413: MESSAGES.bodyTooLarge(options.bodyLimitBytes),
     415: 'The body is of a type the API does not read: send JSON, with `Content-Type: application/json`.',
     422: 'Breaks a rule (the contribution lock, too many keyword matches, an Idempotency-Key reused with another body).',
     429: 'Over the rate limit or the daily search limit: wait for Retry-After seconds.',

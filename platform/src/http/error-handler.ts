@@ -1,5 +1,5 @@
-import type { ErrorBody } from '@mrn/contracts';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import { type ErrorBody, MESSAGES } from '@mrn/contracts';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { ZodError } from 'zod';
 import { isDatabaseUnreachable } from '../db/unreachable.ts';
 import { DomainError, type RefusalKind } from '../errors.ts';
@@ -59,14 +59,16 @@ export const REFUSAL_STATUS: Record<RefusalKind, number> = {
  * their status and the spec's text; anything else → 500 with the request id, logged. The app's root
  * answers in the dashboard's envelope; the partner API plugin installs it again in its own.
  */
-export function installErrorHandler(app: FastifyInstance, envelope: ErrorEnvelope = 'dashboard'): void {
+export function installErrorHandler(
+  app: FastifyInstance,
+  envelope: ErrorEnvelope | ((request: FastifyRequest) => ErrorEnvelope) = 'dashboard',
+): void {
   app.setErrorHandler((error: FastifyError | Error, request, reply) => {
+    const kind = typeof envelope === 'function' ? envelope(request) : envelope;
     const send = (status: number, body: ErrorBody) =>
       reply
         .code(status)
-        .send(
-          envelope === 'partner' ? partnerErrorBody(body, request.id) : { ...body, request_id: request.id },
-        );
+        .send(kind === 'partner' ? partnerErrorBody(body, request.id) : { ...body, request_id: request.id });
     if (error instanceof RequestValidationError || error instanceof ZodError) {
       const failures =
         error instanceof RequestValidationError ? error.failures : [{ part: 'body' as const, zod: error }];
@@ -109,6 +111,9 @@ export function installErrorHandler(app: FastifyInstance, envelope: ErrorEnvelop
         errors: 'body: is not valid JSON',
         fields: [{ field: 'body', message: 'is not valid JSON' }],
       });
+    }
+    if (fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      return send(413, { errors: MESSAGES.bodyTooLarge(request.routeOptions.bodyLimit) });
     }
     if (fastifyError.statusCode && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
       return send(fastifyError.statusCode, { errors: fastifyError.message });

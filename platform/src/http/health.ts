@@ -6,9 +6,16 @@ import type { Migration } from '../migrations.ts';
 /** One thing a process needs to do its work, checked on demand by /health and /ready. */
 export interface Probe {
   name: string;
+  /** What is wrong, in words anyone may read, when the check fails or does not answer in time. */
+  failure: string;
   check(): Promise<ProbeResult>;
 }
-export type ProbeResult = { ok: boolean } & Record<string, unknown>;
+/**
+ * `problem`: what is wrong, in words (shown to anyone); `status`: a word for the whole answer when this
+ * probe fails (`starting`, `degraded`; default `unavailable`). Everything else is detail for operators
+ * (ids, positions, errors), shown only on the loopback operations listener.
+ */
+export type ProbeResult = { ok: boolean; problem?: string; status?: string } & Record<string, unknown>;
 
 /** How long a probe may take before it counts as failed: a hung database must not hang /health too. */
 export const PROBE_TIMEOUT_MS = 2000;
@@ -16,11 +23,17 @@ export const PROBE_TIMEOUT_MS = 2000;
 async function bounded(probe: Probe, timeoutMs: number): Promise<ProbeResult> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<ProbeResult>((resolve) => {
-    timer = setTimeout(() => resolve({ ok: false, error: `no answer within ${timeoutMs} ms` }), timeoutMs);
+    timer = setTimeout(
+      () => resolve({ ok: false, problem: probe.failure, error: `no answer within ${timeoutMs} ms` }),
+      timeoutMs,
+    );
   });
   try {
     return await Promise.race([
-      probe.check().catch((err: unknown) => ({ ok: false, error: describe(err) })),
+      probe
+        .check()
+        .then((r) => (r.ok || r.problem ? r : { ...r, problem: probe.failure }))
+        .catch((err: unknown) => ({ ok: false, problem: probe.failure, error: describe(err) })),
       timeout,
     ]);
   } finally {
@@ -43,6 +56,7 @@ export async function runProbes(
 /** The database answers a statement (a pool whose server is down fails at once or times out). */
 export const databaseProbe = (pool: Pool): Probe => ({
   name: 'database',
+  failure: 'The database does not answer.',
   async check() {
     const started = performance.now();
     await one(pool, sql.type(z.object({ ok: z.literal(1) }))`select 1 as ok`);
@@ -53,6 +67,7 @@ export const databaseProbe = (pool: Pool): Probe => ({
 /** Every migration this build ships has been applied (a process on an older schema must not take traffic). */
 export const migrationsProbe = (pool: Pool, expected: readonly Migration[]): Probe => ({
   name: 'migrations',
+  failure: "This version's database changes are not all applied yet.",
   async check() {
     const rows = await many(pool, sql.type(z.object({ id: z.string() }))`select id from schema_migrations`);
     const applied = new Set(rows.map((r) => r.id));

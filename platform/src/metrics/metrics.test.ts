@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PostgresEventStore } from '../event-store/postgres-event-store.ts';
 import { WrongExpectedRevisionError } from '../event-store/types.ts';
 import { createTestDatabase, type TestDatabase } from '../testing.ts';
-import { installMetrics } from './fastify.ts';
+import { serveMetrics, timeRequests } from './fastify.ts';
 import { createMetrics, type Metrics } from './registry.ts';
 
 interface Sample {
@@ -37,7 +37,7 @@ function sample(text: string, name: string, labels: Record<string, string> = {})
 
 function thingsApp(metrics: Metrics): FastifyInstance {
   const app = Fastify();
-  installMetrics(app, metrics);
+  timeRequests(app, metrics);
   app.get<{ Params: { id: string } }>('/things/:id', async (request, reply) => {
     if (request.params.id === 'missing') return reply.code(404).send({ error: 'no such thing' });
     return { id: request.params.id };
@@ -46,9 +46,12 @@ function thingsApp(metrics: Metrics): FastifyInstance {
   return app;
 }
 
-describe('installMetrics', () => {
+describe('request timing, served apart', () => {
   const metrics = createMetrics('test-api');
   const app = thingsApp(metrics);
+  // The operations listener's side: the exposition, on an app of its own.
+  const ops = Fastify();
+  serveMetrics(ops, metrics);
   let text: string;
   let contentType: string | undefined;
 
@@ -58,14 +61,18 @@ describe('installMetrics', () => {
     expect((await app.inject({ url: '/things/missing' })).statusCode).toBe(404);
     expect((await app.inject({ method: 'POST', url: '/things' })).statusCode).toBe(201);
     expect((await app.inject({ url: '/nowhere/42' })).statusCode).toBe(404);
-    expect((await app.inject({ url: '/metrics' })).statusCode).toBe(200);
-    // No Authorization header anywhere: the scrape needs none.
-    const scrape = await app.inject({ url: '/metrics' });
+    // The public app does not serve the exposition (its 404 is counted, as "unmatched").
+    expect((await app.inject({ url: '/metrics' })).statusCode).toBe(404);
+    // No Authorization header anywhere: the scrape needs none (the listener is loopback's).
+    const scrape = await ops.inject({ url: '/metrics' });
     expect(scrape.statusCode).toBe(200);
     text = scrape.body;
     contentType = scrape.headers['content-type'] as string | undefined;
   });
-  afterAll(() => app.close());
+  afterAll(async () => {
+    await app.close();
+    await ops.close();
+  });
 
   it('serves the registry in the Prometheus text format', () => {
     expect(contentType).toBe(metrics.registry.contentType);
@@ -104,16 +111,16 @@ describe('installMetrics', () => {
         route: 'unmatched',
         status_code: '404',
       }),
-    ).toBe(1);
+    ).toBe(2);
     expect(text).not.toContain('/nowhere');
   });
 
-  it('does not count /metrics itself', () => {
+  it('does not count the scrapes of the operations listener', () => {
     expect(
       samples(text, 'http_request_duration_seconds_count').filter((s) => s.labels.route === '/metrics'),
     ).toEqual([]);
     const total = samples(text, 'http_request_duration_seconds_count').reduce((n, s) => n + s.value, 0);
-    expect(total).toBe(6);
+    expect(total).toBe(7);
   });
 });
 

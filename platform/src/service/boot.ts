@@ -5,11 +5,14 @@ import { followSessionChanges } from '../consumer/session-invalidation.ts';
 import { createPool, type Pool } from '../db.ts';
 import { openEventStore } from '../event-store/open.ts';
 import type { EventStore } from '../event-store/types.ts';
+import type { Probe } from '../http/health.ts';
 import { type PartnerApiMount, partnerRateLimits, registerPartnerApi } from '../http/partner-api.ts';
 import { createLogger, type Logger } from '../logger.ts';
 import { createMetrics, type Metrics } from '../metrics/registry.ts';
 import { type Migration, runMigrations } from '../migrations.ts';
+import { healthContract, registerHealthRoutes } from './health-routes.ts';
 import { createHttpShell } from './http-shell.ts';
+import { type OpsListener, startOpsListener } from './ops-listener.ts';
 import { resolveJwtSecret } from './secrets.ts';
 
 /** What every service process starts with. */
@@ -20,6 +23,8 @@ export interface ServiceProcess {
   pool: Pool;
   store: EventStore;
   metrics: Metrics;
+  /** The migrations this process ships (its readiness checks they are applied). */
+  migrations: readonly Migration[];
   /** This process's one LISTEN connection (progress notices, ended sessions). */
   notifications: PgNotifications;
   /** Closes what `bootService` opened, last to first. */
@@ -51,6 +56,7 @@ export async function bootService(service: string, migrations: Migration[]): Pro
     pool,
     store: events.store,
     metrics,
+    migrations,
     notifications,
     async close() {
       await notifications.close();
@@ -58,6 +64,20 @@ export async function bootService(service: string, migrations: Migration[]): Pro
       await pool.end();
     },
   };
+}
+
+/**
+ * The one health contract on a service's public port (`app`: /health and /ready in words) and its
+ * operations listener (/metrics, the same answers with every detail), with the service's own probes.
+ */
+export function serviceHealth(
+  boot: ServiceProcess,
+  app: FastifyInstance,
+  probes: { live?: readonly Probe[]; ready?: readonly Probe[] } = {},
+): Promise<OpsListener> {
+  const health = healthContract({ pool: boot.pool, migrations: boot.migrations, ...probes });
+  registerHealthRoutes(app, health, { detail: false });
+  return startOpsListener({ config: boot.config, metrics: boot.metrics, health, logger: boot.logger });
 }
 
 /**

@@ -7,7 +7,7 @@ import { installErrorHandler } from '../http/error-handler.ts';
 import { installStrictJsonBody } from '../http/json-body.ts';
 import { installResponseHeaders } from '../http/response-headers.ts';
 import type { Logger } from '../logger.ts';
-import { installMetrics } from '../metrics/fastify.ts';
+import { timeRequests } from '../metrics/fastify.ts';
 import type { Metrics } from '../metrics/registry.ts';
 import { securityHeaders } from './security-headers.ts';
 
@@ -18,8 +18,8 @@ export interface HttpShellOptions {
   /** The billing test server's token endpoint (the card form posts there), or null with Stripe. */
   billingTokenUrl: string | null;
   metrics?: Metrics;
-  /** Behind the gateway: client addresses come from X-Forwarded-For set by it (loopback or a private network). */
-  trustProxy?: boolean;
+  /** Behind the gateway: the proxies (the gateway) whose X-Forwarded-For names the client (TRUST_PROXY). */
+  trustProxy?: false | readonly string[];
   /** Routing that must see a request before anything else (the partner sandbox in the all-in-one process). */
   first?: (app: FastifyInstance) => void;
   /** The partner sandbox: its tokens carry and require its own issuer. */
@@ -27,6 +27,9 @@ export interface HttpShellOptions {
   /** An API that answers only JSON (the sandbox): a CSP that allows nothing at all. */
   jsonOnly?: boolean;
 }
+
+/** The largest body a route of the route table reads (a larger one is a 413); the gateway enforces it too. */
+export const JSON_BODY_LIMIT_BYTES = 1_048_576;
 
 /** JSON only: nothing may be framed, run or loaded from an answer. */
 const JSON_ONLY_HEADERS = {
@@ -40,23 +43,21 @@ const JSON_ONLY_HEADERS = {
 
 /**
  * The HTTP process every service runs in: error answers, strict JSON bodies, security and cache headers,
- * JWT, and request metrics at /metrics (the partner API's own envelope, bare tokens and rate limits
+ * JWT, and request timing (served by the operations listener, `startOpsListener`) (the partner API's own envelope, bare tokens and rate limits
  * come with its plugin, `registerPartnerApi`). The same shell serves
  * the all-in-one process and each service run apart, so an answer does not depend on the topology.
  */
 export async function createHttpShell(opts: HttpShellOptions): Promise<FastifyInstance> {
   const app: FastifyInstance = Fastify({
     loggerInstance: opts.logger.child({ component: 'http' }) as FastifyBaseLogger,
-    bodyLimit: 1_048_576,
+    bodyLimit: JSON_BODY_LIMIT_BYTES,
     // Unique across processes and restarts: it is the correlation id of the events a request writes
     // (the dispatcher folds a merchant's first note into its Merchant Added by it), not only a log tag.
     genReqId: () => randomUUID(),
-    trustProxy: opts.trustProxy
-      ? ['127.0.0.1', '::1', '10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16']
-      : false,
+    trustProxy: opts.trustProxy ? [...opts.trustProxy] : false,
   });
   opts.first?.(app);
-  if (opts.metrics) installMetrics(app, opts.metrics);
+  if (opts.metrics) timeRequests(app, opts.metrics);
   installErrorHandler(app);
   installStrictJsonBody(app);
   installResponseHeaders(app);

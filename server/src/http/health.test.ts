@@ -29,9 +29,10 @@ afterAll(async () => {
   await db.drop();
 });
 
-const get = async (url: string, headers: Record<string, string> = {}) => {
+// The public port (anyone) and the operations listener (loopback: operators).
+const get = async (url: string, headers: Record<string, string> = {}, app = server.app) => {
   const started = performance.now();
-  const res = await server.app.inject({ method: 'GET', url, headers });
+  const res = await app.inject({ method: 'GET', url, headers });
   return {
     status: res.statusCode,
     body: res.json(),
@@ -39,6 +40,10 @@ const get = async (url: string, headers: Record<string, string> = {}) => {
     ms: performance.now() - started,
   };
 };
+const ops = (url: string) => get(url, {}, server.ops.app);
+/** What an anonymous caller must never read in a health answer: ids, positions, SQL, internal addresses. */
+const INTERNAL =
+  /merchant-[0-9a-f]{8}|stream|position|applied_through|select |insert |postgres|127\.0\.0\.1|ECONN|ENOENT|\.s\.PGSQL/i;
 const signIn = () =>
   server.app.inject({
     method: 'POST',
@@ -51,11 +56,16 @@ describe('/health and /ready', () => {
     expect(await get('/health')).toMatchObject({ status: 200, body: { status: 'ok' } });
     const ready = await get('/ready');
     expect(ready.status).toBe(200);
-    expect(ready.body.status).toBe('ready');
-    expect(ready.body.checks.database).toMatchObject({ ok: true });
-    expect(ready.body.checks.migrations).toEqual({ ok: true, applied: allMigrations().length });
-    expect(ready.body.checks.projections.ok).toBe(true);
-    expect(ready.body.checks.projections.projectors.map((p: { name: string }) => p.name)).toContain(
+    expect(ready.body).toEqual({
+      status: 'ready',
+      checks: { database: { ok: true }, projections: { ok: true }, migrations: { ok: true } },
+    });
+    // The operations listener has the figures.
+    const detail = await ops('/ready');
+    expect(detail.status).toBe(200);
+    expect(detail.body.checks.migrations).toEqual({ ok: true, applied: allMigrations().length });
+    expect(detail.body.checks.projections.ok).toBe(true);
+    expect(detail.body.checks.projections.projectors.map((p: { name: string }) => p.name)).toContain(
       'merchants',
     );
   });
@@ -65,12 +75,16 @@ describe('/health and /ready', () => {
     try {
       const health = await get('/health');
       expect(health.status).toBe(503);
-      expect(health.body).toMatchObject({ status: 'unavailable', database: { ok: false } });
+      expect(health.body).toEqual({ status: 'unavailable', problems: ['The database does not answer.'] });
       expect(health.ms).toBeLessThan(3000);
       const ready = await get('/ready');
       expect(ready.status).toBe(503);
       expect(ready.body.status).toBe('not_ready');
-      expect(ready.body.checks.database.ok).toBe(false);
+      expect(ready.body.checks.database).toEqual({ ok: false, problem: 'The database does not answer.' });
+      expect(JSON.stringify(ready.body)).not.toMatch(INTERNAL);
+      // Operators see the driver's error.
+      const detail = await ops('/health');
+      expect(detail.body.checks.database.error).toMatch(/ECONN|terminated|timeout|no answer/i);
       const login = await signIn();
       expect(login.statusCode).toBe(503);
       expect(login.json().errors).toMatch(/temporarily unavailable/);
@@ -121,19 +135,34 @@ describe('/health and /ready', () => {
       answer = await get('/health');
     }
     expect(answer.status).toBe(503);
-    expect(answer.body.status).toBe('degraded');
-    expect(answer.body.projectors).toHaveLength(1);
-    expect(answer.body.projectors[0]).toMatchObject({
+    // Anyone reads what is wrong in words: which read model, since when; no event, stream or SQL.
+    expect(answer.body).toEqual({
+      status: 'degraded',
+      problems: [
+        expect.stringMatching(
+          /^The merchants read model stopped (less than a minute|a minute|\d+ minutes) ago at a change it could not apply; the other read models are current\.$/,
+        ),
+      ],
+    });
+    expect(JSON.stringify(answer.body)).not.toMatch(INTERNAL);
+    expect(JSON.stringify(answer.body)).not.toContain(merchantId);
+    // Operators read the event, the error and the lag on the operations listener.
+    const detail = await ops('/health');
+    expect(detail.status).toBe(503);
+    const halted = detail.body.checks.projections.halted;
+    expect(halted).toHaveLength(1);
+    expect(halted[0]).toMatchObject({
       name: 'merchants',
-      state: 'halted',
       event: { type: 'MerchantAdded', stream_id: streams.merchant(merchantId), position },
     });
-    expect(answer.body.projectors[0].lag.head >= position).toBe(true);
-    expect(answer.body.projectors[0].lag.applied_through < position).toBe(true);
-    expect(typeof answer.body.projectors[0].lag.seconds).toBe('number');
+    expect(halted[0].error).toMatch(/date|range|invalid/i);
+    expect(halted[0].lag.head >= position).toBe(true);
+    expect(halted[0].lag.applied_through < position).toBe(true);
+    expect(typeof halted[0].lag.seconds).toBe('number');
     const ready = await get('/ready');
     expect(ready.status).toBe(503);
-    expect(ready.body.checks.projections.projectors).toContainEqual(
+    expect(ready.body.checks.projections).toEqual({ ok: false, problem: answer.body.problems[0] });
+    expect((await ops('/ready')).body.checks.projections.projectors).toContainEqual(
       expect.objectContaining({ name: 'merchants', state: 'halted' }),
     );
 
