@@ -1,10 +1,13 @@
 /**
  * USPS Publication 28 (Postal Addressing Standards), Appendix C1 "Street Suffix Abbreviations": each
- * Postal Service standard suffix abbreviation with every spelling C1 lists for it (the primary name,
- * the common abbreviations and the misspellings USPS recognises), lower case. "Street", "Str" and "St"
- * are all `st`. Only C1's own entries, nothing added: it is a list of what USPS maps, so that a street's
- * type reads the same however it was typed. Some plurals share the singular's abbreviation as in C1
- * ("parks" and "park" are `park`, "trails" `trl`).
+ * Postal Service standard suffix abbreviation with every spelling C1 lists as commonly used for it, lower
+ * case ("Street", "Str", "Strt" and "St" are all `st`). Some plurals share the singular's abbreviation, as
+ * in C1 ("parks" and "park" are `park`, "trails" `trl`).
+ *
+ * Taken from addresser 1.1.22's data/us-street-types.json (MIT) and checked against C1's list of
+ * spellings: the 21 spellings it had that C1 does not were left out (among them "cr" for creek, "la" for
+ * lane, "tr" for trail), the 17 of C1 it lacked were added ("commons", "mall", "mews", "rue", "run",
+ * "trailer", "ways", "xrds"…).
  */
 export const USPS_STREET_SUFFIXES: Readonly<Record<string, readonly string[]>> = {
   aly: ['allee', 'alley', 'ally', 'aly'],
