@@ -18,6 +18,7 @@ import {
   type Logger,
   type Pool,
   partnerErrorBody,
+  ROUTER_OPTIONS,
   securityHeaders,
   systemClock,
 } from '@mrn/platform';
@@ -122,7 +123,12 @@ export async function createGatewayApp(opts: {
   health?: () => Record<string, unknown>;
 }): Promise<{ app: FastifyInstance; sandbox: Sandbox }> {
   const { config, logger } = opts;
-  const app = Fastify({ logger: false, bodyLimit: 1_048_576, trustProxy: config.TRUST_PROXY });
+  const app = Fastify({
+    logger: false,
+    bodyLimit: 1_048_576,
+    trustProxy: config.TRUST_PROXY,
+    routerOptions: ROUTER_OPTIONS,
+  });
   const sandbox = new Sandbox({
     productionUrl: opts.production.databaseUrl,
     production: { pool: opts.production.pool, store: opts.production.store },

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { maxHeaderSize } from 'node:http';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyJwt from '@fastify/jwt';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
@@ -28,6 +29,15 @@ export interface HttpShellOptions {
   jsonOnly?: boolean;
 }
 
+/**
+ * The router options of every Fastify app that routes the route table (this shell, the gateway): a path
+ * parameter is bounded by its route's schema (a 400 naming it), never by the router, whose default
+ * answers a bare 414 past 100 characters (a broker key may have 2,160, a partner search key 200).
+ * Fastify measures a parameter decoded, so it never exceeds a request target within Node's header
+ * limit: no parameter that reaches the router is refused for its length.
+ */
+export const ROUTER_OPTIONS = { maxParamLength: maxHeaderSize } as const;
+
 /** JSON only: nothing may be framed, run or loaded from an answer. */
 const JSON_ONLY_HEADERS = {
   contentSecurityPolicy: {
@@ -54,6 +64,7 @@ export async function createHttpShell(opts: HttpShellOptions): Promise<FastifyIn
     trustProxy: opts.trustProxy
       ? ['127.0.0.1', '::1', '10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16']
       : false,
+    routerOptions: ROUTER_OPTIONS,
   });
   opts.first?.(app);
   if (opts.metrics) installMetrics(app, opts.metrics);

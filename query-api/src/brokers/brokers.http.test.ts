@@ -1,10 +1,11 @@
-import { buildPath, routes } from '@mrn/contracts';
+import { BROKER_KEY_MAX, BROKER_NAME_MAX, brokerKey, buildPath, routes } from '@mrn/contracts';
 import { DEMO_PASSWORD, startTestServer, TEST_ADMIN, type TestServer } from '@mrn/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // Broker records over HTTP (issue 24): the merchants a broker brought (however its name was typed) and
 // how many carry Default, Fraud or Stacking notes across the network; PRO only, as submission sources
-// are; archived merchants drop out; a bad key is a 400 naming it.
+// are; archived merchants drop out; a bad key is a 400 naming it. Issue 30: I.S.O. is ISO, the record
+// shows one tidy spelling, and every name a note may carry (any script, 120 characters) opens its record.
 
 let server: TestServer;
 const token: Record<string, string> = {};
@@ -130,5 +131,44 @@ describe('broker records', () => {
     const page = await list('dana', '?per_page=7');
     expect(page.status).toBe(400);
     expect(JSON.stringify(page.body)).toContain('per_page');
+  });
+
+  it('opens the record of every name a note may carry: any script, 120 characters', async () => {
+    const names = [
+      // ー (the prolonged sound mark) is a modifier letter.
+      '株式会社ブローカー・サービス',
+      // 120 characters, accented and Japanese: a key over 100 characters, 9 bytes to each kana in the URL.
+      'Société Crédit Agrícola ブローカー・サービス '
+        .repeat(4)
+        .slice(0, BROKER_NAME_MAX - 1)
+        .concat('Z'),
+      // The longest key a 120-character name gives: each character decomposes into 18.
+      '\uFDFA'.repeat(BROKER_NAME_MAX),
+    ];
+    expect(names[1]).toHaveLength(BROKER_NAME_MAX);
+    for (const name of names) await report('dana', name);
+    expect(await server.projectedAll()).toBe(true);
+    for (const name of names) {
+      const key = brokerKey(name);
+      const one = await record('dana', key);
+      expect(one.status, `${key.length} characters: ${JSON.stringify(one.body)}`).toBe(200);
+      routes.getBroker.response.parse(one.body);
+      expect(one.body.data).toMatchObject({ broker_key: key, broker_name: name, merchants: 1 });
+    }
+    expect(brokerKey(names[2]!)).toHaveLength(BROKER_KEY_MAX);
+  });
+
+  it('answers a key no name gives with a 400 naming it, whatever its length', async () => {
+    for (const key of [
+      'gulf coast i.s.o.',
+      'Gulf Coast ISO',
+      'gulf  coast iso',
+      ' gulf',
+      'ー'.repeat(BROKER_KEY_MAX + 1),
+    ]) {
+      const bad = await record('dana', key);
+      expect(bad.status, key.slice(0, 20)).toBe(400);
+      expect(JSON.stringify(bad.body)).toContain('key');
+    }
   });
 });
