@@ -133,6 +133,50 @@ describe('broker records', () => {
     expect(JSON.stringify(page.body)).toContain('per_page');
   });
 
+  it('meets I.S.O. and ISO in one record, under the spelling most of its merchants carry, tidied', async () => {
+    // The demo network's Sunrise Diner names Gulf Coast ISO already.
+    const before = await list('dana', '?search=gulf%20coast');
+    expect(before.body.data).toEqual([
+      expect.objectContaining({ broker_key: 'gulf coast iso', merchants: 1 }),
+    ]);
+
+    const plain = await report('dana', 'Gulf Coast ISO');
+    const dotted = await report('alex', 'gulf coast I.S.O.');
+    expect(await server.projectedAll()).toBe(true);
+    const met = await list('dana', '?search=gulf%20coast');
+    expect(met.status, JSON.stringify(met.body)).toBe(200);
+    // One broker: its risk counts are not split between spellings. Gulf Coast ISO is on 2 of its 3.
+    expect(met.body.data).toEqual([
+      expect.objectContaining({ broker_key: 'gulf coast iso', broker_name: 'Gulf Coast ISO', merchants: 3 }),
+    ]);
+    const one = await record('dana', 'gulf coast iso');
+    expect(one.status).toBe(200);
+    expect(one.body.data.merchant_list.map((m: { resource_id: string }) => m.resource_id)).toEqual(
+      expect.arrayContaining([plain, dotted]),
+    );
+
+    // As typed, with a double space and a trailing one: counted and shown as Gulf Coast ISO.
+    await report('priya', 'Gulf  Coast ISO ');
+    expect(await server.projectedAll()).toBe(true);
+    expect((await list('dana', '?search=gulf%20coast')).body.data).toEqual([
+      expect.objectContaining({ broker_name: 'Gulf Coast ISO', merchants: 4 }),
+    ]);
+  });
+
+  it('shows the latest spelling when two are on as many merchants', async () => {
+    await report('dana', 'Harbor  Light  I.S.O.');
+    await report('alex', 'harbor  light ISO ');
+    expect(await server.projectedAll()).toBe(true);
+    const found = await list('dana', '?search=harbor%20light');
+    expect(found.body.data).toEqual([
+      expect.objectContaining({
+        broker_key: 'harbor light iso',
+        broker_name: 'harbor light ISO',
+        merchants: 2,
+      }),
+    ]);
+  });
+
   it('opens the record of every name a note may carry: any script, 120 characters', async () => {
     const names = [
       // ー (the prolonged sound mark) is a modifier letter.
