@@ -20,6 +20,7 @@ import {
   type Logger,
   type Pool,
   partnerErrorBody,
+  ROUTER_OPTIONS,
   securityHeaders,
   systemClock,
 } from '@mrn/platform';
@@ -135,7 +136,12 @@ export async function createGatewayApp(opts: {
   alsoReady?: () => Record<string, readonly string[]>;
 }): Promise<{ app: FastifyInstance; sandbox: Sandbox }> {
   const { config, logger } = opts;
-  const app = Fastify({ logger: false, bodyLimit: 1_048_576, trustProxy: config.TRUST_PROXY });
+  const app = Fastify({
+    logger: false,
+    bodyLimit: JSON_BODY_LIMIT_BYTES,
+    trustProxy: config.TRUST_PROXY ? [...config.TRUST_PROXY] : false,
+    routerOptions: ROUTER_OPTIONS,
+  });
   const sandbox = new Sandbox({
     productionUrl: opts.production.databaseUrl,
     production: { pool: opts.production.pool, store: opts.production.store },

@@ -1,4 +1,4 @@
-import { BROKERS_PER_PAGE } from '../domain/brokers.ts';
+import { BROKER_KEY_MAX, BROKERS_PER_PAGE, isBrokerKey } from '../domain/brokers.ts';
 import { dataEnvelope, Pagination } from '../http/envelope.ts';
 import { pageQuery } from '../http/fields.ts';
 import { route } from '../http/route.ts';
@@ -7,7 +7,7 @@ import { z } from '../zod.ts';
 /** A broker's record: merchants it brought (live, by a live note naming it) and how many carry each risk. */
 export const BrokerRecordView = z.object({
   broker_key: z.string(),
-  /** The name as most recently reported. */
+  /** The name as reported, tidied: the spelling on most of its merchants' notes (ties: the latest). */
   broker_name: z.string(),
   merchants: z.number().int(),
   with_default: z.number().int(),
@@ -51,12 +51,16 @@ export const getBroker = route({
   readModels: ['broker_notes', 'merchants'],
   access: 'member',
   plan: 'PRO',
+  // Exactly the keys brokerKey gives (any script, up to the key of a BROKER_NAME_MAX-character name).
   params: z.object({
     key: z
       .string({ error: 'is required' })
       .min(1, 'is required')
-      .max(120, 'must be at most 120 characters')
-      .regex(/^[\p{Ll}\p{Lo}\p{N} ]+$/u, 'must be a broker key: lower-case letters, digits and spaces'),
+      .max(BROKER_KEY_MAX, { message: `must be at most ${BROKER_KEY_MAX} characters`, abort: true })
+      .refine(
+        isBrokerKey,
+        'must be a broker key: lower-case letters and digits, words parted by single spaces',
+      ),
   }),
   response: dataEnvelope(BrokerRecordView.extend({ merchant_list: z.array(BrokerMerchantView) })),
   action: 'retrieve broker',

@@ -1,3 +1,4 @@
+import { BROKER_NAME_MAX } from '../domain/brokers.ts';
 import { isEinDigits, normaliseEin } from '../domain/ein.ts';
 import { NOTE_CATEGORIES, NOTE_MAX, SUBMISSION_SOURCES } from '../domain/notes.ts';
 import { STATES } from '../domain/us-states.ts';
@@ -42,7 +43,7 @@ export const NoteFields = z
       category: z.enum(NOTE_CATEGORIES, { error: 'is required' }),
       note: requiredText(NOTE_MAX),
       submission_source: submissionSource,
-      broker_name: optionalText(120),
+      broker_name: optionalText(BROKER_NAME_MAX),
     },
     { error: 'is required' },
   )

@@ -1,3 +1,4 @@
+import { BROKER_NAME_MAX } from '../domain/brokers.ts';
 import { isEinDigits, normaliseEin } from '../domain/ein.ts';
 import { MEMBER_NOTE_CATEGORIES, NOTE_MAX, SUBMISSION_SOURCES } from '../domain/notes.ts';
 import { STATES } from '../domain/us-states.ts';
@@ -83,7 +84,7 @@ const noteBody = {
 /** Broker Name is required exactly when the source is broker (accounts spec §5). */
 const withSource = <T extends z.core.$ZodLooseShape>(shape: T) =>
   z
-    .object({ ...shape, submission_source: submissionSource, broker_name: optionalText(120) })
+    .object({ ...shape, submission_source: submissionSource, broker_name: optionalText(BROKER_NAME_MAX) })
     .superRefine((b, ctx) => {
       const body = b as { submission_source: string; broker_name: string | null };
       if (body.submission_source === 'broker' && !body.broker_name) {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { maxHeaderSize } from 'node:http';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyJwt from '@fastify/jwt';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
@@ -31,6 +32,15 @@ export interface HttpShellOptions {
 /** The largest body a route of the route table reads (a larger one is a 413); the gateway enforces it too. */
 export const JSON_BODY_LIMIT_BYTES = 1_048_576;
 
+/**
+ * The router options of every Fastify app that routes the route table (this shell, the gateway): a path
+ * parameter is bounded by its route's schema (a 400 naming it), never by the router, whose default
+ * answers a bare 414 past 100 characters (a broker key may have 2,160, a partner search key 200).
+ * Fastify measures a parameter decoded, so it never exceeds a request target within Node's header
+ * limit: no parameter that reaches the router is refused for its length.
+ */
+export const ROUTER_OPTIONS = { maxParamLength: maxHeaderSize } as const;
+
 /** JSON only: nothing may be framed, run or loaded from an answer. */
 const JSON_ONLY_HEADERS = {
   contentSecurityPolicy: {
@@ -55,6 +65,7 @@ export async function createHttpShell(opts: HttpShellOptions): Promise<FastifyIn
     // (the dispatcher folds a merchant's first note into its Merchant Added by it), not only a log tag.
     genReqId: () => randomUUID(),
     trustProxy: opts.trustProxy ? [...opts.trustProxy] : false,
+    routerOptions: ROUTER_OPTIONS,
   });
   opts.first?.(app);
   if (opts.metrics) timeRequests(app, opts.metrics);

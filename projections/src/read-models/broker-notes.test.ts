@@ -10,8 +10,8 @@ import { snapshotTables } from '../testing/replay-equality.ts';
 import { brokerNotesProjector } from './broker-notes.ts';
 
 // Broker records' projector (issue 24) fed notes naming brokers, read back by broker key: spellings
-// of one broker meet, an edit moves a note to another broker or none, archived notes and merchants
-// leave, and any batching of the log gives the same rows.
+// of one broker meet (I.S.O. is ISO), each kept tidied, an edit moves a note to another broker or none,
+// archived notes and merchants leave, and any batching of the log gives the same rows.
 
 let db: TestDatabase;
 beforeAll(async () => {
@@ -58,7 +58,7 @@ const note = (
 const log = (): RecordedEvent[] => [
   note('NoteAdded', m1, n1, 'Main Street Brokers, LLC.', 0),
   note('NoteAdded', m2, n2, '  main street   BROKERS llc', 1, 'Slow Pay'),
-  note('NoteAdded', m3, n3, 'Gulf Coast ISO', 2),
+  note('NoteAdded', m3, n3, 'Gulf  Coast I.S.O. ', 2),
   // In-house, and a Merchant Dispute note (platform administrators' only): no broker record.
   note('NoteAdded', m3, n4, null, 3),
   note('NoteAdded', m2, n5, 'Gulf Coast ISO', 4, 'Merchant Dispute'),
@@ -80,9 +80,17 @@ describe('broker notes', () => {
     expect(key).toBe('main street brokers llc');
     expect(await rows()).toEqual([
       { broker_key: key, broker_name: 'Main Street Brokers, LLC.', merchant_id: m1, reported_at: at(0) },
-      { broker_key: key, broker_name: 'main street   BROKERS llc', merchant_id: m2, reported_at: at(1) },
+      { broker_key: key, broker_name: 'main street BROKERS llc', merchant_id: m2, reported_at: at(1) },
       { broker_key: key, broker_name: 'MAIN STREET BROKERS LLC', merchant_id: m3, reported_at: at(2) },
     ]);
+  });
+
+  it('keys I.S.O. as ISO and keeps the name tidied', async () => {
+    await applyBatch(db.pool, brokerNotesProjector, log().slice(0, 3));
+    expect((await rows())[2]).toMatchObject({
+      broker_key: 'gulf coast iso',
+      broker_name: 'Gulf Coast I.S.O.',
+    });
   });
 
   it('drops an archived note and every note of an archived merchant', async () => {

@@ -1,4 +1,4 @@
-import { brokerKey, PLATFORM_ONLY_CATEGORY } from '@mrn/contracts';
+import { brokerKey, PLATFORM_ONLY_CATEGORY, tidyBrokerName } from '@mrn/contracts';
 import { lastBy, projector } from '../projector.ts';
 
 interface BrokerNote {
@@ -9,11 +9,14 @@ interface BrokerNote {
   brokerName: string | null;
 }
 
-/** The row a note gives, or none: a broker submission naming a broker, in a category funders see. */
+/**
+ * The row a note gives, or none: a broker submission naming a broker, in a category funders see. The
+ * name is kept tidied (white space collapsed): the record shows the spelling most of its merchants carry.
+ */
 const rowOf = (n: BrokerNote, at: Date) => {
   const key = n.submissionSource === 'broker' && n.brokerName ? brokerKey(n.brokerName) : '';
   return key && n.category !== PLATFORM_ONLY_CATEGORY
-    ? [{ noteId: n.noteId, key, name: n.brokerName!.trim(), merchantId: n.merchantId, at }]
+    ? [{ noteId: n.noteId, key, name: tidyBrokerName(n.brokerName!), merchantId: n.merchantId, at }]
     : [];
 };
 
@@ -23,7 +26,8 @@ const INSERT = `insert into read.broker_notes (note_id, broker_key, broker_name,
   on conflict (note_id) do update set broker_key = excluded.broker_key, broker_name = excluded.broker_name`;
 
 /**
- * Broker records (issue 24): the live notes that name a broker, by its normalised name. An edit may
+ * Broker records (issue 24): the live notes that name a broker, by its key (`brokerKey`: a database
+ * projected before issue 30's keys is rebuilt, `npm run rebuild -- broker_notes`). An edit may
  * name another broker or none; an archived note or merchant leaves every record.
  */
 export const brokerNotesProjector = projector({

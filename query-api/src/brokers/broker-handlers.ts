@@ -16,13 +16,26 @@ const carries = (id: string, param: string) =>
   `exists (select 1 from read.notes n where n.merchant_id = ${id} and n.archived_at is null and n.category = any(${param}::text[]))`;
 
 /**
+ * The name a broker record shows: of the tidied spellings its live notes carry, the one on the most
+ * merchants; between as many, the one reported latest (then the first in code-point order, for two
+ * reports at one instant). Stable: the same notes give the same name, whatever order they came in.
+ */
+const SHOWN_NAME = (key: string) => `(select bn.broker_name
+      from read.broker_notes bn
+      join read.merchants m on m.id = bn.merchant_id and m.archived_at is null
+     where bn.broker_key = ${key}
+     group by bn.broker_name
+     order by count(distinct bn.merchant_id) desc, max(bn.reported_at) desc, bn.broker_name collate "C"
+     limit 1)`;
+
+/**
  * Broker records ($1: the key to match; exact or contained), with the merchants they brought that are
  * still live and how many of those carry Default, Fraud or Stacking notes ($2, $3, $4). The page ($5,
- * $6) is cut before those counts: they read every merchant's notes, so only the brokers shown pay.
+ * $6) is cut before those counts and the name shown: they read every merchant's notes, so only the
+ * brokers shown pay.
  */
 const RECORDS = (match: 'exact' | 'contains') => `with b as (
-    select bn.broker_key, (array_agg(bn.broker_name order by bn.reported_at desc))[1] as broker_name,
-           max(bn.reported_at) as last_reported_at, array_agg(distinct bn.merchant_id) as merchant_ids
+    select bn.broker_key, max(bn.reported_at) as last_reported_at, array_agg(distinct bn.merchant_id) as merchant_ids
       from read.broker_notes bn
       join read.merchants m on m.id = bn.merchant_id and m.archived_at is null
      where ${match === 'exact' ? 'bn.broker_key = $1' : "($1::text = '' or bn.broker_key like '%' || $1 || '%')"}
@@ -30,7 +43,8 @@ const RECORDS = (match: 'exact' | 'contains') => `with b as (
   page as (
     select b.*, count(*) over ()::int as total from b
      order by cardinality(b.merchant_ids) desc, b.broker_key limit $5 offset $6)
-  select p.broker_key, p.broker_name, p.last_reported_at, cardinality(p.merchant_ids)::int as merchants,
+  select p.broker_key, ${SHOWN_NAME('p.broker_key')} as broker_name, p.last_reported_at,
+         cardinality(p.merchant_ids)::int as merchants,
          (select count(*) from unnest(p.merchant_ids) as x(id) where ${carries('x.id', '$2')})::int as with_default,
          (select count(*) from unnest(p.merchant_ids) as x(id) where ${carries('x.id', '$3')})::int as with_fraud,
          (select count(*) from unnest(p.merchant_ids) as x(id) where ${carries('x.id', '$4')})::int as with_stacking,
