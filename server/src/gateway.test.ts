@@ -61,7 +61,7 @@ describe('gateway', () => {
       const path = buildPath(routes.getBroker.path, { key: brokerKey(name) });
       const res = await fetch(`${base}${path}`);
       expect(res.status, `${path.length} characters`).toBe(200);
-      expect((await res.json()).url).toBe(path);
+      expect(((await res.json()) as { url: string }).url).toBe(path);
     }
   });
 
