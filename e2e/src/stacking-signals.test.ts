@@ -20,6 +20,7 @@ const GRILL = '77-1234501';
 const GRILL_TWO = '77-1234502';
 const SHOPPED = '77-1234503';
 let summit = '';
+let grillTwo = '';
 let tokens: Record<string, string> = {};
 // The webhook receiver of Summit's alert: answers 204 to everything.
 const hooks: string[] = [];
@@ -63,10 +64,11 @@ beforeAll(async () => {
       },
     });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
+    return res.body.data.resource_id as string;
   };
   await add(tokens.alex!, GRILL, 'Gulfside Grill LLC', '(813) 555-0147', '400 Bayshore Boulevard');
   // Another EIN, the same phone and street typed otherwise.
-  await add(
+  grillTwo = await add(
     tokens.priya!,
     GRILL_TWO,
     'Gulfside Grill Holdings Inc',
@@ -257,6 +259,22 @@ describe('stacking signals', () => {
     expect(await admin.getByText('No', { exact: true }).count()).toBe(1);
     expect(await table.getByText(/Harbor|Lakeside|Summit/).count()).toBe(0);
     await bothWidths(page, 'stacking-inquiry-audit');
+    await page.context().close();
+  });
+
+  it('offers the search that shows linked merchants on a page the funder reached without one', async () => {
+    // Lakeside looked up GRILL, not GRILL_TWO: its page, opened by its address, offers the search.
+    const page = await signedInPage(browser, server.url, ALEX, DEMO_PASSWORD);
+    await page.goto(`${server.url}/merchants/${grillTwo}`);
+    await page.getByRole('heading', { name: 'Gulfside Grill Holdings Inc' }).waitFor();
+    await page.getByText(/^Search this merchant's EIN to see the businesses possibly linked to it/).waitFor();
+    await bothWidths(page, 'stacking-linked-search-first');
+    await page.getByRole('button', { name: `Search EIN ${GRILL_TWO}` }).click();
+    await page
+      .getByRole('list', { name: 'Possibly the same business' })
+      .getByRole('link', { name: 'Gulfside Grill LLC' })
+      .waitFor();
+    expect(await page.getByText(/^Search this merchant's EIN/).count()).toBe(0);
     await page.context().close();
   });
 

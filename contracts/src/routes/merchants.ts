@@ -120,6 +120,15 @@ export const LinkedMerchantView = z.object({
 export type LinkedMerchantView = z.infer<typeof LinkedMerchantView>;
 /** At most this many linked merchants are listed, newest first. */
 export const LINKED_MERCHANTS_MAX = 50;
+/**
+ * Linked merchants are a search's answer (issue 30, item 6): the partner API's look-up by EIN is a
+ * search (daily cap, contribution lock, recorded); the merchant page's list is shown for a merchant the
+ * account has found by a search within this many days.
+ */
+export const LINKED_FOUND_WITHIN_DAYS = 90;
+export const LINKED_TEXTS = {
+  searchFirst: `Search this merchant's EIN to see the businesses possibly linked to it: they are shown for merchants your account found by a search in the last ${LINKED_FOUND_WITHIN_DAYS} days.`,
+} as const;
 
 export const NoteView = z.object({
   id: z.string(),
@@ -289,7 +298,7 @@ export const listLinkedMerchants = route({
   method: 'GET',
   path: '/api/merchants/:id/linked',
   service: 'query',
-  readModels: ['merchants', 'merchant_links'],
+  readModels: ['merchants', 'merchant_links', 'merchant_searches', 'contribution', 'accounts'],
   access: 'member',
   params: idParam,
   response: dataEnvelope(z.array(LinkedMerchantView)),

@@ -1,12 +1,15 @@
 import {
+  LINKED_FOUND_WITHIN_DAYS,
   LINKED_MERCHANTS_MAX,
+  LINKED_TEXTS,
   type LinkedMerchantView,
   type LinkKind,
   type listLinkedMerchants,
   type partnerLinkedMerchants,
 } from '@mrn/contracts';
-import { type Handler, notFound } from '@mrn/platform';
+import { type Actor, forbidden, type Handler, notFound } from '@mrn/platform';
 import type { QueryDeps } from '../context.ts';
+import { merchantSearch, SEARCH_TEXTS } from '../search/search-handlers.ts';
 import { iso } from '../views.ts';
 
 /**
@@ -69,22 +72,52 @@ function linkedMerchants(deps: QueryDeps) {
   return { linkedTo, liveMerchant };
 }
 
-/** The dashboard's list on the merchant page. */
+/** Whether the account found merchant $1 by a search of its own ($2) in the last days. */
+const FOUND_BY_ACCOUNT = `select exists (select 1 from read.merchant_searches
+    where merchant_id = $1 and account_id = $2
+      and searched_at > now() - make_interval(days => ${LINKED_FOUND_WITHIN_DAYS})) as found`;
+
+/**
+ * The dashboard's list on the merchant page. Linked merchants are what a search answers (issue 30, item
+ * 6: a look-up by id answered for any merchant, outside the daily cap and the contribution lock), so the
+ * list is shown for a merchant the account found by a search recently, while it may search; platform
+ * administrators see every list.
+ */
 export function linkedMerchantHandlers(deps: QueryDeps) {
   const { linkedTo, liveMerchant } = linkedMerchants(deps);
-  const listLinkedMerchantsHandler: Handler<typeof listLinkedMerchants> = async (req) => ({
-    data: await linkedTo(await liveMerchant('id', req.params.id)),
-  });
+  const { standingOf } = merchantSearch(deps);
+  async function mayLookUp(actor: Actor, merchantId: string): Promise<void> {
+    if (actor.isDmAdmin) return;
+    if ((await standingOf(actor))?.locked_out) throw forbidden(SEARCH_TEXTS.lowContribution);
+    const { rows } = await deps.pool.query<{ found: boolean }>({
+      name: 'mrn_linked_found_by_account',
+      text: FOUND_BY_ACCOUNT,
+      values: [merchantId, actor.accountId],
+    });
+    if (!rows[0]?.found) throw forbidden(LINKED_TEXTS.searchFirst);
+  }
+  const listLinkedMerchantsHandler: Handler<typeof listLinkedMerchants> = async (req) => {
+    const merchantId = await liveMerchant('id', req.params.id);
+    await mayLookUp(req.actor, merchantId);
+    return { data: await linkedTo(merchantId) };
+  };
   return { listLinkedMerchants: listLinkedMerchantsHandler };
 }
 
-/** The partner API's, by EIN (in the sandbox too: it mounts the partner handlers alone). */
+/**
+ * The partner API's, by EIN (in the sandbox too: it mounts the partner handlers alone): a search of the
+ * EIN, with every rule of one (the contribution lock, the daily cap, recorded with source `api`), then
+ * the merchant it found's links.
+ */
 export function partnerLinkedMerchantsHandler(deps: QueryDeps): Handler<typeof partnerLinkedMerchants> {
-  const { linkedTo, liveMerchant } = linkedMerchants(deps);
-  return async (req) => ({
-    errors: [],
-    data: (await linkedTo(await liveMerchant('fein', req.params.fein))).map(
-      ({ resource_id: _id, ...linked }) => linked,
-    ),
-  });
+  const { linkedTo } = linkedMerchants(deps);
+  const { find } = merchantSearch(deps);
+  return async (req) => {
+    const { shown } = await find(req.actor, req.params.fein, 1, 'api');
+    if (!shown[0]) throw notFound('Merchant not found.');
+    return {
+      errors: [],
+      data: (await linkedTo(shown[0].id)).map(({ resource_id: _id, ...linked }) => linked),
+    };
+  };
 }

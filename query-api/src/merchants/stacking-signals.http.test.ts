@@ -203,9 +203,10 @@ describe('inquiry velocity', () => {
 describe('linked merchants', () => {
   it('lists other EINs sharing the phone or the street address, newest first, and drops an archived one', async () => {
     const base = { city: 'Tulsa' };
+    const firstEin = freshEin();
     const first = await report('alex', {
       ...base,
-      fein: freshEin(),
+      fein: firstEin,
       legal_name: 'Old Shell Co LLC',
       business_phone: '(918) 555-0142',
       street1: '200 West Main Street',
@@ -242,6 +243,8 @@ describe('linked merchants', () => {
       routes.listLinkedMerchants.response.parse(res.body);
       return res.body.data as { resource_id: string; shared: string[]; last_note_category: string | null }[];
     };
+    // A search's answer (issue 30, item 6): offered once the viewer's account has found the merchant.
+    for (const who of [token.priya!, token.dana!]) expect((await searchAs(who, firstEin)).status).toBe(200);
     // Any member sees them (BASIC too): what they share, and their latest note's category.
     expect((await linked(first)).map((m) => [m.resource_id, m.shared, m.last_note_category])).toEqual([
       [sameBoth, ['address', 'phone'], 'Default'],

@@ -253,7 +253,7 @@ export function merchantSearch(deps: QueryDeps) {
     return { shown, overflow: rows.length > cap, position: recorded.position };
   }
 
-  return { find, byEin };
+  return { find, byEin, standingOf };
 }
 
 export function searchHandlers(deps: QueryDeps) {

@@ -1,10 +1,12 @@
-import { Callout, Intent, Spinner, SpinnerSize, Tag } from '@blueprintjs/core';
-import { type LinkedMerchantView, routes } from '@mrn/contracts';
+import { Button, Callout, Intent, Spinner, SpinnerSize, Tag } from '@blueprintjs/core';
+import { LINKED_TEXTS, type LinkedMerchantView, routes } from '@mrn/contracts';
 import { Link } from 'react-router-dom';
+import { ApiError } from '../api/api-error.ts';
 import { useApiQuery } from '../api/hooks.ts';
 import { merchantPath } from '../routing/paths.ts';
 import { displayEin, formatDate } from './format.ts';
 import { CategoryTag } from './table-cells.tsx';
+import { useMerchantSearch } from './use-merchant-search.tsx';
 
 const SHARED_LABEL = { phone: 'Same phone', address: 'Same address' } as const;
 
@@ -12,14 +14,33 @@ const SHARED_LABEL = { phone: 'Same phone', address: 'Same address' } as const;
 export const LINK_RULES =
   'Other EINs with the same business phone, or the same street number, street and city (suite and unit aside). A match is a lead, not proof.';
 
-/** Other EINs that are possibly the same business as this merchant: what they share and their latest note. */
-export function LinkedMerchants({ merchantId }: { merchantId: string }) {
+/**
+ * Other EINs that are possibly the same business as this merchant: what they share and their latest note.
+ * A search's answer (issue 30, item 6): for a merchant the account has not found by a search lately, the
+ * section offers that search instead (it counts as one, like any other).
+ */
+export function LinkedMerchants({ merchantId, fein }: { merchantId: string; fein: string }) {
   const linked = useApiQuery(
     routes.listLinkedMerchants,
     { params: { id: merchantId } },
-    { select: (a) => a.data, meta: { quietStatuses: [404, 410] } },
+    { select: (a) => a.data, meta: { quietStatuses: [403, 404, 410] } },
   );
+  const { search, searching, dialog } = useMerchantSearch();
   if (linked.isPending) return <Spinner size={SpinnerSize.SMALL} aria-label="Loading linked merchants" />;
+  if (linked.error instanceof ApiError && linked.error.message === LINKED_TEXTS.searchFirst)
+    return (
+      <Callout intent={Intent.PRIMARY} icon="search" className="mrn-linked-search-first">
+        <p>{LINKED_TEXTS.searchFirst}</p>
+        <Button
+          icon="search"
+          loading={searching}
+          onClick={() => void search(fein).then(() => linked.refetch())}
+        >
+          Search EIN {displayEin(fein)}
+        </Button>
+        {dialog}
+      </Callout>
+    );
   if (linked.isError)
     return (
       <Callout intent={Intent.DANGER} icon="error" role="alert">

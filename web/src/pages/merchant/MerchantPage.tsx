@@ -256,7 +256,7 @@ function MerchantDetailBody({
         </Section>
         <Section title="Possibly the Same Business" icon="link" elevation={1} compact collapsible>
           <SectionCard>
-            <LinkedMerchants merchantId={merchant.resource_id} />
+            <LinkedMerchants merchantId={merchant.resource_id} fein={merchant.fein} />
           </SectionCard>
         </Section>
         <Section title="Search History" icon="timeline-line-chart" elevation={1} compact collapsible>
