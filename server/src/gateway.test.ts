@@ -40,7 +40,8 @@ beforeAll(async () => {
     billingTokenUrl: null,
     upstreams: { command: [origin], query: [origin], webhooks: [origin] },
     // A process behind it that is not listening: the gateway is not ready while it is down.
-    alsoReady: (): Record<string, string[]> => (projectionsDown ? { projections: ['http://127.0.0.1:1'] } : {}),
+    alsoReady: (): Record<string, string[]> =>
+      projectionsDown ? { projections: ['http://127.0.0.1:1'] } : {},
     webDist: '/nonexistent',
   }));
   base = await gateway.listen({ port: 0, host: '127.0.0.1' });
@@ -62,6 +63,22 @@ describe('gateway', () => {
       const res = await fetch(`${base}${path}`);
       expect(res.status, `${path.length} characters`).toBe(200);
       expect(((await res.json()) as { url: string }).url).toBe(path);
+    }
+  });
+
+  it('refuses an address with a malformed percent-encoding with a 400 naming it, in the caller’s envelope', async () => {
+    // reply-from decoded it to look for `..` and threw: a 500 (found by the fuzz through the gateway).
+    for (const [path, envelope] of [
+      [`${routes.searchMerchants.path}?search=%ED%A0%80`, 'dashboard'],
+      [`/api/v2/merchants/%E0%A4%A`, 'partner'],
+    ] as const) {
+      const res = await fetch(`${base}${path}`);
+      expect(res.status, path).toBe(400);
+      const body = (await res.json()) as { errors: unknown };
+      const message = 'The address is not valid: it has a malformed percent-encoding (%XX).';
+      expect(body.errors, `${path} ${JSON.stringify(body)}`).toEqual(
+        envelope === 'partner' ? [{ field: null, message }] : message,
+      );
     }
   });
 

@@ -1,8 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import fastifyHelmet from '@fastify/helmet';
 import replyFrom from '@fastify/reply-from';
 import { STRIPE_WEBHOOK_PATH } from '@mrn/command-api';
 import {
   DIRECT_UPLOAD_PATH,
+  MESSAGES,
   PARTNER_OPENAPI_PATH,
   type RouteSpec,
   routes,
@@ -13,8 +15,10 @@ import {
   type Clock,
   type Config,
   type EventStore,
+  frameworkErrors,
   installErrorHandler,
   installResponseHeaders,
+  invalid,
   isPartnerApi,
   JSON_BODY_LIMIT_BYTES,
   type Logger,
@@ -47,6 +51,15 @@ export function gatewayRoutes(): Pick<RouteSpec, 'method' | 'path' | 'service'>[
     ...OUTSIDE_THE_TABLE,
   ];
 }
+
+const decodable = (url: string) => {
+  try {
+    decodeURIComponent(url);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 /** The largest body each route reads, as the service behind it does: the gateway answers 413 itself. */
 const bodyLimitOf = (path: string) =>
@@ -82,8 +95,11 @@ export async function registerGateway(app: FastifyInstance, upstreams: Upstreams
           method: r.method,
           url: r.path,
           bodyLimit: bodyLimitOf(r.path),
-          handler: (request, reply) =>
-            reply.from(request.url, {
+          handler: (request, reply) => {
+            // reply-from decodes the whole address to look for `..` and would throw (a 500) on a
+            // malformed percent-encoding: the gateway refuses it, naming it.
+            if (!decodable(request.url)) throw invalid(MESSAGES.malformedAddress);
+            return reply.from(request.url, {
               // The bytes as received, with their own content type (not re-encoded as JSON).
               ...(Buffer.isBuffer(request.body)
                 ? {
@@ -108,7 +124,8 @@ export async function registerGateway(app: FastifyInstance, upstreams: Upstreams
                   .header('retry-after', '5')
                   .send(isPartnerApi(request.url) ? partnerErrorBody(body, request.id) : body);
               },
-            }),
+            });
+          },
         });
       }
     });
@@ -138,9 +155,12 @@ export async function createGatewayApp(opts: {
   const { config, logger } = opts;
   const app = Fastify({
     logger: false,
+    // Unique across processes, as the services' are: quoted from an error answer, it finds the request.
+    genReqId: () => randomUUID(),
     bodyLimit: JSON_BODY_LIMIT_BYTES,
     trustProxy: config.TRUST_PROXY ? [...config.TRUST_PROXY] : false,
     routerOptions: ROUTER_OPTIONS,
+    frameworkErrors,
   });
   const sandbox = new Sandbox({
     productionUrl: opts.production.databaseUrl,

@@ -12,6 +12,7 @@ export const MESSAGES = {
   disclaimer:
     'The information on this site covers commercial entities only, including sole proprietors, and is not a consumer report.',
   contributionTooltip: 'Minimum upload percentage to search is 0.5%',
+  malformedAddress: 'The address is not valid: it has a malformed percent-encoding (%XX).',
   /** A body over a route's limit (413), wherever it is refused: the service, the gateway, the API guide. */
   bodyTooLarge: (bytes?: number) =>
     bytes

@@ -1,5 +1,5 @@
 import { type ErrorBody, MESSAGES } from '@mrn/contracts';
-import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ZodError } from 'zod';
 import { isDatabaseUnreachable } from '../db/unreachable.ts';
 import { DomainError, type RefusalKind } from '../errors.ts';
@@ -53,6 +53,23 @@ export const REFUSAL_STATUS: Record<RefusalKind, number> = {
   payment_required: 402,
   unavailable: 503,
 };
+
+/**
+ * Fastify's own refusals before any route runs (an address that does not decode): answered in the same
+ * envelopes as every other refusal, by the address's API.
+ */
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const status =
+    error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
+  const message = error.code === 'FST_ERR_BAD_URL' ? MESSAGES.malformedAddress : error.message;
+  void reply
+    .code(status)
+    .send(
+      isPartnerApi(request.url)
+        ? partnerErrorBody({ errors: message }, request.id)
+        : { errors: message, request_id: request.id },
+    );
+}
 
 /**
  * One error handler for both APIs: bad input → 400 naming each field and reason; domain refusals →

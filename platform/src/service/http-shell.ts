@@ -4,7 +4,7 @@ import fastifyHelmet from '@fastify/helmet';
 import fastifyJwt from '@fastify/jwt';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Pool } from '../db.ts';
-import { installErrorHandler } from '../http/error-handler.ts';
+import { frameworkErrors, installErrorHandler } from '../http/error-handler.ts';
 import { installStrictJsonBody } from '../http/json-body.ts';
 import { installResponseHeaders } from '../http/response-headers.ts';
 import type { Logger } from '../logger.ts';
@@ -66,6 +66,7 @@ export async function createHttpShell(opts: HttpShellOptions): Promise<FastifyIn
     genReqId: () => randomUUID(),
     trustProxy: opts.trustProxy ? [...opts.trustProxy] : false,
     routerOptions: ROUTER_OPTIONS,
+    frameworkErrors,
   });
   opts.first?.(app);
   if (opts.metrics) timeRequests(app, opts.metrics);

@@ -4,7 +4,8 @@ import { DEMO_PASSWORD } from '../demo.ts';
 import { startTestServer, TEST_ADMIN, type TestServer } from '../testing.ts';
 
 // Every route of the route table × every kind of caller, the expected outcome derived from the route's
-// declared `access` and `plan` by one small function. A changed access level or plan fails it.
+// declared `access` and `plan` by one small function. A changed access level or plan fails it. Sent
+// through the split topology's gateway (issue 30), which routes each by the route table to the server.
 //
 // The route layer refuses before it parses anything, so callers it lets through may send an empty
 // body: they get a 400 (or their answer), and the matrix only asks whether the refusal was the route's.
@@ -295,7 +296,7 @@ async function signIn(role: Role): Promise<{ userId: string; accountId: string }
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ demo: true });
+  server = await startTestServer({ demo: true, via: 'gateway' });
   const who: Partial<Record<Role, { userId: string; accountId: string } | undefined>> = {};
   for (const role of Object.keys(ROLES) as Role[]) who[role] = await signIn(role);
   const as = (role: Role) => tokens[role]!;
