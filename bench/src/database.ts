@@ -31,13 +31,13 @@ function benchSharedBuffers(): string {
   return `${Math.max(512, Math.min(8192, Math.floor(totalmem() / 4 / 2 ** 20)))}MB`;
 }
 
-/** DATABASE_URL's server when given, otherwise the embedded binaries in ./.data-bench. */
+/** DATABASE_URL's server when given, otherwise the embedded binaries in ./.data-bench (port BENCH_PG_PORT, 54331). */
 export async function startBenchServer(): Promise<BenchServer> {
   const given = process.env.DATABASE_URL;
   if (given) return { adminUrl: given, embedded: false, stop: async () => undefined };
   const server: EmbeddedPostgresHandle = await startEmbeddedPostgres({
     dataDir: './.data-bench',
-    port: 54331,
+    port: Number(process.env.BENCH_PG_PORT ?? 54331),
     settings: { shared_buffers: benchSharedBuffers() },
   });
   return { adminUrl: server.url(), embedded: true, stop: server.stop };
