@@ -1,9 +1,7 @@
-import { EventEmitter } from 'node:events';
-import pg from 'pg';
 import type { Pool } from '../db.ts';
-import { sleepUnlessAborted } from '../runtime/sleep.ts';
 import { GroupCommit } from './group-commit.ts';
-import { decodePosition, encodePosition, START } from './position.ts';
+import { encodePosition, START } from './position.ts';
+import { type LogRead, PostgresLog, tailStatement } from './postgres-log.ts';
 import {
   type AppendResult,
   type EventMetadata,
@@ -19,9 +17,6 @@ import {
 
 const CHANNEL = 'mrn_events';
 const UNIQUE_VIOLATION = '23505';
-const NOTIFY_INTERVAL_MS = 3;
-/** A NOTIFY payload must stay under 8,000 bytes; a longer list of types is sent as "any". */
-const NOTIFY_PAYLOAD_MAX = 4000;
 
 interface EventRow {
   position: string | number;
@@ -38,6 +33,7 @@ interface EventRow {
 const COLUMNS = 'position, transaction_id, stream_id, revision, event_id, type, data, metadata, recorded_at';
 
 function toRecorded(row: EventRow): RecordedEvent {
+  // Rows read with the horizon carry it too; it is not part of the event.
   return {
     id: row.event_id,
     streamId: row.stream_id,
@@ -113,12 +109,8 @@ const expectedCode = (expected: ExpectedRevision): string =>
 // cursor never has to step back over an event that commits late (DESIGN §3).
 // The limit is written into the statement, one named statement per batch size: with `limit $3` the
 // generic plan looked costly, so Postgres re-planned every read (a third of a millisecond each).
-const READ_ALL = (limit: number, typed: boolean) => `
-select ${COLUMNS} from events
-where transaction_id < pg_snapshot_xmin(pg_current_snapshot())
-  and (transaction_id, position) > ($1::text::xid8, $2::bigint)${typed ? '\n  and type = any($3::text[])' : ''}
-order by transaction_id, position
-limit ${limit}`;
+const READ_ALL = (limit: number, typed: boolean) =>
+  tailStatement('events', COLUMNS, limit, typed ? '\n    and type = any($3::text[])' : '');
 
 const HAS_UNSEEN = `select exists (select 1 from events where (transaction_id, position) > ($1::text::xid8, $2::bigint)) as pending`;
 
@@ -149,20 +141,23 @@ export interface PostgresEventStoreOptions {
 }
 
 export class PostgresEventStore implements EventStore {
-  private readonly wake = new EventEmitter();
-  private listener: pg.Client | undefined;
-  private listening: Promise<void> | undefined;
-  private notifyState: 'idle' | 'running' | 'pending' = 'idle';
-  /** The types appended since the last NOTIFY was sent (undefined: some append did not say). */
-  private unannounced: Set<string> | undefined = new Set();
-  private closed = false;
   private readonly group: GroupCommit | undefined;
+  private readonly log: PostgresLog;
 
   constructor(
     private readonly pool: Pool,
     private readonly options: PostgresEventStoreOptions = {},
   ) {
-    this.wake.setMaxListeners(0);
+    this.log = new PostgresLog(
+      pool,
+      { name: 'mrn_read_all', read: READ_ALL, pending: HAS_UNSEEN },
+      (row) => toRecorded(row as unknown as EventRow),
+      {
+        channel: CHANNEL,
+        ...(options.listenUrl ? { listenUrl: options.listenUrl } : {}),
+        ...(options.pollIntervalMs !== undefined ? { pollIntervalMs: options.pollIntervalMs } : {}),
+      },
+    );
     if (options.groupCommit === true) {
       this.group = new GroupCommit(
         pool,
@@ -377,15 +372,12 @@ export class PostgresEventStore implements EventStore {
     maxCount: number;
     types?: readonly string[];
   }): Promise<RecordedEvent[]> {
-    const { transactionId, position } = decodePosition(opts.fromPosition);
-    const limit = Math.max(1, Math.floor(opts.maxCount));
-    const values = [transactionId.toString(), position.toString()];
-    const { rows } = await this.pool.query<EventRow>({
-      name: `mrn_read_all_${limit}${opts.types ? '_typed' : ''}`,
-      text: READ_ALL(limit, opts.types !== undefined),
-      values: opts.types ? [...values, opts.types] : values,
-    });
-    return rows.map(toRecorded);
+    return (await this.log.readAfter(opts)).events;
+  }
+
+  /** `readAll`, and the horizon a reader that took all of it stands at (see `LogRead`). */
+  readAfter(opts: { fromPosition: Position; maxCount: number; types?: readonly string[] }): Promise<LogRead> {
+    return this.log.readAfter(opts);
   }
 
   /** How many events of these types the log holds now (a rebuild's total, for its progress). */
@@ -407,69 +399,12 @@ export class PostgresEventStore implements EventStore {
     return row ? encodePosition(row.tx, row.position) : START;
   }
 
-  async subscribeToAll(opts: SubscribeOptions): Promise<void> {
-    const batchSize = opts.batchSize ?? 1000;
-    const pollMs = this.options.pollIntervalMs ?? 1000;
-    await this.startListening();
-    let cursor = opts.fromPosition;
-    let idleSpins = 0;
-    // Wake-ups since the last read: one that came while a batch was being handled means read again.
-    let wakes = 0;
-    const onWake = (types: readonly string[] | undefined) => {
-      if (!opts.wakeFor || !types || types.some(opts.wakeFor)) wakes++;
-    };
-    this.wake.on('wake', onWake);
-    try {
-      while (!opts.signal.aborted && !this.closed) {
-        wakes = 0;
-        const events = await this.readAll({ fromPosition: cursor, maxCount: batchSize });
-        if (events.length > 0) {
-          await opts.onBatch(events);
-          cursor = events[events.length - 1]!.position;
-          idleSpins = 0;
-          // A full batch, or appends since the read: there is more to read. Otherwise everything
-          // visible has been read, and the only question is whether something is still in flight.
-          if (events.length === batchSize || wakes > 0) continue;
-        }
-        if (!(await this.idle(cursor, opts.signal, () => wakes > 0, idleSpins))) {
-          idleSpins++;
-          continue;
-        }
-        idleSpins = 0;
-        if (wakes === 0) await this.waitForWake(pollMs, opts.signal, () => wakes > 0);
-      }
-    } finally {
-      this.wake.off('wake', onWake);
-    }
-  }
-
-  /**
-   * After the log has been read up to `cursor`: true when nothing is left to read (wait for a
-   * wake-up), false after a short pause when rows past the cursor exist but an older transaction is
-   * still open (they become visible the moment it ends, with no wake-up of their own).
-   */
-  private async idle(
-    cursor: Position,
-    signal: AbortSignal,
-    woken: () => boolean,
-    spins: number,
-  ): Promise<boolean> {
-    if (woken()) return false;
-    const { transactionId, position } = decodePosition(cursor);
-    const pending = (
-      await this.pool.query<{ pending: boolean }>(HAS_UNSEEN, [transactionId.toString(), position.toString()])
-    ).rows[0]?.pending;
-    if (!pending) return true;
-    await sleepUnlessAborted(Math.min(2 ** Math.min(spins + 1, 5), 25), signal);
-    return false;
+  subscribeToAll(opts: SubscribeOptions): Promise<void> {
+    return this.log.subscribe(opts);
   }
 
   async close(): Promise<void> {
-    this.closed = true;
-    this.wake.emit('wake');
-    const listener = this.listener;
-    this.listener = undefined;
-    await listener?.end().catch(() => undefined);
+    await this.log.close();
   }
 
   /**
@@ -478,72 +413,7 @@ export class PostgresEventStore implements EventStore {
    * read the log at once (`SubscribeOptions.wakeFor`).
    */
   private announce(types?: readonly string[]): void {
-    const distinct = types && [...new Set(types)];
-    this.wake.emit('wake', distinct);
-    if (!this.options.listenUrl) return;
-    if (!distinct) this.unannounced = undefined;
-    else if (this.unannounced) for (const t of distinct) this.unannounced.add(t);
-    if (this.notifyState !== 'idle') {
-      this.notifyState = 'pending';
-      return;
-    }
-    this.notifyState = 'running';
-    // NOTIFY inside the append transaction would serialise every commit on the notify queue lock;
-    // sent afterwards from its own statement it only costs the subscribers a round trip.
-    // Under load one NOTIFY per append was a round trip per search; at most one every few
-    // milliseconds wakes other processes just as well.
-    const send = (): void => {
-      const started = performance.now();
-      const types = this.unannounced ? [...this.unannounced].join(',') : '';
-      this.unannounced = new Set();
-      this.pool
-        .query(`select pg_notify('${CHANNEL}', $1)`, [types.length < NOTIFY_PAYLOAD_MAX ? types : ''])
-        .catch(() => undefined)
-        .finally(() => {
-          if (this.notifyState === 'pending') {
-            this.notifyState = 'running';
-            setTimeout(send, Math.max(0, NOTIFY_INTERVAL_MS - (performance.now() - started)));
-          } else this.notifyState = 'idle';
-        });
-    };
-    send();
-  }
-
-  private startListening(): Promise<void> {
-    if (!this.options.listenUrl || this.closed) return Promise.resolve();
-    this.listening ??= (async () => {
-      const client = new pg.Client({ connectionString: this.options.listenUrl });
-      client.on('notification', (n) => this.wake.emit('wake', n.payload ? n.payload.split(',') : undefined));
-      client.on('error', () => {
-        // Losing LISTEN only slows subscribers down to the poll interval; reconnect on next subscribe.
-        this.listener = undefined;
-        this.listening = undefined;
-      });
-      await client.connect();
-      await client.query(`listen ${CHANNEL}`);
-      this.listener = client;
-    })().catch(() => {
-      this.listening = undefined;
-    });
-    return this.listening;
-  }
-
-  /** Until a wake-up the subscriber acts on (`woken`, counted by its own listener first), or the poll. */
-  private waitForWake(timeoutMs: number, signal: AbortSignal, woken: () => boolean): Promise<void> {
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.wake.off('wake', check);
-        signal.removeEventListener('abort', done);
-        resolve();
-      };
-      const check = () => {
-        if (woken()) done();
-      };
-      const timer = setTimeout(done, timeoutMs);
-      this.wake.on('wake', check);
-      signal.addEventListener('abort', done, { once: true });
-    });
+    this.log.announce(types);
   }
 }
 

@@ -50,6 +50,14 @@ export interface SubscribeOptions {
    * store's poll interval (a second). A hint: a store that cannot tell wakes it for everything.
    */
   wakeFor?: (type: string) => boolean;
+  /**
+   * After a read that left nothing visible unread: where the subscriber stands (`LogRead.horizon`),
+   * past every position of this log and of any other log of the same position space before it. Stores
+   * that cannot tell do not call it.
+   */
+  onCaughtUp?: (horizon: Position) => void | Promise<void>;
+  /** An emitter whose 'nudge' makes the subscription read again now (someone waits for a position). */
+  nudges?: import('node:events').EventEmitter;
 }
 
 /** One stream's part of a multi-stream append. */
