@@ -79,6 +79,17 @@ async function scene(settings: {
   return { fein, watcher, merchantId };
 }
 
+/** New funders, each looking the merchant up once at `at`, in turn. */
+async function lookUps(merchantId: string, names: string[], at: Date) {
+  const funders = [];
+  for (const name of names) {
+    const funder = await openAccount(store, `Funder ${name}`);
+    await searchedAt(db, funder, [merchantId], at);
+    funders.push(funder);
+  }
+  return funders;
+}
+
 const shopped = () =>
   receiver.received
     .map((r) => JSON.parse(r.body) as { type: string; data: Record<string, unknown> })
@@ -161,5 +172,20 @@ describe('being shopped', () => {
     );
     expect(rows.rows).toEqual([{ account_id: filtered.watcher, kind: 'email' }]);
     expect(mailer.sent.filter((m) => m.subject.startsWith('Being shopped'))).toHaveLength(1);
+  });
+
+  it('never counts a funder already counted again: one funder searching twice does not reach a threshold of 2', async () => {
+    const { merchantId } = await scene({ shoppedAlertThreshold: 2 });
+    const [a] = await lookUps(merchantId, ['A'], daysAgo(2));
+    await searchedAt(db, a!, [merchantId], daysAgo(1)); // the same batch
+    await run();
+    expect(shopped()).toHaveLength(0);
+    await searchedAt(db, a!, [merchantId], daysAgo(0.5)); // a later batch
+    await run();
+    expect(shopped()).toHaveLength(0);
+
+    await lookUps(merchantId, ['B'], daysAgo(0.4));
+    await run();
+    expect(shopped().map((x) => x.data.other_funders_last_7_days)).toEqual([2]);
   });
 });
