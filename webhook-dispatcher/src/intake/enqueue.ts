@@ -4,12 +4,12 @@ import {
   formatEin,
   inquiredMerchant,
   parseEvent,
-  SHOPPED_WINDOW_DAYS,
   type ShoppedWebhookData,
 } from '@mrn/contracts';
 import type { PoolClient, RecordedEvent } from '@mrn/platform';
 import { resumeEndpoint } from '../endpoints/endpoint-health.ts';
 import { newWebhookSecret } from '../signing/signing.ts';
+import { judgeSearch, judgeThresholdChange, recordWatches, type ShoppedAlert } from './shopped-alerts.ts';
 
 /** What a subscriber is told (accounts spec §3), as the `data` of a Standard Webhooks payload. */
 export interface NotificationData {
@@ -158,19 +158,23 @@ export async function applyEvent(
     }
     case 'AccountUpdated': {
       const d = (e as unknown as EventOf<'AccountUpdated'>).data;
-      await tx.query(
-        `insert into webhook_accounts (account_id, name, enabled, email, webhook_url, shopped_threshold, webhook_event_types)
+      const threshold = alertSettingsOf(d).shoppedAlertThreshold;
+      // The threshold it had: a new account had none (it watched nothing).
+      const { rows } = await tx.query<{ threshold_before: number | null }>(
+        `with before as (select shopped_threshold from webhook_accounts where account_id = $1)
+         insert into webhook_accounts (account_id, name, enabled, email, webhook_url, shopped_threshold, webhook_event_types)
          values ($1, $2, $3, $4, $5, $6, $7)
          on conflict (account_id) do update set name = excluded.name, enabled = excluded.enabled,
            email = excluded.email, webhook_url = excluded.webhook_url, shopped_threshold = excluded.shopped_threshold,
-           webhook_event_types = excluded.webhook_event_types`,
+           webhook_event_types = excluded.webhook_event_types
+         returning (select shopped_threshold from before) as threshold_before`,
         [
           d.accountId,
           d.name,
           d.merchantSubscriptionEnabled,
           d.merchantSubscriptionNotificationEmail || null,
           d.merchantSubscriptionNotificationWebhook || null,
-          alertSettingsOf(d).shoppedAlertThreshold,
+          threshold,
           alertSettingsOf(d).webhookEventTypes,
         ],
       );
@@ -183,7 +187,13 @@ export async function applyEvent(
           { now: ctx.now, position: raw.position },
         );
       }
-      return 0;
+      // After the settings are saved: the alert goes to the endpoint and types just saved.
+      const alerts = await judgeThresholdChange(tx, raw, {
+        accountId: d.accountId,
+        before: rows[0]!.threshold_before,
+        after: threshold,
+      });
+      return sendShoppedAlerts(tx, alerts, raw, ctx);
     }
     case 'AccountWebhookEndpointSaved': {
       const d = (e as unknown as EventOf<'AccountWebhookEndpointSaved'>).data;
@@ -202,13 +212,9 @@ export async function applyEvent(
     case 'MerchantSubscriptionsAdded': {
       const d = (e as unknown as EventOf<'MerchantSubscriptionsAdded'>).data;
       // Recorded again for a watched EIN only to change its end (a search made it longer, or a person
-      // subscribed it for good: no end). An event past `watch_until` notifies no one (enqueue).
-      await tx.query(
-        `insert into webhook_watches (account_id, fein, watch_until) select $1, f, $3 from unnest($2::text[]) as f
-         on conflict (fein, account_id) do update set watch_until = excluded.watch_until`,
-        [d.accountId, d.feins, d.watchUntil ?? null],
-      );
-      return 0;
+      // subscribed it for good: no end). An event past `watch_until` notifies no one (enqueue). A watch
+      // that starts is judged for being shopped (shopped-alerts.ts).
+      return sendShoppedAlerts(tx, await recordWatches(tx, raw, d), raw, ctx);
     }
     case 'MerchantSubscriptionsRemoved': {
       const d = (e as unknown as EventOf<'MerchantSubscriptionsRemoved'>).data;
@@ -276,93 +282,49 @@ export async function applyEvent(
         : [];
       return enqueue(tx, e, ctx, notice, folded);
     }
-    case 'MerchantSearched':
-      return shoppedAlerts(tx, raw, (e as unknown as EventOf<'MerchantSearched'>).data, ctx);
+    case 'MerchantSearched': {
+      const search = (e as unknown as EventOf<'MerchantSearched'>).data;
+      const merchantId = inquiredMerchant(search);
+      if (!merchantId) return 0;
+      const alerts = await judgeSearch(tx, raw, { merchantId, accountId: search.accountId });
+      return sendShoppedAlerts(tx, alerts, raw, ctx);
+    }
     default:
       return 0;
   }
 }
 
 /**
- * The watchers for whom this search is the one that takes a merchant to their threshold of distinct
- * other funders in 7 days ($1 merchant, $2 searching account, $3 the search's time): the searcher was
- * not among them yet, and they numbered one less than the threshold. So each crossing alerts once,
- * whatever number of searches arrive together (the intake applies them one by one, in log order), and
- * again only after the figure has fallen below the threshold. The watcher's own searches never count.
+ * The being-shopped alerts an event judged (shopped-alerts.ts), each to its watcher alone: a signed
+ * webhook (unless its endpoint filtered the type out) and an e-mail, as of the event.
  */
-const SHOPPED_CROSSINGS = `select w.account_id, a.shopped_threshold as threshold, m.fein, m.name
-  from webhook_merchants m
-  join webhook_watches w on w.fein = m.fein
-  join webhook_accounts a on a.account_id = w.account_id
-  where m.merchant_id = $1 and w.account_id <> $2 and a.shopped_threshold is not null
-    and (w.watch_until is null or w.watch_until > $3)
-    and not exists (select 1 from webhook_inquiries i
-                     where i.merchant_id = $1 and i.account_id = $2 and i.last_searched_at > $3::timestamptz - interval '${SHOPPED_WINDOW_DAYS} days')
-    and (select count(*) from webhook_inquiries i
-          where i.merchant_id = $1 and i.account_id <> w.account_id
-            and i.last_searched_at > $3::timestamptz - interval '${SHOPPED_WINDOW_DAYS} days') = a.shopped_threshold - 1`;
-
-/**
- * The crossings, and the search recorded: one round trip per search (the intake reads every search).
- * Every part of a statement sees the rows as they were before it, so the crossings are counted
- * without this search, as they must be.
- */
-const CROSS_AND_RECORD = `with crossings as (${SHOPPED_CROSSINGS}), recorded as (
-    insert into webhook_inquiries (merchant_id, account_id, last_searched_at) values ($1, $2, $3)
-    on conflict (merchant_id, account_id) do update
-      set last_searched_at = greatest(webhook_inquiries.last_searched_at, excluded.last_searched_at))
-  select * from crossings`;
-
-/** Distinct funders other than $2 that looked merchant $1 up in the windows ending at $3. */
-const OTHER_FUNDERS = `select
-    count(*) filter (where last_searched_at > $3::timestamptz - interval '7 days')::int as last_7,
-    count(*) filter (where last_searched_at > $3::timestamptz - interval '30 days')::int as last_30,
-    count(*)::int as last_90
-  from webhook_inquiries where merchant_id = $1 and account_id <> $2 and last_searched_at > $3::timestamptz - interval '90 days'`;
-
-async function shoppedAlerts(
+async function sendShoppedAlerts(
   tx: PoolClient,
+  alerts: readonly ShoppedAlert[],
   e: RecordedEvent,
-  search: EventOf<'MerchantSearched'>['data'],
   ctx: { publicUrl: string; now: Date },
 ): Promise<number> {
-  const merchantId = inquiredMerchant(search);
-  if (!merchantId) return 0;
-  const at = e.recordedAt;
-  const searcher = search.accountId;
-  const { rows: crossings } = await tx.query<{
-    account_id: string;
-    threshold: number;
-    fein: string;
-    name: string;
-  }>({ name: 'mrn_shopped_crossings', text: CROSS_AND_RECORD, values: [merchantId, searcher, at] });
   let written = 0;
-  for (const c of crossings) {
-    const { rows } = await tx.query<{ last_7: number; last_30: number; last_90: number }>({
-      name: 'mrn_other_funders',
-      text: OTHER_FUNDERS,
-      values: [merchantId, c.account_id, at],
-    });
-    const counts = rows[0]!;
+  for (const a of alerts) {
     const payload: WebhookPayload = {
       type: 'merchant.shopped',
-      timestamp: at.toISOString(),
+      timestamp: e.recordedAt.toISOString(),
       data: {
-        merchant_ein: c.fein,
-        merchant_name: c.name,
+        merchant_ein: a.fein,
+        merchant_name: a.name,
         action: 'Being Shopped',
-        threshold: c.threshold,
-        other_funders_last_7_days: counts.last_7,
-        other_funders_last_30_days: counts.last_30,
-        other_funders_last_90_days: counts.last_90,
-        merchant_url: merchantUrl(ctx, merchantId),
+        threshold: a.threshold,
+        other_funders_last_7_days: a.last7,
+        other_funders_last_30_days: a.last30,
+        other_funders_last_90_days: a.last90,
+        merchant_url: merchantUrl(ctx, a.merchantId),
       },
     };
-    written += await insertDeliveries(tx, e, ctx, {
-      fein: c.fein,
-      actor: searcher,
+    written += await insertDeliveries(tx, { id: a.key }, ctx, {
+      fein: a.fein,
+      actor: null,
       payload,
-      only: c.account_id,
+      only: a.accountId,
     });
   }
   return written;

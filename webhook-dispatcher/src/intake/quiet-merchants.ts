@@ -35,8 +35,8 @@ export async function setQuietMerchantsApart(
 ): Promise<{ eventByEvent: RecordedEvent[]; quietCopies: MerchantCopy[]; quietInquiries: Inquiry[] }> {
   const parsed = new Map<RecordedEvent, MerchantEvent>();
   // Searches go the same way: every search that looked a merchant up is kept (webhook_inquiries), but
-  // only one of a watched merchant can be the one that crosses a watcher's threshold. A search that
-  // looked nothing up changes nothing the dispatcher keeps.
+  // only those of a watched merchant are judged for its watchers' being-shopped alerts, one by one in
+  // log order (shopped-alerts.ts). A search that looked nothing up changes nothing the dispatcher keeps.
   const searches = new Map<RecordedEvent, { merchantId: string | undefined; accountId: string }>();
   const subscribedInBatch = new Set<string>();
   for (const raw of events) {

@@ -5,6 +5,7 @@ import { WebhookDispatcher } from '../dispatcher.ts';
 import { webhookSecretOf } from '../signing/signing.ts';
 import {
   addMerchant,
+  append,
   clearOutbox,
   closeDispatcherDatabase,
   openAccount,
@@ -12,6 +13,7 @@ import {
   type Receiver,
   RecordingMailer,
   randomEin,
+  saveAccountSettings,
   searchedAt,
   startReceiver,
   verifyWith,
@@ -62,21 +64,54 @@ async function run(mailer = new RecordingMailer()) {
   return mailer;
 }
 
-/** A merchant another funder reported, watched by a new PRO account with these settings. */
+/**
+ * A merchant another funder reported, watched by a new PRO account with these settings (`watching:
+ * false`: the account does not watch it yet).
+ */
 async function scene(settings: {
   shoppedAlertThreshold?: number | null;
   webhookEventTypes?: string[] | null;
+  watching?: boolean;
 }) {
+  const { watching = true, ...alertSettings } = settings;
   const fein = randomEin();
   const watcher = await openAccount(store, 'Watching Funder', {
     webhook: receiver.url,
     email: 'alerts@watcher.example',
-    ...settings,
+    ...alertSettings,
   });
   const reporter = await openAccount(store, 'Reporting Funder');
-  await watch(store, watcher, fein);
+  if (watching) await watch(store, watcher, fein);
   const merchantId = await addMerchant(store, reporter, fein, 'Shopping Spree LLC');
   return { fein, watcher, merchantId };
+}
+
+/** The watcher's admins save the account form with this threshold (null: alerts off). */
+const setThreshold = (watcher: string, shoppedAlertThreshold: number | null) =>
+  saveAccountSettings(store, watcher, 'Watching Funder', {
+    webhook: receiver.url,
+    email: 'alerts@watcher.example',
+    shoppedAlertThreshold,
+  });
+
+/** A watch made by "watch merchants we search", until `until` (recorded again: made longer). */
+const searchWatch = (accountId: string, fein: string, until: Date) =>
+  append(store, `subscriptions-${accountId}`, 'MerchantSubscriptionsAdded', {
+    accountId,
+    feins: [fein],
+    source: 'search',
+    watchUntil: until.toISOString(),
+  });
+
+/** New funders, each looking the merchant up once at `at`, in turn. */
+async function lookUps(merchantId: string, names: string[], at: Date) {
+  const funders = [];
+  for (const name of names) {
+    const funder = await openAccount(store, `Funder ${name}`);
+    await searchedAt(db, funder, [merchantId], at);
+    funders.push(funder);
+  }
+  return funders;
 }
 
 const shopped = () =>
@@ -161,5 +196,146 @@ describe('being shopped', () => {
     );
     expect(rows.rows).toEqual([{ account_id: filtered.watcher, kind: 'email' }]);
     expect(mailer.sent.filter((m) => m.subject.startsWith('Being shopped'))).toHaveLength(1);
+  });
+
+  it('alerts a watcher that lowers its threshold below the figure once, at the change, and not again as it rises', async () => {
+    const { fein, watcher, merchantId } = await scene({ shoppedAlertThreshold: 20 });
+    await lookUps(merchantId, ['A', 'B', 'C'], daysAgo(1));
+    await run();
+    expect(shopped()).toHaveLength(0);
+
+    await setThreshold(watcher, 2);
+    const mailer = await run();
+    expect(shopped().map((a) => a.data)).toEqual([
+      expect.objectContaining({
+        merchant_ein: fein,
+        threshold: 2,
+        other_funders_last_7_days: 3,
+        merchant_url: `https://mrn.example/merchants/${merchantId}`,
+      }),
+    ]);
+    const mails = mailer.sent.filter((m) => m.subject.startsWith('Being shopped'));
+    expect(mails.map((m) => m.to)).toEqual(['alerts@watcher.example']);
+    expect(mails[0]!.text).toContain('Other funders, last 7 days: 3 (your alert threshold: 2)');
+
+    // 4, then 5: the same episode.
+    await lookUps(merchantId, ['D', 'E'], daysAgo(0.5));
+    await run();
+    expect(shopped()).toHaveLength(1);
+  });
+
+  it('alerts a watcher that starts watching a merchant already at its threshold once, however often the watch is recorded again', async () => {
+    const { fein, watcher, merchantId } = await scene({ shoppedAlertThreshold: 2, watching: false });
+    await lookUps(merchantId, ['A', 'B', 'C'], daysAgo(1));
+    await run();
+    expect(shopped()).toHaveLength(0);
+
+    await searchWatch(watcher, fein, new Date(NOW.getTime() + 30 * DAY));
+    await run();
+    expect(shopped().map((a) => a.data)).toEqual([
+      expect.objectContaining({ merchant_ein: fein, threshold: 2, other_funders_last_7_days: 3 }),
+    ]);
+
+    // The watch made longer, then made permanent by a person, while more funders look it up: nothing.
+    await searchWatch(watcher, fein, new Date(NOW.getTime() + 60 * DAY));
+    await lookUps(merchantId, ['D'], daysAgo(0.5));
+    await watch(store, watcher, fein);
+    await lookUps(merchantId, ['E'], daysAgo(0.4));
+    await run();
+    expect(shopped()).toHaveLength(1);
+  });
+
+  it('never counts a funder already counted again: one funder searching twice does not reach a threshold of 2', async () => {
+    const { merchantId } = await scene({ shoppedAlertThreshold: 2 });
+    const [a] = await lookUps(merchantId, ['A'], daysAgo(2));
+    await searchedAt(db, a!, [merchantId], daysAgo(1)); // the same batch
+    await run();
+    expect(shopped()).toHaveLength(0);
+    await searchedAt(db, a!, [merchantId], daysAgo(0.5)); // a later batch
+    await run();
+    expect(shopped()).toHaveLength(0);
+
+    await lookUps(merchantId, ['B'], daysAgo(0.4));
+    await run();
+    expect(shopped().map((x) => x.data.other_funders_last_7_days)).toEqual([2]);
+  });
+
+  it('ends an episode when the threshold is raised above the figure, and alerts again when it is lowered to it', async () => {
+    const { merchantId, watcher } = await scene({ shoppedAlertThreshold: 2 });
+    await lookUps(merchantId, ['A', 'B', 'C'], daysAgo(1));
+    await run();
+    expect(shopped().map((a) => [a.data.threshold, a.data.other_funders_last_7_days])).toEqual([[2, 2]]);
+
+    await setThreshold(watcher, 3); // 3 of 3: still reached, the same episode
+    await run();
+    await setThreshold(watcher, 5); // 3 of 5: below, the episode is over
+    await run();
+    expect(shopped()).toHaveLength(1);
+
+    await setThreshold(watcher, 2);
+    await run();
+    expect(shopped().map((a) => [a.data.threshold, a.data.other_funders_last_7_days])).toEqual([
+      [2, 2],
+      [2, 3],
+    ]);
+  });
+
+  it('ends an episode when alerts are turned off, and alerts once when they are turned on above the threshold', async () => {
+    const { merchantId, watcher } = await scene({ shoppedAlertThreshold: 2 });
+    await lookUps(merchantId, ['A', 'B'], daysAgo(1));
+    await run();
+    expect(shopped()).toHaveLength(1);
+
+    await setThreshold(watcher, null);
+    await run();
+    await lookUps(merchantId, ['C'], daysAgo(0.5));
+    await run();
+    expect(shopped()).toHaveLength(1);
+
+    await setThreshold(watcher, 2);
+    await run();
+    await lookUps(merchantId, ['D'], daysAgo(0.4));
+    await run();
+    expect(shopped().map((a) => [a.data.threshold, a.data.other_funders_last_7_days])).toEqual([
+      [2, 2],
+      [2, 3],
+    ]);
+  });
+
+  it('sends no alert again when the log is read again from the start', async () => {
+    const lowered = await scene({ shoppedAlertThreshold: 20 });
+    await lookUps(lowered.merchantId, ['A', 'B', 'C'], daysAgo(1));
+    const late = await scene({ shoppedAlertThreshold: 2, watching: false });
+    await lookUps(late.merchantId, ['D', 'E', 'F'], daysAgo(1));
+    await run();
+    await setThreshold(lowered.watcher, 2);
+    await searchWatch(late.watcher, late.fein, new Date(NOW.getTime() + 30 * DAY));
+    await run();
+    expect(shopped()).toHaveLength(2);
+
+    // An operator moves the checkpoint back to the start (as a migration that rebuilds does), with the
+    // outbox emptied: nothing of the file's being-shopped history may be judged again.
+    await clearOutbox(db);
+    await db.pool.query(`delete from subscription_checkpoints where name = 'webhook-dispatcher'`);
+    await run();
+    const { rows } = await db.pool.query<{ n: number }>(
+      `select count(*)::int as n from webhook_deliveries where payload ->> 'type' = 'merchant.shopped'
+          or payload -> 'notification' ->> 'type' = 'merchant.shopped'`,
+    );
+    expect(rows[0]!.n).toBe(0);
+    expect(shopped()).toHaveLength(2);
+  });
+
+  it('does not judge again what the old rule judged: a threshold change recorded before the migration that adopted this one', async () => {
+    const { watcher, merchantId } = await scene({ shoppedAlertThreshold: 20 });
+    await lookUps(merchantId, ['A', 'B', 'C'], daysAgo(1));
+    await run();
+    await setThreshold(watcher, 2);
+    // Migration 0007 ran after the change was recorded and before the dispatcher read it.
+    await db.pool.query('update webhook_accounts set shopped_judged_from = now() where account_id = $1', [
+      watcher,
+    ]);
+    await run();
+    expect(shopped()).toHaveLength(0);
   });
 });
