@@ -18,6 +18,17 @@ export async function resetCheckpoints(tx: Queryable, names: readonly string[]):
 }
 
 /**
+ * After a replay: the consumer's output is complete and made by code of `version` (the projections
+ * runner builds again an output whose version differs).
+ */
+export async function markReplayed(tx: Queryable, name: string, version: number): Promise<void> {
+  await exec(
+    tx,
+    sql.fragment`update subscription_checkpoints set building = false, version = ${version} where name = ${name}`,
+  );
+}
+
+/**
  * Remembers an index's definition before a replay drops it (when it exists and is not remembered
  * already), so that a rebuild cut short has it created again by the next rebuild or start.
  */

@@ -18,6 +18,8 @@ const runner = new ProjectionRunner(
     store,
     logger,
     leaseUrl: boot.databaseUrl,
+    // Query processes waiting for a position ask this one's readers to read now.
+    notifications: boot.notifications,
     onProgress: (last, atHead) => {
       for (const name of runner.applying)
         metrics.setProjectionLag(name, { newestAppliedAt: last.recordedAt, atHead });

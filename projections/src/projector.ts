@@ -17,9 +17,20 @@ type BulkHandlers = {
   ) => Promise<void>;
 };
 
+/** The logs a projector may read: the event log, or the search log (issue 31). */
+export type LogName = 'events' | 'searches';
+
 export interface Projector {
   /** Also the checkpoint name. */
   name: string;
+  /** The log it reads (default: the event log). */
+  log?: LogName;
+  /**
+   * Bumped when what its rows mean changes (a new key, a new column filled from the log): a runner
+   * meeting a projector whose checkpoint was written by another version empties its tables and builds
+   * them again from the log, beside the live read models, serving it only once complete. Default 1.
+   */
+  version?: number;
   /** Tables this projector alone writes; emptied on rebuild. */
   tables: readonly string[];
   /** One event at a time, in log order. */
@@ -44,6 +55,9 @@ export interface Projector {
 }
 
 export const projector = (definition: Projector): Projector => definition;
+
+export const logOf = (p: Projector): LogName => p.log ?? 'events';
+export const versionOf = (p: Projector): number => p.version ?? 1;
 
 /** The event types the projector does something with. */
 export const handledTypes = (p: Projector): string[] => [

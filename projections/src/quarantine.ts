@@ -1,4 +1,4 @@
-import type { Pool, Position, RecordedEvent } from '@mrn/platform';
+import type { Pool, Position, Queryable, RecordedEvent } from '@mrn/platform';
 import { exec, many, one, sql } from '@mrn/platform/typed-sql';
 import { z } from 'zod';
 
@@ -30,7 +30,7 @@ export class ProjectorHalted extends Error {
 }
 
 export async function recordQuarantine(
-  pool: Pool,
+  pool: Queryable,
   projector: string,
   event: RecordedEvent,
   error: unknown,

@@ -1,15 +1,17 @@
 import {
-  type EventStore,
+  type ConsumerLog,
+  markReplayed,
   type Pool,
   type Position,
   rememberDeferredIndex,
   resetCheckpoints,
   START,
   withTransaction,
+  writeCheckpoint,
 } from '@mrn/platform';
 import { exec, sql } from '@mrn/platform/typed-sql';
 import { restoreDeferredIndexes } from './deferred-indexes.ts';
-import { handledTypes, type Projector } from './projector.ts';
+import { handledTypes, type LogName, logOf, type Projector, versionOf } from './projector.ts';
 import { dispatchBatch } from './runner.ts';
 
 /**
@@ -20,12 +22,10 @@ import { dispatchBatch } from './runner.ts';
  * projectors are stopped.
  */
 export async function rebuildProjectors(
-  deps: { pool: Pool; store: EventStore },
+  deps: { pool: Pool; store: ConsumerLog; searches?: ConsumerLog },
   projectors: readonly Projector[],
   opts: { batchSize?: number; onProgress?: (events: number) => void } = {},
 ): Promise<number> {
-  const batchSize = opts.batchSize ?? 5000;
-  const types = [...new Set(projectors.flatMap(handledTypes))];
   await restoreDeferredIndexes(deps.pool);
   await withTransaction(deps.pool, async (tx) => {
     const tables = projectors.flatMap((p) => p.tables);
@@ -50,9 +50,46 @@ export async function rebuildProjectors(
       await exec(tx, sql.fragment`drop index if exists ${qualified(index)}`);
     }
   });
+  let count = 0;
+  // Each log's projectors replay together, one log after the other (their figures do not depend on the
+  // other log's order: DESIGN §1).
+  for (const log of ['events', 'searches'] as const satisfies readonly LogName[]) {
+    const mine = projectors.filter((p) => logOf(p) === log);
+    if (mine.length === 0) continue;
+    const reader = log === 'searches' ? deps.searches : deps.store;
+    if (!reader) throw new Error(`rebuilding ${mine.map((p) => p.name).join(', ')} needs the search log`);
+    count += await replayLog(deps.pool, reader, mine, opts.batchSize ?? 5000, (n) =>
+      opts.onProgress?.(count + n),
+    );
+  }
+  await restoreDeferredIndexes(deps.pool);
+  await withTransaction(deps.pool, async (tx) => {
+    for (const p of projectors) {
+      // A projector whose log had nothing for it still stands at the log's start, complete.
+      await writeCheckpointIfMissing(tx, p.name);
+      await markReplayed(tx, p.name, versionOf(p));
+    }
+  });
+  return count;
+}
+
+async function writeCheckpointIfMissing(tx: Parameters<typeof writeCheckpoint>[0], name: string) {
+  const { rows } = await tx.query('select 1 from subscription_checkpoints where name = $1', [name]);
+  if (rows.length === 0) await writeCheckpoint(tx, name, START);
+}
+
+/** One pass over a log: each batch read once and applied by every projector side by side. */
+async function replayLog(
+  pool: Pool,
+  reader: ConsumerLog,
+  projectors: readonly Projector[],
+  batchSize: number,
+  onProgress: (events: number) => void,
+): Promise<number> {
+  const types = [...new Set(projectors.flatMap(handledTypes))];
   const cursors = new Map<string, Position>(projectors.map((p) => [p.name, START]));
   let count = 0;
-  const read = (from: Position) => deps.store.readAll({ fromPosition: from, maxCount: batchSize, types });
+  const read = (from: Position) => reader.readAll({ fromPosition: from, maxCount: batchSize, types });
   let next = read(START);
   for (;;) {
     const events = await next;
@@ -61,15 +98,14 @@ export async function rebuildProjectors(
     // different work, and on two cores they run at the same time.
     next = read(events[events.length - 1]!.position);
     try {
-      await dispatchBatch(deps.pool, projectors, cursors, events);
+      await dispatchBatch(pool, projectors, cursors, events);
     } catch (error) {
       await next.catch(() => undefined);
       throw error;
     }
     count += events.length;
-    opts.onProgress?.(count);
+    onProgress(count);
   }
-  await restoreDeferredIndexes(deps.pool);
   return count;
 }
 
@@ -77,7 +113,10 @@ export async function rebuildProjectors(
 const qualified = (name: string) => sql.identifier(name.split('.'));
 
 /** One projector's rebuild: see `rebuildProjectors`. */
-export const rebuildProjector = (deps: { pool: Pool; store: EventStore }, p: Projector, batchSize = 5000) =>
-  rebuildProjectors(deps, [p], { batchSize });
+export const rebuildProjector = (
+  deps: { pool: Pool; store: ConsumerLog; searches?: ConsumerLog },
+  p: Projector,
+  batchSize = 5000,
+) => rebuildProjectors(deps, [p], { batchSize });
 
 export { restoreDeferredIndexes };

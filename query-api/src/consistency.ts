@@ -1,6 +1,11 @@
 import { CONSISTENT_AFTER_HEADER, type RouteSpec } from '@mrn/contracts';
-import { invalid, isPosition, type RegisterOptions } from '@mrn/platform';
+import { DomainError, invalid, isPosition, type RegisterOptions } from '@mrn/platform';
 import type { Consistency } from './context.ts';
+
+/** What a read of a read model being built answers (503), and when to ask again. */
+export const BUILDING_TEXT =
+  'This page is being prepared after an upgrade of the service and will be available in a few minutes. Please try again shortly.';
+const BUILDING_RETRY_SECONDS = 30;
 
 /**
  * X-Consistent-After (DESIGN §1, read-your-writes): before a query answers, wait until the projectors
@@ -14,6 +19,11 @@ export function consistencyWait(
   timeoutMs: number,
 ): NonNullable<RegisterOptions['beforeHandler']> {
   return async (route: RouteSpec, request, reply) => {
+    // A read model still being built (new in this version, or built again) is not served half done.
+    const reads = route.readModels ?? [];
+    if (reads.length > 0 && consistency.building && (await consistency.building(reads)).length > 0) {
+      throw new DomainError('unavailable', BUILDING_TEXT, { retryAfterSeconds: BUILDING_RETRY_SECONDS });
+    }
     const token = request.headers[CONSISTENT_AFTER_HEADER];
     if (typeof token !== 'string' || token === '') return;
     if (!isPosition(token)) throw invalid(`${CONSISTENT_AFTER_HEADER}: is not a position`);

@@ -5,6 +5,8 @@ import type { SearchRecorder } from './search/search-recorder.ts';
 /** How a query learns that the read models have caught up with a client's last write. */
 export interface Consistency {
   waitFor(position: Position, readModels: readonly string[], timeoutMs: number): Promise<boolean>;
+  /** Among `readModels`, those still being built (not served yet). */
+  building?(readModels: readonly string[]): Promise<readonly string[]>;
 }
 
 export interface QueryDeps {

@@ -30,6 +30,18 @@ export class LeaseLost extends Error {
 
 const Checkpoint = z.object({ name: z.string(), position: z.string() });
 
+/** The checkpoint of a consumer that follows a group's: it reads `@<group>`. */
+export const FOLLOWS = '@';
+export const followsGroup = (group: string): string => `${FOLLOWS}${group}`;
+
+/**
+ * A consumer's position: its own checkpoint, or its group's when it follows one (`followsGroup`).
+ * Its row also says whether it is still building (`building`).
+ */
+const RESOLVED = `select c.name, coalesce(g.position, c.position) as position, c.building
+  from subscription_checkpoints c
+  left join subscription_checkpoints g on left(c.position, 1) = '${FOLLOWS}' and g.name = substr(c.position, 2)`;
+
 // Reading and setting checkpoints happens at a consumer's start, a lease taken over, a notice missed
 // (not per batch): slonik tokens with zod rows. Moving them after each batch (`advanceCheckpoint`,
 // `publishProgress`) stays plain pg, as every statement of the batch path does (issue 22 item 9).
@@ -39,21 +51,33 @@ export async function readCheckpoint(db: Queryable, name: string): Promise<Posit
     sql.prepared('mrn_read_checkpoint', Checkpoint.pick({ position: true }))`
       select position from subscription_checkpoints where name = ${name}`,
   );
-  return row?.position ?? START;
+  const position = row?.position ?? START;
+  if (!position.startsWith(FOLLOWS)) return position;
+  return readCheckpoint(db, position.slice(FOLLOWS.length));
 }
 
+/** Each named consumer's position (a follower's is its group's), and which of them are building. */
 export async function readCheckpoints(
   db: Queryable,
   names?: readonly string[],
 ): Promise<Map<string, Position>> {
-  const rows = await many(
-    db,
-    names
-      ? sql.prepared('mrn_read_checkpoints', Checkpoint)`
-          select name, position from subscription_checkpoints where name = any(${sql.array(names, 'text')})`
-      : sql.type(Checkpoint)`select name, position from subscription_checkpoints`,
+  return new Map([...(await readCheckpointStates(db, names))].map(([n, s]) => [n, s.position]));
+}
+
+export async function readCheckpointStates(
+  db: Queryable,
+  names?: readonly string[],
+): Promise<Map<string, { position: Position; building: boolean }>> {
+  const { rows } = await db.query<{ name: string; position: string; building: boolean }>(
+    names ? `${RESOLVED} where c.name = any($1::text[])` : RESOLVED,
+    names ? [names] : [],
   );
-  return new Map(rows.map((r) => [r.name, r.position]));
+  return new Map(
+    rows
+      // A follower whose group has no row yet has no position either.
+      .filter((r) => !r.position.startsWith(FOLLOWS))
+      .map((r) => [r.name, { position: r.position, building: r.building }]),
+  );
 }
 
 /**
@@ -147,5 +171,50 @@ export async function writeCheckpoint(tx: Queryable, name: string, position: Pos
     sql.fragment`insert into subscription_checkpoints (name, position, updated_at)
            values (${name}, ${position}, now())
            on conflict (name) do update set position = excluded.position, updated_at = now()`,
+  );
+}
+
+/**
+ * Makes `name` follow `group`'s checkpoint from now on (inside the caller's transaction, which holds the
+ * group's row so that it cannot move meanwhile): only if `name` is still at `from` (the fence).
+ */
+export async function followCheckpoint(
+  tx: Queryable,
+  name: string,
+  from: Position,
+  group: string,
+): Promise<void> {
+  const { rowCount } = await tx.query(
+    `update subscription_checkpoints set position = $2, building = false, updated_at = now()
+      where name = $1 and position = $3`,
+    [name, followsGroup(group), from],
+  );
+  if (rowCount === 0) throw new LeaseLost(name);
+}
+
+/** The consumers following `group` now (read inside the group's batch, after its checkpoint moved). */
+export async function followersOf(tx: Queryable, group: string): Promise<Set<string>> {
+  const { rows } = await tx.query<{ name: string }>({
+    name: 'mrn_followers_of',
+    text: 'select name from subscription_checkpoints where position = $1',
+    values: [followsGroup(group)],
+  });
+  return new Set(rows.map((r) => r.name));
+}
+
+/**
+ * Gives `name` a checkpoint of its own again at `position` (it leaves its group, or starts over), marked
+ * as building or not.
+ */
+export async function detachCheckpoint(
+  tx: Queryable,
+  name: string,
+  position: Position,
+  building: boolean,
+): Promise<void> {
+  await tx.query(
+    `insert into subscription_checkpoints (name, position, building, updated_at) values ($1, $2, $3, now())
+     on conflict (name) do update set position = excluded.position, building = excluded.building, updated_at = now()`,
+    [name, position, building],
   );
 }

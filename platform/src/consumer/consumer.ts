@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import { type Pool, type PoolClient, withTransaction } from '../db.ts';
 import { pacedBatches } from '../event-store/paced-batches.ts';
 import type { EventStore, Position, RecordedEvent } from '../event-store/types.ts';
@@ -35,12 +36,17 @@ export interface ConsumerBatch {
    * (a send to an unreachable broker); the checkpoint then stays where it was.
    */
   signal: AbortSignal;
+  /** How many times this batch has failed already (0 the first time): a hook may change its way after some. */
+  attempt: number;
 }
+
+/** What a consumer follows: the event log, or another log of the same position space. */
+export type ConsumerLog = Pick<EventStore, 'readAll' | 'subscribeToAll'>;
 
 export interface ConsumerOptions<P = undefined> {
   /** Its row in `subscription_checkpoints`, and its lease. */
   name: string;
-  store: EventStore;
+  store: ConsumerLog;
   pool: Pool;
   logger: Logger;
   /**
@@ -55,6 +61,11 @@ export interface ConsumerOptions<P = undefined> {
    * every `idleCheckpointMs`); the hooks are given only the events it handles. Default: every event.
    */
   relevant?(type: string): boolean;
+  /**
+   * Only these event types are read from the log at all (the others are skipped by the log's own index
+   * scan): for a consumer of a few types catching up on a long log. Implies `relevant`.
+   */
+  types?: readonly string[];
   /**
    * The appends that wake the consumer at once (default: those of `relevant` types). Types it handles
    * but that may wait are read at the poll interval (a second), with whatever else came meanwhile: a
@@ -78,6 +89,13 @@ export interface ConsumerOptions<P = undefined> {
   handle?(tx: PoolClient, events: RecordedEvent[], batch: ConsumerBatch & { prepared: P }): Promise<unknown>;
   /** Once a batch with relevant events is committed (wake whoever works on what it wrote). */
   afterCommit?(count: number, batch: ConsumerBatch): void;
+  /**
+   * Whenever the consumer's position moves (a batch committed, events it skips, the log's horizon
+   * reached with nothing to read), with the new position: what waits for it may go on.
+   */
+  onPosition?(position: Position): void;
+  /** After a read that left nothing visible unread (live only): the consumer stands at `position`. */
+  onCaughtUp?(position: Position): void;
   batchSize?: number;
   /**
    * After a batch shorter than a full one, the consumer reads again no sooner than this after it began:
@@ -151,6 +169,7 @@ interface Mode {
  */
 export class Consumer<P = undefined> {
   private readonly controller = new AbortController();
+  private readonly nudges = new EventEmitter();
   private readonly running = new Set<Promise<void>>();
   private leases: Leases | undefined;
   private live: Cursor | undefined;
@@ -174,6 +193,11 @@ export class Consumer<P = undefined> {
 
   readCheckpoint(): Promise<Position> {
     return readCheckpoint(this.opts.pool, this.opts.name);
+  }
+
+  /** Reads the log again now, even with nothing announced (someone waits for a position past ours). */
+  nudge(): void {
+    this.nudges.emit('nudge');
   }
 
   /** Follows the log in the background until `stop()`. */
@@ -253,9 +277,21 @@ export class Consumer<P = undefined> {
             batchSize: this.batchSize,
             // Not woken by appends of nothing it handles (the searches, for most consumers): those are
             // read, and the checkpoint moved past them, at the poll interval.
-            ...(this.opts.wakeFor || this.opts.relevant
-              ? { wakeFor: this.opts.wakeFor ?? this.opts.relevant }
+            ...(this.opts.wakeFor || this.relevantType
+              ? { wakeFor: this.opts.wakeFor ?? this.relevantType }
               : {}),
+            ...(this.opts.types ? { types: this.opts.types } : {}),
+            nudges: this.nudges,
+            // Caught up: nothing before the horizon is left to read, in this log or any other.
+            onCaughtUp: (horizon) =>
+              reading.serial(async () => {
+                if (horizon > reading.position) await this.idle(reading, horizon, mode);
+                try {
+                  this.opts.onCaughtUp?.(reading.position);
+                } catch (err) {
+                  logger.error({ err, consumer: name }, 'consumer onCaughtUp hook failed');
+                }
+              }),
             onBatch: pacedBatches(
               async (events) => {
                 await reading.serial(() => this.process(reading, events, mode));
@@ -296,6 +332,7 @@ export class Consumer<P = undefined> {
       const events = await this.opts.store.readAll({
         fromPosition: cursor.position,
         maxCount: this.batchSize,
+        ...(this.opts.types ? { types: this.opts.types } : {}),
       });
       if (events.length === 0) {
         if (await this.flushOnce(cursor)) return count;
@@ -333,8 +370,15 @@ export class Consumer<P = undefined> {
     return this.opts.batchSize ?? CONSUMER_BATCH_SIZE;
   }
 
+  /** The consumer's own test of relevance, from `relevant` or `types` (undefined: every type). */
+  private get relevantType(): ((type: string) => boolean) | undefined {
+    if (this.opts.relevant) return this.opts.relevant;
+    const types = this.opts.types;
+    return types ? (type) => types.includes(type) : undefined;
+  }
+
   private relevant(e: RecordedEvent): boolean {
-    return this.opts.relevant ? this.opts.relevant(e.type) : true;
+    return this.relevantType?.(e.type) ?? true;
   }
 
   private backoff(failures: number): number {
@@ -371,7 +415,7 @@ export class Consumer<P = undefined> {
       const relevant = chunk.filter((e) => this.relevant(e));
       try {
         if (relevant.length === 0) await this.idle(cursor, chunk[chunk.length - 1]!.position, mode);
-        else count += await this.commit(cursor, chunk, relevant, mode);
+        else count += await this.commit(cursor, chunk, relevant, mode, failures);
         if (stuck && stuck.position <= chunk[chunk.length - 1]!.position) {
           logger.info(
             { consumer: name, eventId: stuck.id, attempts: failures + 1 },
@@ -432,6 +476,7 @@ export class Consumer<P = undefined> {
     chunk: RecordedEvent[],
     relevant: RecordedEvent[],
     mode: Mode,
+    attempt: number,
   ): Promise<number> {
     const { pool, name, handle, beforeCommit } = this.opts;
     const batch: ConsumerBatch = {
@@ -439,6 +484,7 @@ export class Consumer<P = undefined> {
       to: chunk[chunk.length - 1]!.position,
       all: chunk,
       signal: mode.signal,
+      attempt,
     };
     const prepared = (beforeCommit ? await beforeCommit(relevant, batch) : undefined) as P;
     let result: unknown = prepared;
@@ -461,11 +507,21 @@ export class Consumer<P = undefined> {
   }
 
   private written(cursor: Cursor, at: Position): void {
+    const moved = at > cursor.position;
     cursor.position = at;
     cursor.committed = at;
     cursor.writtenAt = performance.now();
     if (cursor.timer) clearTimeout(cursor.timer);
     cursor.timer = undefined;
+    if (moved) this.positionMoved(at);
+  }
+
+  private positionMoved(at: Position): void {
+    try {
+      this.opts.onPosition?.(at);
+    } catch (err) {
+      this.opts.logger.error({ err, consumer: this.opts.name }, 'consumer onPosition hook failed');
+    }
   }
 
   /**
@@ -474,6 +530,7 @@ export class Consumer<P = undefined> {
    */
   private async idle(cursor: Cursor, to: Position, mode: Mode): Promise<void> {
     cursor.position = to;
+    this.positionMoved(to);
     if (!mode.live) return;
     const due = this.dueIn(cursor);
     if (due > 0) {

@@ -125,7 +125,11 @@ export class PostgresLog {
     try {
       while (!opts.signal.aborted && !this.closed) {
         wakes = 0;
-        const { events, horizon } = await this.readAfter({ fromPosition: cursor, maxCount: batchSize });
+        const { events, horizon } = await this.readAfter({
+          fromPosition: cursor,
+          maxCount: batchSize,
+          ...(opts.types ? { types: opts.types } : {}),
+        });
         if (events.length > 0) {
           await opts.onBatch(events);
           cursor = events[events.length - 1]!.position;

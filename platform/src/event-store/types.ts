@@ -50,6 +50,8 @@ export interface SubscribeOptions {
    * store's poll interval (a second). A hint: a store that cannot tell wakes it for everything.
    */
   wakeFor?: (type: string) => boolean;
+  /** Only events of these types are delivered (a store that cannot filter delivers every event). */
+  types?: readonly string[];
   /**
    * After a read that left nothing visible unread: where the subscriber stands (`LogRead.horizon`),
    * past every position of this log and of any other log of the same position space before it. Stores

@@ -1,7 +1,7 @@
-import type { EventStore, Pool, RecordedEvent } from '@mrn/platform';
+import type { ConsumerLog, Pool, RecordedEvent } from '@mrn/platform';
 import { START } from '@mrn/platform';
 import { expect } from 'vitest';
-import type { Projector } from '../projector.ts';
+import { logOf, type Projector } from '../projector.ts';
 import { rebuildProjector } from '../rebuild.ts';
 import { applyBatch } from '../runner.ts';
 
@@ -20,13 +20,15 @@ export async function snapshotTables(pool: Pool, p: Projector): Promise<Record<s
  * then rebuilds it from zero, and asserts both produced exactly the same rows. Returns the rows.
  */
 export async function expectRebuildEqualsIncremental(
-  deps: { pool: Pool; store: EventStore },
+  deps: { pool: Pool; store: ConsumerLog; searches?: ConsumerLog },
   p: Projector,
 ): Promise<Record<string, unknown[]>> {
   let cursor = START;
   const sizes = [1, 3, 2, 7];
+  const log = logOf(p) === 'searches' ? deps.searches : deps.store;
+  if (!log) throw new Error(`${p.name} reads the search log: pass it`);
   for (let i = 0; ; i++) {
-    const batch: RecordedEvent[] = await deps.store.readAll({
+    const batch: RecordedEvent[] = await log.readAll({
       fromPosition: cursor,
       maxCount: sizes[i % sizes.length]!,
     });
