@@ -1,4 +1,4 @@
-import { bootService, platformMigrations, serviceHealth, stopOnSignal } from '@mrn/platform';
+import { bootService, platformMigrations, SearchLog, serviceHealth, stopOnSignal } from '@mrn/platform';
 import Fastify from 'fastify';
 import { projectionsProbe } from './health.ts';
 import { projectionMigrations } from './migrations.ts';
@@ -12,10 +12,12 @@ import { ProjectionRunner } from './runner.ts';
 const migrations = [...platformMigrations(), ...projectionMigrations()];
 const boot = await bootService('projections', migrations);
 const { config, logger, pool, store, metrics } = boot;
+const searchLog = new SearchLog(pool, { listenUrl: boot.databaseUrl });
 const runner = new ProjectionRunner(
   {
     pool,
     store,
+    searches: searchLog,
     logger,
     leaseUrl: boot.databaseUrl,
     // Query processes waiting for a position ask this one's readers to read now.
@@ -37,5 +39,6 @@ stopOnSignal(logger, async () => {
   await app.close();
   await ops.close();
   await runner.stop();
+  await searchLog.close();
   await boot.close();
 });

@@ -3,9 +3,10 @@ import {
   createPool,
   loadConfig,
   PostgresEventStore,
+  SearchLog,
   startEmbeddedPostgres,
 } from '@mrn/platform';
-import { handledTypes } from './projector.ts';
+import { handledTypes, logOf } from './projector.ts';
 import { allProjectors } from './read-models/index.ts';
 import { rebuildProjectors } from './rebuild.ts';
 import { progressLine, progressReporter } from './rebuild-progress.ts';
@@ -28,16 +29,22 @@ const url = config.DATABASE_URL ?? embedded!.url('mrn');
 // a crash is simply run again; waiting for every batch's WAL flush only slowed it down.
 const pool = createPool(url, allProjectors.length + 2, { asynchronousCommit: true });
 const store = new PostgresEventStore(pool);
+const searches = new SearchLog(pool);
 try {
   // \`all\` is one pass over the log feeding every projector, not one pass per projector.
   const chosen = allProjectors.filter((p) => target === 'all' || p.name === target);
   // What the replay will read (the chosen projectors' event types), for its progress and time left.
-  const total = await store.countOfTypes([...new Set(chosen.flatMap(handledTypes))]);
+  const types = [...new Set(chosen.filter((p) => logOf(p) === 'events').flatMap(handledTypes))];
+  const total =
+    (types.length > 0 ? await store.countOfTypes(types) : 0) +
+    (chosen.some((p) => logOf(p) === 'searches')
+      ? Number((await pool.query('select count(*) as n from search_log')).rows[0].n)
+      : 0);
   console.error(
     `Replaying ${total.toLocaleString('en-US')} events into ${chosen.map((p) => p.name).join(', ')}`,
   );
   const started = performance.now();
-  const count = await rebuildProjectors({ pool, store }, chosen, {
+  const count = await rebuildProjectors({ pool, store, searches }, chosen, {
     onProgress: progressReporter(total, (line) => console.error(line)),
   });
   const seconds = (performance.now() - started) / 1000;
@@ -53,6 +60,7 @@ try {
   );
 } finally {
   await store.close();
+  await searches.close();
   await pool.end();
   await embedded?.stop();
 }

@@ -3,10 +3,10 @@ import {
   createPool,
   type EventStore,
   type Logger,
-  openEventStore,
   type PartnerApiMount,
   type Pool,
   type ReadModelProgress,
+  SearchLogWriter,
 } from '@mrn/platform';
 import type { FastifyInstance } from 'fastify';
 import { registerOpenApiDocument } from './partner-api/openapi.ts';
@@ -40,8 +40,7 @@ export async function startQueryService(deps: {
 }): Promise<QueryService> {
   // Search facts are many and individually cheap: their own small pool commits asynchronously.
   const searchPool = createPool(deps.databaseUrl, deps.searchConnections ?? 4, { asynchronousCommit: true });
-  const searchStore = await openEventStore(deps.config, { pool: searchPool, databaseUrl: deps.databaseUrl });
-  const searches = new SearchRecorder(searchStore.store);
+  const searches = new SearchRecorder(new SearchLogWriter(searchPool));
   const lookups = createPool(deps.databaseUrl, deps.searchConnections ? deps.searchConnections + 2 : 6, {
     genericPlans: true,
   });
@@ -61,7 +60,6 @@ export async function startQueryService(deps: {
     partnerApi,
     async stop() {
       await searches.flush();
-      await searchStore.close();
       await searchPool.end();
       await lookups.end();
     },

@@ -20,6 +20,7 @@ import {
   registerHealthRoutes,
   registerPartnerApi,
   resolveJwtSecret,
+  SearchLog,
   sessionCache,
   startOpsListener,
   systemClock,
@@ -78,10 +79,13 @@ export async function startServer(
   const notifications = new PgNotifications(db.url, logger);
   // Another process (a command-api run apart, an operator's tool) may end sessions too.
   await followSessionChanges(notifications);
+  // The search log's readers (issue 31): searches are recorded there, not in the event log.
+  const searchLog = new SearchLog(db.pool, { listenUrl: db.url });
   const projections = new ProjectionRunner(
     {
       pool: db.pool,
       store,
+      searches: searchLog,
       logger,
       leaseUrl: db.url,
       // Sessions are checked against users and accounts: a change there must not wait for the cache.
@@ -212,6 +216,7 @@ export async function startServer(
       await mailbox?.close();
       await queries.stop();
       await projections.stop();
+      await searchLog.close();
       await notifications.close();
       await events.close();
       await db.close();

@@ -25,8 +25,11 @@ export const READ_MODELS = [
   'broker_notes',
   'disputes',
   'contribution',
+  'contribution_searches',
   'merchant_subscriptions',
   'analytics',
+  'analytics_searches',
+  'search_feeds',
   'admin_widgets',
 ] as const;
 export type ReadModel = (typeof READ_MODELS)[number];

@@ -50,7 +50,7 @@ export const searchesByDay = route({
   service: 'query',
   access: 'member',
   query: analyticsQuery,
-  readModels: ['analytics'],
+  readModels: ['analytics', 'analytics_searches'],
   response: z.object({
     data: z.array(
       z.object({
@@ -70,7 +70,7 @@ export const additionsByDay = route({
   service: 'query',
   access: 'member',
   query: analyticsQuery,
-  readModels: ['analytics'],
+  readModels: ['analytics', 'analytics_searches'],
   response: z.object({
     data: z.array(
       z.object({
@@ -89,7 +89,7 @@ export const searchesBySource = route({
   service: 'query',
   access: 'member',
   query: analyticsQuery,
-  readModels: ['analytics'],
+  readModels: ['analytics_searches'],
   response: z.object({
     data: z.object({
       total_api: z.number().int(),
@@ -107,7 +107,7 @@ export const hitsByCategory = route({
   service: 'query',
   access: 'member',
   query: analyticsQuery,
-  readModels: ['analytics'],
+  readModels: ['analytics_searches'],
   response: z.object({ data: z.object(hitShape) }),
   action: 'retrieve hits by category',
 });

@@ -101,7 +101,9 @@ export class CheckpointProgress implements ReadModelProgress {
     await this.refresh(names);
     if (passed()) return true;
     // Those that have not passed it may have nothing to read (a position of another log): ask them to read.
-    await this.db.query(`select pg_notify('${PROGRESS_WANTED_CHANNEL}', $1)`, [position]).catch(() => undefined);
+    await this.db
+      .query(`select pg_notify('${PROGRESS_WANTED_CHANNEL}', $1)`, [position])
+      .catch(() => undefined);
     return new Promise((resolve) => {
       const finish = (value: boolean) => {
         clearTimeout(timer);

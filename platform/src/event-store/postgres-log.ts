@@ -59,9 +59,7 @@ export class PostgresLog {
   private readonly wake = new EventEmitter();
   private listener: pg.Client | undefined;
   private listening: Promise<void> | undefined;
-  private notifyState: 'idle' | 'running' | 'pending' = 'idle';
-  /** The types appended since the last NOTIFY was sent (undefined: some append did not say). */
-  private unannounced: Set<string> | undefined = new Set();
+  private readonly announcer: LogAnnouncer;
   private closed = false;
 
   constructor(
@@ -76,6 +74,7 @@ export class PostgresLog {
     },
   ) {
     this.wake.setMaxListeners(0);
+    this.announcer = new LogAnnouncer(pool, options.channel);
   }
 
   async readAfter(opts: {
@@ -193,37 +192,8 @@ export class PostgresLog {
    * read the log at once (`SubscribeOptions.wakeFor`).
    */
   announce(types?: readonly string[]): void {
-    const distinct = types && [...new Set(types)];
-    this.wake.emit('wake', distinct);
-    if (!this.options.listenUrl) return;
-    if (!distinct) this.unannounced = undefined;
-    else if (this.unannounced) for (const t of distinct) this.unannounced.add(t);
-    if (this.notifyState !== 'idle') {
-      this.notifyState = 'pending';
-      return;
-    }
-    this.notifyState = 'running';
-    // NOTIFY inside the append transaction would serialise every commit on the notify queue lock;
-    // sent afterwards from its own statement it only costs the subscribers a round trip.
-    // Under load one NOTIFY per append was a round trip per search; at most one every few
-    // milliseconds wakes other processes just as well.
-    const send = (): void => {
-      const started = performance.now();
-      const types = this.unannounced ? [...this.unannounced].join(',') : '';
-      this.unannounced = new Set();
-      this.pool
-        .query(`select pg_notify('${this.options.channel}', $1)`, [
-          types.length < NOTIFY_PAYLOAD_MAX ? types : '',
-        ])
-        .catch(() => undefined)
-        .finally(() => {
-          if (this.notifyState === 'pending') {
-            this.notifyState = 'running';
-            setTimeout(send, Math.max(0, NOTIFY_INTERVAL_MS - (performance.now() - started)));
-          } else this.notifyState = 'idle';
-        });
-    };
-    send();
+    this.wake.emit('wake', types && [...new Set(types)]);
+    if (this.options.listenUrl) this.announcer.announce(types);
   }
 
   private startListening(): Promise<void> {
@@ -269,3 +239,45 @@ export class PostgresLog {
 const NOTIFY_INTERVAL_MS = 3;
 /** A NOTIFY payload must stay under 8,000 bytes; a longer list of types is sent as "any". */
 const NOTIFY_PAYLOAD_MAX = 4000;
+
+/**
+ * Tells the followers of a log in every process that it grew, through NOTIFY on its channel, with the
+ * types written (undefined: unknown). Coalesced: NOTIFY inside the append transaction would serialise
+ * every commit on the notify queue lock, and one per append was a round trip per search; sent afterwards,
+ * at most one every few milliseconds, it wakes other processes just as well.
+ */
+export class LogAnnouncer {
+  private state: 'idle' | 'running' | 'pending' = 'idle';
+  /** The types written since the last NOTIFY was sent (undefined: some write did not say). */
+  private unannounced: Set<string> | undefined = new Set();
+
+  constructor(
+    private readonly pool: Pool,
+    private readonly channel: string,
+  ) {}
+
+  announce(types?: readonly string[]): void {
+    if (!types) this.unannounced = undefined;
+    else if (this.unannounced) for (const t of types) this.unannounced.add(t);
+    if (this.state !== 'idle') {
+      this.state = 'pending';
+      return;
+    }
+    this.state = 'running';
+    const send = (): void => {
+      const started = performance.now();
+      const types = this.unannounced ? [...this.unannounced].join(',') : '';
+      this.unannounced = new Set();
+      this.pool
+        .query(`select pg_notify('${this.channel}', $1)`, [types.length < NOTIFY_PAYLOAD_MAX ? types : ''])
+        .catch(() => undefined)
+        .finally(() => {
+          if (this.state === 'pending') {
+            this.state = 'running';
+            setTimeout(send, Math.max(0, NOTIFY_INTERVAL_MS - (performance.now() - started)));
+          } else this.state = 'idle';
+        });
+    };
+    send();
+  }
+}

@@ -6,14 +6,14 @@ const COUNT_SEARCHES = `with s as (
     select * from jsonb_to_recordset($1::jsonb)
       as r("accountId" uuid, at timestamptz, api boolean, hit boolean, categories text[])
   ), daily as (
-    insert into read.analytics_daily (account_id, day, web_searches, api_searches, hits)
+    insert into read.analytics_daily_searches (account_id, day, web_searches, api_searches, hits)
     select "accountId", (at at time zone 'utc')::date,
            count(*) filter (where not api)::int, count(*) filter (where api)::int, count(*) filter (where hit)::int
       from s group by 1, 2
     on conflict (account_id, day) do update set
-      web_searches = read.analytics_daily.web_searches + excluded.web_searches,
-      api_searches = read.analytics_daily.api_searches + excluded.api_searches,
-      hits = read.analytics_daily.hits + excluded.hits
+      web_searches = read.analytics_daily_searches.web_searches + excluded.web_searches,
+      api_searches = read.analytics_daily_searches.api_searches + excluded.api_searches,
+      hits = read.analytics_daily_searches.hits + excluded.hits
   )
   insert into read.analytics_daily_hits (account_id, day, category, hits)
   select s."accountId", (s.at at time zone 'utc')::date, c.category, count(*)::int
@@ -33,14 +33,40 @@ const additions = (events: readonly { recordedAt: Date; data: { accountId: strin
   JSON.stringify(events.map((e) => ({ accountId: e.data.accountId, at: e.recordedAt })));
 
 /**
- * Per-account, per-day figures of the analytics charts and widgets (accounts spec §2, §3): searches by
- * source, hits (overall and by the category of the merchant found) and merchants and notes added.
+ * Per-account, per-day figures of the analytics charts and widgets (accounts spec §2, §3) from the event
+ * log: merchants and notes added. The searches' figures come from the search log (`analyticsSearchesProjector`).
  */
 export const analyticsProjector = projector({
   name: 'analytics',
-  tables: ['read.analytics_daily', 'read.analytics_daily_hits'],
+  tables: ['read.analytics_daily'],
   bulk: {
-    order: ['MerchantSearched', 'MerchantAdded', 'NoteAdded'],
+    order: ['MerchantAdded', 'NoteAdded'],
+    handlers: {
+      MerchantAdded: async (tx, events) => {
+        await tx.query({
+          name: 'mrn_analytics_merchants',
+          text: COUNT_ADDITIONS('merchants_added'),
+          values: [additions(events)],
+        });
+      },
+      NoteAdded: async (tx, events) => {
+        await tx.query({
+          name: 'mrn_analytics_notes',
+          text: COUNT_ADDITIONS('notes_added'),
+          values: [additions(events)],
+        });
+      },
+    },
+  },
+});
+
+/** Searches by source and day, hits, and hits by the category of the merchant found, from the search log. */
+export const analyticsSearchesProjector = projector({
+  name: 'analytics_searches',
+  log: 'searches',
+  tables: ['read.analytics_daily_searches', 'read.analytics_daily_hits'],
+  bulk: {
+    order: ['MerchantSearched'],
     handlers: {
       MerchantSearched: async (tx, events) => {
         await tx.query({
@@ -58,20 +84,6 @@ export const analyticsProjector = projector({
               })),
             ),
           ],
-        });
-      },
-      MerchantAdded: async (tx, events) => {
-        await tx.query({
-          name: 'mrn_analytics_merchants',
-          text: COUNT_ADDITIONS('merchants_added'),
-          values: [additions(events)],
-        });
-      },
-      NoteAdded: async (tx, events) => {
-        await tx.query({
-          name: 'mrn_analytics_notes',
-          text: COUNT_ADDITIONS('notes_added'),
-          values: [additions(events)],
         });
       },
     },

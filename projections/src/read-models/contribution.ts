@@ -1,9 +1,8 @@
+import type { Queryable } from '@mrn/platform';
 import type { ProjectedEvent } from '../projector.ts';
 import { projector } from '../projector.ts';
 
-type Touch = ProjectedEvent<
-  'MerchantAdded' | 'NoteAdded' | 'MerchantSearched' | 'AccountContributionRecalculated'
->;
+type Touch = ProjectedEvent<'MerchantAdded' | 'NoteAdded' | 'AccountContributionRecalculated'>;
 
 /**
  * The merchant a search is about: an EIN search that found it, or a keyword search that found it
@@ -14,39 +13,112 @@ export const searchedMerchant = (e: ProjectedEvent<'MerchantSearched'>): string 
   e.data.hit && e.data.merchantIds.length === 1 ? e.data.merchantIds[0] : undefined;
 
 /**
- * Contribution figures (DESIGN §4): the adds and searches each account made, and its 90/30/14/7-day
- * percentages computed as of its latest event of the batch, or as of a new day's start for every
- * account (read.recompute_contribution in migrations 0010 and 0017). Computed as of event times, a
- * replay gives the figures the live projector gave; each window remembers where it started, so a
- * recompute counts only what moved since the last one, not the account's whole history.
+ * The contribution tables are kept by two readers, the event log's (records added, a day's start, a
+ * Recalculate) and the search log's (merchants searched): each takes this lock first, so their
+ * transactions never interleave over an account's windows.
+ */
+export async function lockContribution(tx: Queryable): Promise<void> {
+  await tx.query({
+    name: 'mrn_lock_contribution',
+    text: `select pg_advisory_xact_lock(hashtext('read.contribution'))`,
+  });
+}
+
+/**
+ * Recomputes the accounts' figures as of `at` (read.recompute_contribution, migrations 0020 and 0022):
+ * never as of an earlier time than they were computed at already, so whichever reader comes last leaves
+ * the figures of the latest time with everything both logs hold up to it, whatever their order.
+ */
+async function recompute(tx: Queryable, asOf: Map<string, Date>): Promise<void> {
+  const byTime = new Map<number, string[]>();
+  for (const [account, at] of asOf) byTime.set(at.getTime(), [...(byTime.get(at.getTime()) ?? []), account]);
+  for (const [time, accounts] of byTime) {
+    await tx.query('select read.recompute_contribution($1::uuid[], $2)', [accounts.sort(), new Date(time)]);
+  }
+}
+
+/**
+ * Contribution figures (DESIGN §4), from the event log: the records each account added, and its 90/30/
+ * 14/7-day percentages computed as of its latest event of the batch, or as of a new day's start for every
+ * account. Computed as of event times, a replay gives the figures the live projector gave; each window
+ * remembers where it started, so a recompute counts only what moved since the last one. The merchants
+ * searched come from the search log (`contributionSearchesProjector`).
  */
 export const contributionProjector = projector({
   name: 'contribution',
   tables: [
     'read.contribution_additions',
     'read.contribution_totals',
+    // A cache of both halves, rebuilt from the tables when it is emptied (the recompute starts afresh).
     'read.contribution_window_starts',
-    'read.contribution_searches',
-    'read.contribution_search_totals',
     'read.account_contribution',
   ],
   bulk: {
-    order: [
-      'MerchantAdded',
-      'NoteAdded',
-      'MerchantSearched',
-      'ContributionDayStarted',
-      'AccountContributionRecalculated',
-    ],
+    order: ['MerchantAdded', 'NoteAdded', 'ContributionDayStarted', 'AccountContributionRecalculated'],
     handlers: {
-      MerchantAdded: (tx, events) => insertRecords(tx, events),
-      NoteAdded: (tx, events) => insertRecords(tx, events),
+      MerchantAdded: async (tx, events) => {
+        await lockContribution(tx);
+        await insertRecords(tx, events);
+      },
+      NoteAdded: async (tx, events) => {
+        await lockContribution(tx);
+        await insertRecords(tx, events);
+      },
+      // Nothing to store: the day's start is when every account's figures are recomputed (afterBatch).
+      ContributionDayStarted: async () => undefined,
+      // Nothing to store either: a Recalculate recomputes that account as of when it was asked.
+      AccountContributionRecalculated: async () => undefined,
+    },
+  },
+  async afterBatch(tx, batch) {
+    await lockContribution(tx);
+    // Each account's figures as of its latest event in the batch; a new day recomputes every account
+    // as of that day's start, unless one of its own events came later.
+    const asOf = new Map<string, Date>();
+    let dayStart: Date | undefined;
+    for (const e of batch) {
+      if (e.type === 'ContributionDayStarted') {
+        dayStart = e.recordedAt;
+        for (const account of asOf.keys()) asOf.set(account, e.recordedAt);
+        continue;
+      }
+      const account = touchedAccount(e as Touch);
+      if (account) asOf.set(account, e.recordedAt);
+    }
+    if (dayStart) {
+      await tx.query(
+        `select read.recompute_contribution(array_agg(account_id order by account_id), $1)
+           from read.account_contribution where account_id <> all($2::uuid[])`,
+        [dayStart, [...asOf.keys()]],
+      );
+    }
+    await recompute(tx, asOf);
+  },
+});
+
+/**
+ * Contribution's merchants searched, from the search log: each account's last search of each merchant
+ * it searched (a merchant counts once per window), the running total, and the windows' "before" counts
+ * moved as a merchant's last search crosses a window's start; then the accounts searched are recomputed.
+ */
+export const contributionSearchesProjector = projector({
+  name: 'contribution_searches',
+  log: 'searches',
+  tables: [
+    'read.contribution_searches',
+    'read.contribution_search_totals',
+    'read.contribution_window_starts',
+  ],
+  bulk: {
+    order: ['MerchantSearched'],
+    handlers: {
       MerchantSearched: async (tx, events) => {
         const searched = events.flatMap((e) => {
           const merchantId = searchedMerchant(e);
           return merchantId ? [{ accountId: e.data.accountId, merchantId, at: e.recordedAt }] : [];
         });
         if (searched.length === 0) return;
+        await lockContribution(tx);
         // The upsert's rows before and after: a merchant searched for the first time adds to the
         // account's total (and, if older than a window's start, to what that window has before it);
         // one searched again whose last search moves past a window's start leaves that "before".
@@ -83,39 +155,17 @@ export const contributionProjector = projector({
           [JSON.stringify(searched)],
         );
       },
-      // Nothing to store: the day's start is when every account's figures are recomputed (afterBatch).
-      ContributionDayStarted: async () => undefined,
-      // Nothing to store either: a Recalculate recomputes that account as of when it was asked.
-      AccountContributionRecalculated: async () => undefined,
     },
   },
   async afterBatch(tx, batch) {
-    // Each account's figures as of its latest event in the batch; a new day recomputes every account
-    // as of that day's start, unless one of its own events came later.
     const asOf = new Map<string, Date>();
-    let dayStart: Date | undefined;
     for (const e of batch) {
-      if (e.type === 'ContributionDayStarted') {
-        dayStart = e.recordedAt;
-        for (const account of asOf.keys()) asOf.set(account, e.recordedAt);
-        continue;
-      }
-      const account = touchedAccount(e as Touch);
-      if (account) asOf.set(account, e.recordedAt);
+      if (e.type === 'MerchantSearched' && searchedMerchant(e as ProjectedEvent<'MerchantSearched'>))
+        asOf.set((e as ProjectedEvent<'MerchantSearched'>).data.accountId, e.recordedAt);
     }
-    if (dayStart) {
-      await tx.query(
-        `select read.recompute_contribution(array_agg(account_id), $1)
-           from read.account_contribution where account_id <> all($2::uuid[])`,
-        [dayStart, [...asOf.keys()]],
-      );
-    }
-    const byTime = new Map<number, string[]>();
-    for (const [account, at] of asOf)
-      byTime.set(at.getTime(), [...(byTime.get(at.getTime()) ?? []), account]);
-    for (const [time, accounts] of byTime) {
-      await tx.query('select read.recompute_contribution($1::uuid[], $2)', [accounts, new Date(time)]);
-    }
+    if (asOf.size === 0) return;
+    await lockContribution(tx);
+    await recompute(tx, asOf);
   },
 });
 
@@ -125,8 +175,6 @@ function touchedAccount(e: Touch): string | undefined {
     case 'NoteAdded':
     case 'AccountContributionRecalculated':
       return e.data.accountId;
-    case 'MerchantSearched':
-      return searchedMerchant(e as ProjectedEvent<'MerchantSearched'>) ? e.data.accountId : undefined;
     default:
       return undefined;
   }

@@ -16,6 +16,7 @@ const PROJECT_INQUIRIES = `insert into read.merchant_inquiries (merchant_id, acc
  */
 export const merchantInquiriesProjector = projector({
   name: 'merchant_inquiries',
+  log: 'searches',
   tables: ['read.merchant_inquiries'],
   bulk: {
     order: ['MerchantSearched'],

@@ -38,13 +38,20 @@ export function analyticsHandlers(deps: QueryDeps) {
       merchants: number;
       notes: number;
     }>(
-      `select to_char(d.day, 'YYYY-MM-DD') as day,
-              coalesce(sum(a.web_searches), 0)::int as web, coalesce(sum(a.api_searches), 0)::int as api,
-              coalesce(sum(a.hits), 0)::int as hits, coalesce(sum(a.merchants_added), 0)::int as merchants,
-              coalesce(sum(a.notes_added), 0)::int as notes
+      `with s as (
+         select day, sum(web_searches) as web, sum(api_searches) as api, sum(hits) as hits
+           from read.analytics_daily_searches where ${SCOPE} and day >= ${WINDOW} group by day
+       ), a as (
+         select day, sum(merchants_added) as merchants, sum(notes_added) as notes
+           from read.analytics_daily where ${SCOPE} and day >= ${WINDOW} group by day
+       )
+       select to_char(d.day, 'YYYY-MM-DD') as day,
+              coalesce(s.web, 0)::int as web, coalesce(s.api, 0)::int as api, coalesce(s.hits, 0)::int as hits,
+              coalesce(a.merchants, 0)::int as merchants, coalesce(a.notes, 0)::int as notes
          from generate_series(${WINDOW}, (now() at time zone 'utc')::date, interval '1 day') as d(day)
-         left join read.analytics_daily a on a.day = d.day and ${SCOPE.replaceAll('account_id', 'a.account_id')}
-        group by d.day order by d.day`,
+         left join s on s.day = d.day
+         left join a on a.day = d.day
+        order by d.day`,
       [scope, days],
     );
     return rows;
@@ -76,7 +83,7 @@ export function analyticsHandlers(deps: QueryDeps) {
   const searchesBySourceHandler: Handler<typeof searchesBySource> = async (req) => {
     const { rows } = await deps.pool.query<{ api: number; web: number }>(
       `select coalesce(sum(api_searches), 0)::int as api, coalesce(sum(web_searches), 0)::int as web
-         from read.analytics_daily where ${SCOPE} and day >= ${WINDOW}`,
+         from read.analytics_daily_searches where ${SCOPE} and day >= ${WINDOW}`,
       [scopeOf(req.actor, req.query.account_id), req.query.days],
     );
     const { api, web } = rows[0]!;

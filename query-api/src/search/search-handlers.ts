@@ -48,12 +48,10 @@ const keywordCap = (actor: Actor) =>
 export const LOCKED_OUT_SQL = `(not a.contribution_override
       and coalesce(c.ninety_day, 100) < ${MIN_CONTRIBUTION_PERCENT}
       and (a.contribution_locked or coalesce(a.contribution_warning_expire_date <= now(), false)))`;
-/** What decides whether an account may search now: its contribution standing and today's searches. */
-const STANDING = `select ${LOCKED_OUT_SQL} as locked_out,
-    coalesce(d.searches, 0) as searches_today
+/** What decides whether an account may search now: its contribution standing (the daily cap: `search_quota`). */
+const STANDING = `select ${LOCKED_OUT_SQL} as locked_out
   from read.accounts a
   left join read.account_contribution c on c.account_id = a.id
-  left join read.account_daily_searches d on d.account_id = a.id and d.day = (now() at time zone 'utc')::date
   where a.id = $1`;
 
 /** Whether the searching account ($1) watches the merchant's EIN: shown beside each merchant found. */
@@ -61,7 +59,7 @@ const WATCHED = `exists (select 1 from read.merchant_subscriptions ws where ws.a
 
 // The EIN look-up, whether the account watches it, and the account's standing in one round trip: the
 // EIN search is the hot path.
-const BY_EIN_WITH_STANDING = `select s.locked_out, s.searches_today, m.*
+const BY_EIN_WITH_STANDING = `select s.locked_out, m.*
   from (select 1) as one
   left join (${STANDING}) as s on true
   left join lateral (select ${MERCHANT_COLUMNS}, ${WATCHED}, ${INQUIRY_COLUMNS}
@@ -97,7 +95,6 @@ const CORRECTIONS = `select coalesce(
 
 interface Standing {
   locked_out: boolean | null;
-  searches_today: number | null;
 }
 
 /** The statements a search runs, for the bench to explain exactly what the server runs. */
@@ -134,13 +131,13 @@ export function merchantSearch(deps: QueryDeps) {
     if (standing.locked_out) throw forbidden(SEARCH_TEXTS.lowContribution);
     const limit = PLANS[actor.planLevel].dailySearchLimit;
     if (limit === null) return;
-    // Taken in one statement, so searches sent at once cannot all pass a count that lags behind them.
+    // Taken in one statement, so searches sent at once cannot all pass: the day's count lives here alone.
     const { rows } = await deps.pool.query<{ used: number }>({
       name: 'mrn_take_search_quota',
-      text: `insert into search_quota (account_id, day, used) values ($1, (now() at time zone 'utc')::date, $2 + 1)
-             on conflict (account_id, day) do update set used = greatest(search_quota.used, $2) + 1
+      text: `insert into search_quota (account_id, day, used) values ($1, (now() at time zone 'utc')::date, 1)
+             on conflict (account_id, day) do update set used = search_quota.used + 1
              returning used`,
-      values: [actor.accountId, standing.searches_today ?? 0],
+      values: [actor.accountId],
     });
     if ((rows[0]?.used ?? 0) > limit) {
       const now = new Date();

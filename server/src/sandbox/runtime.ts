@@ -13,6 +13,7 @@ import {
   partnerErrorBody,
   partnerRateLimits,
   registerPartnerApi,
+  SearchLog,
   sessionCache,
 } from '@mrn/platform';
 import { allProjectors, ProjectionRunner } from '@mrn/projections';
@@ -87,10 +88,12 @@ export async function startSandboxRuntime(opts: {
   const logger = opts.logger.child({ component: 'sandbox' });
   const pool = createPool(url, 8);
   const store = new PostgresEventStore(pool, { listenUrl: url });
+  const searchLog = new SearchLog(pool, { listenUrl: url });
   const projections = new ProjectionRunner(
     {
       pool,
       store,
+      searches: searchLog,
       logger,
       onApplied: (name) => {
         // The session cache is the process's: a sandbox revocation must apply at once too.
