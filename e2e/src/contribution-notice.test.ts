@@ -51,22 +51,16 @@ const contributionOf = async (accountId: string, token: string) =>
 
 /** `n` EIN searches by the funder, each finding a different merchant. */
 async function searchDistinct(accountId: string, userId: string, n: number) {
-  await server.store.appendToStream(
-    streams.searches(accountId),
+  await server.recordSearches(
     Array.from({ length: n }, () => ({
-      id: randomUUID(),
-      type: 'MerchantSearched',
-      data: {
-        accountId,
-        userId,
-        source: 'web',
-        term: '123456789',
-        einSearch: true,
-        merchantIds: [randomUUID()],
-        hit: true,
-      },
+      accountId,
+      userId,
+      source: 'web',
+      term: '123456789',
+      einSearch: true,
+      merchantIds: [randomUUID()],
+      hit: true,
     })),
-    { expectedRevision: 'any' },
   );
   await settle();
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { buildPath, routes, streams } from '@mrn/contracts';
+import { buildPath, routes } from '@mrn/contracts';
 import { DEMO_PASSWORD } from '@mrn/server';
 import { startTestServer, TEST_ADMIN, type TestServer } from '@mrn/server/testing';
 import type { Browser } from 'playwright-core';
@@ -43,22 +43,16 @@ async function fallBelowMinimum() {
     token: admin,
   });
   const { contribution_records_added: added, contribution_merchants_searched: searched } = view.body.data;
-  await server.store.appendToStream(
-    streams.searches(harbor),
+  await server.recordSearches(
     Array.from({ length: 203 * added - searched }, () => ({
-      id: randomUUID(),
-      type: 'MerchantSearched',
-      data: {
-        accountId: harbor,
-        userId: tomUser,
-        source: 'web',
-        term: '123456789',
-        einSearch: true,
-        merchantIds: [randomUUID()],
-        hit: true,
-      },
+      accountId: harbor,
+      userId: tomUser,
+      source: 'web',
+      term: '123456789',
+      einSearch: true,
+      merchantIds: [randomUUID()],
+      hit: true,
     })),
-    { expectedRevision: 'any' },
   );
   await settle();
 }

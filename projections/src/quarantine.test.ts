@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type DomainEvent, streams } from '@mrn/contracts';
-import { createLogger, PostgresEventStore, platformMigrations } from '@mrn/platform';
+import { createLogger, PostgresEventStore, platformMigrations, SearchLog } from '@mrn/platform';
 import { createTestDatabase, type TestDatabase } from '@mrn/platform/testing';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { projectionMigrations } from './migrations.ts';
@@ -71,7 +71,7 @@ const until = async (check: () => Promise<boolean> | boolean, ms = 10_000) => {
 describe('a poison event in the merchants read model', () => {
   it('is quarantined after retries; merchants halts before it, the other read models carry on', async () => {
     const runner = new ProjectionRunner(
-      { pool: db.pool, store, logger: createLogger('silent') },
+      { pool: db.pool, store, searches: new SearchLog(db.pool), logger: createLogger('silent') },
       allProjectors,
     );
     await runner.start();

@@ -76,6 +76,17 @@ const appliedTo = async (name: string) =>
       [name],
     )
   ).rows[0]!;
+/** The settings events a projector never applied (what a failure names). */
+const missedBy = async (name: string) =>
+  (
+    await db.pool.query<{ message: string; position: string }>(
+      `select e.data->>'dashboardMessage' as message, e.position::text from events e
+        where e.type = 'AppSettingsChanged'
+          and not exists (select 1 from applied a where a.projector = $1 and a.event_id = e.event_id)
+        order by e.position limit 10`,
+      [name],
+    )
+  ).rows;
 const settingsEvents = async () =>
   (await store.readAll({ fromPosition: START, maxCount: 100_000 })).filter(
     (e) => e.type === 'AppSettingsChanged',
@@ -267,6 +278,7 @@ describe('a read model added to a database with history', () => {
       expect((await rawCheckpoint(added.name))?.position).toBe(`@${liveGroup('events', group)}`);
       const { position } = await append('after-join');
       expect(await runner.waitFor(position, [added.name], 5000)).toBe(true);
+      expect(await missedBy(added.name)).toEqual([]);
       const counts = await appliedTo(added.name);
       expect(counts).toMatchObject({ n: await settingsEvents(), distinct: await settingsEvents() });
     } finally {
@@ -302,6 +314,7 @@ describe('a read model added to a database with history', () => {
     expect(await runner.waitFor(head, [live.name, joining.name], 10_000)).toBe(true);
     await runner.stop();
     const total = await settingsEvents();
+    expect(await missedBy(joining.name)).toEqual([]);
     expect(await appliedTo(joining.name)).toMatchObject({ n: total, distinct: total });
     expect(await appliedTo(live.name)).toMatchObject({ n: total, distinct: total });
   }, 60_000);

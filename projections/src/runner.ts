@@ -133,14 +133,14 @@ export interface RunnerDeps {
   /** Told the name of each projector that has just committed events it handles. */
   onApplied?: (projector: string) => void;
   /**
-   * With a database URL, the live group of each log and each projector catching up are applied only
-   * while this process holds their lease (a standby takes over within a second or so of the holder's
-   * death). Without one, this runner applies everything.
+   * With a database URL, each group of projectors is applied only while this process holds its lease
+   * (a standby takes over within a second or so of the holder's death). Without one, this runner applies
+   * everything.
    */
   leaseUrl?: string;
   /** After each batch of a log's live group: its last event, and whether the log had no more. */
   onProgress?: (last: RecordedEvent, atHead: boolean) => void;
-  /** The live groups' checkpoint names begin with this (default `projections`; tests keep theirs apart). */
+  /** The groups' checkpoint names begin with this (default `projections`; tests keep theirs apart). */
   groupPrefix?: string;
   /**
    * This process's LISTEN connection: processes waiting for a position (X-Consistent-After run apart)
@@ -149,16 +149,24 @@ export interface RunnerDeps {
   notifications?: PgNotifications;
 }
 
+/** Projectors following one checkpoint and one reader of a log: a log's live group, or a group catching up. */
+interface Group {
+  name: string;
+  log: LogName;
+  live: boolean;
+  consumer?: Consumer;
+  position: Position;
+  joining?: Promise<void>;
+}
+
 interface Member {
   projector: Projector;
-  /** Following its log's live group, or catching up on a reader of its own. */
-  state: 'live' | 'catching_up' | 'halted';
+  /** The group it follows; none while halted at a quarantined event. */
+  group: string | undefined;
   /** Never complete since it was created or its version changed: what it serves is not served yet. */
   building: boolean;
-  /** Its own position, when not live. */
+  /** Its own position while halted. */
   position: Position;
-  consumer?: Consumer;
-  joining?: Promise<void>;
 }
 
 /**
@@ -166,28 +174,33 @@ interface Member {
  * tells waiting queries when a position has been passed (read-your-writes, DESIGN §1). One engine: the
  * platform `Consumer`, for every reader.
  *
- * - The **live group** of each log: one reader and one checkpoint for every projector that is up to date.
- *   Each batch is applied by all of them in one transaction that moves the one checkpoint (fenced) and
- *   sends the progress notice. A member's own checkpoint reads `@projections:<log>`.
- * - A projector **behind** (new, rebuilt for a new version, released from quarantine) catches up on a
- *   reader of its own, with its own checkpoint, and joins the live group at the group's position: its
- *   reader stopped, the group's checkpoint held, the gap between them applied and its checkpoint made a
- *   follower in one transaction. Live read models never wait for it; a projector that has never been
- *   complete (`building`) is not served until it joins (`building()`).
- * - A batch that keeps failing is tried projector by projector in savepoints; the one that fails finds
- *   its poison event, is quarantined and leaves the group at the event before it, while the others carry
- *   on. Resolving the quarantine makes it catch up again from there.
+ * Projectors follow a **group**: one reader, one transaction and one checkpoint per batch for all of them
+ * (a member's own checkpoint reads `@<group>`), fenced. Each log has its **live group**, the projectors
+ * that are up to date. Projectors behind it (new, built again for a new version, released from
+ * quarantine) follow a **catching-up group** of the same log, made of those at the same position: it
+ * reads only their event types, in bigger batches, and once it has read everything visible it joins the
+ * live group at the live group's position: its reader stopped, both groups' checkpoints held (the live
+ * group's batches wait), the events between them applied to its members and their checkpoints made
+ * followers of the live group's, in one transaction. Live read models never wait for a group catching up;
+ * a projector that has never been complete (`building`) is not served until it joins.
+ *
+ * A batch that keeps failing is tried projector by projector in savepoints: the one that fails finds its
+ * poison event, is quarantined and leaves its group at the event before it, while the others carry on.
+ * Resolving the quarantine puts it in a catching-up group of its own from there.
  */
 export class ProjectionRunner implements ReadModelProgress {
   private readonly members = new Map<string, Member>();
-  private readonly groups = new Map<LogName, { consumer: Consumer; position: Position }>();
+  private readonly groups = new Map<string, Group>();
   private readonly halted = new Map<string, Quarantined>();
   private readonly changed = new EventEmitter();
   private readonly controller = new AbortController();
-  /** What the live group of a log applied in the batch being committed, told to `onApplied` after it. */
-  private readonly pendingApplied = new Map<LogName, string[]>();
-  /** The last position announced for each log's group or catching-up projector (notices). */
+  /** What each group applied in the batch it is committing, told to `onApplied` after it. */
+  private readonly pendingApplied = new Map<string, string[]>();
+  /** Projectors quarantined by the batches being committed, by group. */
+  private readonly pendingHalts = new Map<string, (Quarantined & { appliedThrough: Position })[]>();
+  /** The last position announced for each group (notices). */
   private readonly announced = new Map<string, Position>();
+  private lastFailure: unknown;
   private quarantinePoll: NodeJS.Timeout | undefined;
   private started = false;
 
@@ -206,7 +219,11 @@ export class ProjectionRunner implements ReadModelProgress {
     return this.started && !this.controller.signal.aborted;
   }
 
-  private group(log: LogName): string {
+  private get prefix(): string {
+    return this.deps.groupPrefix ?? 'projections';
+  }
+
+  private liveName(log: LogName): string {
     return liveGroup(log, this.deps.groupPrefix);
   }
 
@@ -218,81 +235,111 @@ export class ProjectionRunner implements ReadModelProgress {
     return [...new Set(this.projectors.map(logOf))];
   }
 
+  private projector(name: string): Projector | undefined {
+    return this.members.get(name)?.projector;
+  }
+
   async start(): Promise<void> {
     this.started = true;
     await restoreDeferredIndexes(this.deps.pool);
-    await this.prepare();
-    for (const q of await this.unresolvedQuarantine()) this.halt(q);
-    for (const log of this.logs) this.startGroup(log);
-    for (const m of this.members.values()) if (m.state === 'catching_up') this.catchUp(m);
-    if (this.halted.size > 0) this.watchQuarantine();
+    const quarantined = await this.unresolvedQuarantine();
+    await this.prepare(new Set(quarantined.map((q) => q.projector)));
+    // Halted where it stopped (unless built again for a new version meanwhile: then it follows a group).
+    for (const q of quarantined) {
+      const m = this.members.get(q.projector);
+      if (m && !m.group) this.halt(q, m.position);
+    }
+    for (const g of this.groups.values()) this.startGroup(g);
     await this.deps.notifications?.on(PROGRESS_WANTED_CHANNEL, (position: string) =>
       this.nudgeBehind(position),
     );
   }
 
-  /** The readers that have not passed `position` read now (someone waits for it). */
-  private nudgeBehind(position: Position): void {
-    for (const g of this.groups.values()) {
-      if (g.position < position) g.consumer.nudge();
-    }
-    for (const m of this.members.values())
-      if (m.state === 'catching_up' && m.position < position) m.consumer?.nudge();
-  }
-
   /**
-   * Where each projector stands, from the checkpoints: following its log's live group, or behind on a
-   * checkpoint of its own. A database from before the live groups (a checkpoint per projector) gets its
-   * group at the most advanced of them, followed by the projectors already there.
+   * Where each projector stands, from the checkpoints: following its log's live group, following a group
+   * catching up, or halted on a checkpoint of its own. A database from before the groups (a checkpoint
+   * per projector) gets each log's live group at the most advanced of them, followed by those already
+   * there; projectors on a checkpoint of their own at one position make a catching-up group.
    */
-  private async prepare(): Promise<void> {
+  private async prepare(haltedNames: ReadonlySet<string>): Promise<void> {
     await withTransaction(this.deps.pool, async (tx) => {
       // Two processes starting at once lay the groups out once.
       await tx.query(`select pg_advisory_xact_lock(hashtext('mrn_projection_groups'))`);
-      const names = [...this.projectors.map((p) => p.name), ...this.logs.map((l) => this.group(l))];
       const { rows } = await tx.query<{ name: string; position: string; building: boolean; version: number }>(
-        'select name, position, building, version from subscription_checkpoints where name = any($1::text[])',
-        [names],
+        `select name, position, building, version from subscription_checkpoints
+          where name = any($1::text[]) or name like $2`,
+        [this.projectors.map((p) => p.name), `${this.prefix}:%`],
       );
       const row = new Map(rows.map((r) => [r.name, r]));
+      const set = (name: string, position: string, building: boolean, version = 1) =>
+        row.set(name, { name, position, building, version });
       // A projector whose code changed what its rows mean: emptied, built again, served once complete.
       for (const p of this.projectors) {
         const r = row.get(p.name);
-        if (!r || r.version === versionOf(p)) continue;
-        await this.reset(tx, p);
-        row.delete(p.name);
+        if (!r) {
+          const building = await this.hasHistory(p);
+          await this.reset(tx, p, building);
+          set(p.name, START, building, versionOf(p));
+        } else if (r.version !== versionOf(p)) {
+          await this.reset(tx, p, true);
+          set(p.name, START, true, versionOf(p));
+        }
       }
       for (const log of this.logs) {
-        const group = this.group(log);
+        const live = this.liveName(log);
         const mine = this.projectors.filter((p) => logOf(p) === log);
-        if (!row.has(group)) {
+        if (!row.has(live)) {
           const own = mine
-            .map((p) => row.get(p.name))
-            .filter((r) => r && !r.building && !r.position.startsWith('@'))
-            .map((r) => r!.position);
-          const at = own.reduce((max, p) => (p > max ? p : max), START);
-          await detachCheckpoint(tx, group, at, false);
-          row.set(group, { name: group, position: at, building: false, version: 1 });
-          for (const p of mine) {
-            const r = row.get(p.name);
-            if (r && !r.building && r.position === at) {
-              await followCheckpoint(tx, p.name, at, group);
-              row.set(p.name, { ...r, position: followsGroup(group) });
-            }
+            .map((p) => row.get(p.name)!)
+            .filter((r) => !r.building && !r.position.startsWith('@'));
+          const at = own.reduce((max, r) => (r.position > max ? r.position : max), START);
+          await detachCheckpoint(tx, live, at, false);
+          set(live, at, false);
+          for (const r of own.filter((x) => x.position === at)) {
+            await followCheckpoint(tx, r.name, at, live);
+            set(r.name, followsGroup(live), false);
           }
         }
+        this.groups.set(live, { name: live, log, live: true, position: row.get(live)!.position });
+        // Those on a checkpoint of their own (not halted): one catching-up group per position.
+        const loose = new Map<string, Projector[]>();
         for (const p of mine) {
-          const r = row.get(p.name);
-          // A projector never seen: it is built from the log's beginning, served once complete (at once
-          // when the log holds nothing for it: a new installation).
-          if (!r) await this.reset(tx, p, await this.hasHistory(p));
-          const position = r?.position ?? START;
-          const live = position === followsGroup(group);
+          const r = row.get(p.name)!;
+          if (r.position.startsWith('@') && row.has(r.position.slice(1))) continue;
+          if (haltedNames.has(p.name) && !r.position.startsWith('@')) continue;
+          // A follower of a group that is gone starts again from the beginning.
+          const from = r.position.startsWith('@') ? START : r.position;
+          loose.set(from, [...(loose.get(from) ?? []), p]);
+        }
+        for (const [from, ps] of loose) {
+          const name = `${this.prefix}:${log}:catchup:${ps[0]!.name}`;
+          await detachCheckpoint(tx, name, from, false);
+          set(name, from, false);
+          for (const p of ps) {
+            const r = row.get(p.name)!;
+            if (r.position.startsWith('@')) await detachCheckpoint(tx, p.name, from, r.building);
+            await followCheckpoint(tx, p.name, from, name);
+            set(p.name, followsGroup(name), r.building, r.version);
+          }
+        }
+        // The catching-up groups of this log (new or left by a stopped process) with someone following.
+        for (const r of row.values()) {
+          if (!r.name.startsWith(`${this.prefix}:${log}:catchup:`)) continue;
+          const followed = mine.some((p) => row.get(p.name)?.position === followsGroup(r.name));
+          if (!followed) {
+            await tx.query('delete from subscription_checkpoints where name = $1', [r.name]);
+            continue;
+          }
+          this.groups.set(r.name, { name: r.name, log, live: false, position: r.position });
+        }
+        for (const p of mine) {
+          const r = row.get(p.name)!;
+          const following = r.position.startsWith('@') ? r.position.slice(1) : undefined;
           this.members.set(p.name, {
             projector: p,
-            state: live ? 'live' : 'catching_up',
-            building: r ? r.building : await this.hasHistory(p),
-            position: live ? START : position,
+            group: following && this.groups.has(following) ? following : undefined,
+            building: r.building,
+            position: following ? START : r.position,
           });
         }
       }
@@ -309,8 +356,8 @@ export class ProjectionRunner implements ReadModelProgress {
     return first.length > 0;
   }
 
-  /** Empties a projector's tables and starts it over from the log's beginning, as building. */
-  private async reset(tx: Queryable, p: Projector, building = true): Promise<void> {
+  /** Empties a projector's tables and starts it over from the log's beginning. */
+  private async reset(tx: Queryable, p: Projector, building: boolean): Promise<void> {
     if (p.tables.length > 0) await tx.query(`truncate ${p.tables.join(', ')}`);
     await tx.query('delete from projection_quarantine where projector = $1', [p.name]);
     await detachCheckpoint(tx, p.name, START, building);
@@ -318,31 +365,31 @@ export class ProjectionRunner implements ReadModelProgress {
       p.name,
       versionOf(p),
     ]);
-    this.deps.logger.info({ projector: p.name, version: versionOf(p) }, 'projector built again from the log');
+    if (building)
+      this.deps.logger.info(
+        { projector: p.name, version: versionOf(p) },
+        'projector built again from the log',
+      );
   }
 
   private async unresolvedQuarantine(): Promise<Quarantined[]> {
-    const waiting = await unresolvedProjectors(this.deps.pool);
-    const out: Quarantined[] = [];
-    for (const name of waiting) {
-      const m = this.members.get(name);
-      if (!m || m.state === 'live') continue;
-      const { rows } = await this.deps.pool.query<{
-        event_id: string;
-        position: string;
-        stream_id: string;
-        type: string;
-        error: string;
-        first_failed_at: Date;
-      }>(
-        `select event_id, position, stream_id, type, error, first_failed_at from projection_quarantine
-          where projector = $1 and resolved_at is null order by first_failed_at limit 1`,
-        [name],
-      );
-      const q = rows[0];
-      if (!q) continue;
-      out.push({
-        projector: name,
+    const names = new Set(this.projectors.map((p) => p.name));
+    const { rows } = await this.deps.pool.query<{
+      projector: string;
+      event_id: string;
+      position: string;
+      stream_id: string;
+      type: string;
+      error: string;
+      first_failed_at: Date;
+    }>(
+      `select distinct on (projector) projector, event_id, position, stream_id, type, error, first_failed_at
+         from projection_quarantine where resolved_at is null order by projector, first_failed_at`,
+    );
+    return rows
+      .filter((q) => names.has(q.projector))
+      .map((q) => ({
+        projector: q.projector,
         eventId: q.event_id,
         position: q.position,
         streamId: q.stream_id,
@@ -350,71 +397,92 @@ export class ProjectionRunner implements ReadModelProgress {
         error: q.error,
         recordedAt: q.first_failed_at,
         since: q.first_failed_at,
-      });
+      }));
+  }
+
+  // ---- groups ---------------------------------------------------------------------------------------------
+
+  private startGroup(g: Group): void {
+    const types = g.live
+      ? undefined
+      : [
+          ...new Set(
+            [...this.members.values()]
+              .filter((m) => m.group === g.name)
+              .flatMap((m) => handledTypes(m.projector)),
+          ),
+        ];
+    const consumer = new Consumer({
+      name: g.name,
+      store: this.logReader(g.log),
+      pool: this.deps.pool,
+      logger: this.deps.logger,
+      ...(this.deps.leaseUrl ? { leaseUrl: this.deps.leaseUrl } : {}),
+      ...(types ? { types } : {}),
+      batchSize: g.live ? BATCH_SIZE : CATCH_UP_BATCH_SIZE,
+      ...(g.live ? { batchIntervalMs: BATCH_INTERVAL_MS } : {}),
+      handle: (tx, events, batch) => this.applyGroup(g, tx, events, batch),
+      afterCommit: (_count, batch) => {
+        const halts = this.pendingHalts.get(g.name) ?? [];
+        this.pendingHalts.delete(g.name);
+        for (const h of halts) this.halt(h, h.appliedThrough);
+        for (const name of this.pendingApplied.get(g.name) ?? []) this.deps.onApplied?.(name);
+        this.pendingApplied.delete(g.name);
+        if (g.live) this.deps.onProgress?.(batch.all[batch.all.length - 1]!, batch.all.length < BATCH_SIZE);
+      },
+      onPosition: (position) => {
+        g.position = position;
+        this.changed.emit('progress');
+        // Commits announced themselves; a move past events the group skips, or to the log's horizon,
+        // is announced here, for what waits in other processes.
+        if ((this.announced.get(g.name) ?? START) < position) void this.announce(g, position);
+      },
+      ...(g.live
+        ? {}
+        : {
+            onCaughtUp: () => {
+              g.joining ??= this.join(g).finally(() => {
+                g.joining = undefined;
+              });
+            },
+          }),
+    });
+    g.consumer = consumer;
+    consumer.start();
+  }
+
+  /** The projectors following `g` now (read in its batch's transaction, after its checkpoint moved). */
+  private async membersOf(tx: Queryable, g: Group): Promise<Projector[]> {
+    const following = await followersOf(tx, g.name);
+    const out: Projector[] = [];
+    for (const name of following) {
+      const m = this.members.get(name);
+      if (!m || logOf(m.projector) !== g.log) continue;
+      // Another process may have moved it (a join, a halt): this process's view follows the database.
+      if (m.group !== g.name) {
+        m.group = g.name;
+        if (g.live) m.building = false;
+        this.halted.delete(name);
+      }
+      out.push(m.projector);
     }
     return out;
   }
 
-  // ---- the live group -------------------------------------------------------------------------------
-
-  private startGroup(log: LogName): void {
-    const group = this.group(log);
-    const consumer = new Consumer({
-      name: group,
-      store: this.logReader(log),
-      pool: this.deps.pool,
-      logger: this.deps.logger,
-      ...(this.deps.leaseUrl ? { leaseUrl: this.deps.leaseUrl } : {}),
-      batchSize: BATCH_SIZE,
-      batchIntervalMs: BATCH_INTERVAL_MS,
-      handle: (tx, events, batch) => this.applyLive(log, tx, events, batch),
-      afterCommit: (_count, batch) => {
-        this.haltCommitted((name) => logOf(this.members.get(name)!.projector) === log);
-        for (const name of this.pendingApplied.get(log) ?? []) this.deps.onApplied?.(name);
-        this.pendingApplied.delete(log);
-        const last = batch.all[batch.all.length - 1]!;
-        this.deps.onProgress?.(last, batch.all.length < BATCH_SIZE);
-      },
-      onPosition: (position) => {
-        this.groups.get(log)!.position = position;
-        this.changed.emit('progress');
-        // Commits announced themselves; a move past events the group skips or to the log's horizon
-        // is announced here, for what waits in other processes.
-        if ((this.announced.get(group) ?? START) < position) void this.announce(group, position, log);
-      },
-    });
-    this.groups.set(log, { consumer, position: START });
-    consumer.start();
-  }
-
-  /** The projectors of `log` that follow its live group now (read in the batch's transaction). */
-  private async liveMembers(tx: Queryable, log: LogName): Promise<Projector[]> {
-    const following = await followersOf(tx, this.group(log));
-    for (const m of this.members.values()) {
-      if (logOf(m.projector) !== log) continue;
-      // Another process may have let a projector join or leave: this process's view follows the database.
-      if (following.has(m.projector.name) && m.state !== 'live') this.markLive(m);
-    }
-    return this.projectors.filter((p) => logOf(p) === log && following.has(p.name));
-  }
-
   /**
-   * One batch of the live group: every member that handles any of its events applies it, in the
-   * transaction that moved the group's checkpoint. From the `ISOLATE_AFTER`th failure of the batch on,
-   * each member is tried in a savepoint and a failing one leaves the group at its poison event.
+   * One batch of a group: every member that handles any of its events applies it, in the transaction
+   * that moved the group's checkpoint. From the `ISOLATE_AFTER`th failure of the batch on, each member is
+   * tried in a savepoint and a failing one leaves the group at its poison event.
    */
-  private async applyLive(
-    log: LogName,
+  private async applyGroup(
+    g: Group,
     tx: PoolClient,
     events: RecordedEvent[],
     batch: ConsumerBatch,
   ): Promise<number> {
-    const group = this.group(log);
-    this.pendingHalts = this.pendingHalts.filter(
-      (h) => logOf(this.members.get(h.projector)!.projector) !== log,
-    );
-    const live = await this.liveMembers(tx, log);
-    const relevant = live.filter((p) => events.some((e) => handles(p, e.type)));
+    this.pendingHalts.delete(g.name);
+    const members = await this.membersOf(tx, g);
+    const relevant = members.filter((p) => events.some((e) => handles(p, e.type)));
     const applied: string[] = [];
     if (batch.attempt < ISOLATE_AFTER) {
       for (const p of relevant) {
@@ -430,14 +498,14 @@ export class ProjectionRunner implements ReadModelProgress {
       // Every member failing is no poison event of one of them (a full disk, a lock): the batch is
       // retried as it is.
       if (failed.length > 1 && failed.length === relevant.length)
-        throw new Error(`every projector of ${group} failed on the batch`);
-      for (const p of failed) await this.leaveAtPoison(tx, p, events, batch.from);
+        throw new Error(`every projector of ${g.name} failed on the batch`);
+      for (const p of failed) await this.leaveAtPoison(g, tx, p, events, batch.from);
     }
-    this.pendingApplied.set(log, applied);
-    const leaving = new Set(this.pendingHalts.map((h) => h.projector));
-    const still = live.filter((p) => !leaving.has(p.name)).map((p) => p.name);
-    await this.notify(tx, { p: batch.to, n: [group, ...still], a: applied });
-    this.announced.set(group, batch.to);
+    this.pendingApplied.set(g.name, applied);
+    const leaving = new Set((this.pendingHalts.get(g.name) ?? []).map((h) => h.projector));
+    const still = members.filter((p) => !leaving.has(p.name)).map((p) => p.name);
+    await this.notify(tx, { p: batch.to, n: [g.name, ...still], a: applied });
+    this.announced.set(g.name, batch.to);
     return applied.length;
   }
 
@@ -456,14 +524,13 @@ export class ProjectionRunner implements ReadModelProgress {
     }
   }
 
-  private lastFailure: unknown;
-
   /**
    * A projector that cannot apply a batch, in the batch's transaction: its events are applied one at a
    * time up to the first it cannot apply, which is quarantined; the projector then has a checkpoint of its
-   * own just before it (`from` when it is the first), and is halted there.
+   * own just before it (`from` when it is the first), and is halted there once the batch commits.
    */
   private async leaveAtPoison(
+    g: Group,
     tx: PoolClient,
     p: Projector,
     events: RecordedEvent[],
@@ -486,8 +553,10 @@ export class ProjectionRunner implements ReadModelProgress {
             },
             'projector halted: event quarantined (fix, then `npm run projections -- retry <name>` or `npm run rebuild -- <name>`)',
           );
-          // Halted in this process once the transaction commits (afterCommit); a rollback forgets it.
-          this.pendingHalts.push({ ...q, appliedThrough: through });
+          this.pendingHalts.set(g.name, [
+            ...(this.pendingHalts.get(g.name) ?? []),
+            { ...q, appliedThrough: through },
+          ]);
           return;
         }
       }
@@ -495,35 +564,15 @@ export class ProjectionRunner implements ReadModelProgress {
     }
   }
 
-  /** Projectors quarantined by the batch being committed (one consumer's batch at a time each). */
-  private pendingHalts: (Quarantined & { appliedThrough: Position })[] = [];
-
   private halt(q: Quarantined, appliedThrough?: Position): void {
     this.halted.set(q.projector, q);
     const m = this.members.get(q.projector);
     if (m) {
-      m.state = 'halted';
+      m.group = undefined;
       if (appliedThrough !== undefined) m.position = appliedThrough;
-      void m.consumer?.stop();
-      m.consumer = undefined;
     }
     this.changed.emit('progress');
     this.watchQuarantine();
-  }
-
-  /** After a commit: the projectors its batch quarantined are halted here too. */
-  private haltCommitted(names: (p: string) => boolean): void {
-    const done = this.pendingHalts.filter((h) => names(h.projector));
-    this.pendingHalts = this.pendingHalts.filter((h) => !names(h.projector));
-    for (const h of done) this.halt(h, h.appliedThrough);
-  }
-
-  private markLive(m: Member): void {
-    m.state = 'live';
-    m.building = false;
-    void m.consumer?.stop();
-    m.consumer = undefined;
-    this.changed.emit('progress');
   }
 
   private async notify(db: Queryable, notice: ProgressNotice): Promise<void> {
@@ -535,120 +584,65 @@ export class ProjectionRunner implements ReadModelProgress {
   }
 
   /** A notice for a position reached without a commit (a horizon, events skipped). */
-  private async announce(name: string, position: Position, log?: LogName): Promise<void> {
-    this.announced.set(name, position);
-    const names = log
-      ? [
-          name,
-          ...[...this.members.values()]
-            .filter((m) => m.state === 'live' && logOf(m.projector) === log)
-            .map((m) => m.projector.name),
-        ]
-      : [name];
+  private async announce(g: Group, position: Position): Promise<void> {
+    this.announced.set(g.name, position);
+    const names = [
+      g.name,
+      ...[...this.members.values()].filter((m) => m.group === g.name).map((m) => m.projector.name),
+    ];
     await this.notify(this.deps.pool, { p: position, n: names, a: [] }).catch((err: unknown) =>
       this.deps.logger.warn({ err }, 'projection progress not announced'),
     );
   }
 
-  // ---- projectors behind the group --------------------------------------------------------------------
-
   /**
-   * A projector behind its live group reads the log on its own from its checkpoint (only the types it
-   * handles), batch by batch, each in a transaction of its own; once it has read everything visible it
-   * joins the group.
+   * A catching-up group joins its log's live group: its reader stopped (its checkpoint then stands still),
+   * then, holding both groups' checkpoint rows (the live group's batches wait), the events between the
+   * two applied to its members and their checkpoints made followers of the live group's, in one
+   * transaction. A group ahead of the live one waits for it to pass.
    */
-  private catchUp(m: Member): void {
-    const p = m.projector;
-    const consumer = new Consumer({
-      name: p.name,
-      store: this.logReader(logOf(p)),
-      pool: this.deps.pool,
-      logger: this.deps.logger,
-      ...(this.deps.leaseUrl ? { leaseUrl: this.deps.leaseUrl } : {}),
-      types: handledTypes(p),
-      batchSize: CATCH_UP_BATCH_SIZE,
-      handle: (tx, events, batch) => this.applyCatchingUp(m, tx, events, batch),
-      afterCommit: () => {
-        this.deps.onApplied?.(p.name);
-        this.haltCommitted((name) => name === p.name);
-      },
-      onPosition: (position) => {
-        if (m.state !== 'catching_up') return;
-        m.position = position;
-        this.changed.emit('progress');
-        if ((this.announced.get(p.name) ?? START) < position) void this.announce(p.name, position);
-      },
-      onCaughtUp: () => {
-        m.joining ??= this.join(m).finally(() => {
-          m.joining = undefined;
-        });
-      },
-    });
-    m.consumer = consumer;
-    consumer.start();
-  }
-
-  private async applyCatchingUp(
-    m: Member,
-    tx: PoolClient,
-    events: RecordedEvent[],
-    batch: ConsumerBatch,
-  ): Promise<number> {
-    const p = m.projector;
-    this.pendingHalts = this.pendingHalts.filter((h) => h.projector !== p.name);
-    if (batch.attempt < ISOLATE_AFTER) await applyEvents(p, tx, readFor(p, events));
-    else if (!(await this.tryInSavepoint(tx, () => applyEvents(p, tx, readFor(p, events))))) {
-      await this.leaveAtPoison(tx, p, events, batch.from);
-    }
-    await this.notify(tx, { p: batch.to, n: [p.name], a: [p.name] });
-    this.announced.set(p.name, batch.to);
-    return events.length;
-  }
-
-  /**
-   * Joins the live group of the projector's log: its own reader stopped (its checkpoint then stands
-   * still), then, holding the group's checkpoint row (the group's batches wait), the events between the
-   * two applied to it and its checkpoint made a follower of the group's, in one transaction. A projector
-   * ahead of the group waits for the group to pass it.
-   */
-  private async join(m: Member): Promise<void> {
-    const p = m.projector;
-    const log = logOf(p);
-    const group = this.group(log);
-    if (m.state !== 'catching_up' || this.controller.signal.aborted) return;
-    const consumer = m.consumer;
-    m.consumer = undefined;
+  private async join(g: Group): Promise<void> {
+    if (this.controller.signal.aborted) return;
+    const live = this.liveName(g.log);
+    const consumer = g.consumer;
+    g.consumer = undefined;
     await consumer?.stop();
     if (this.controller.signal.aborted) return;
+    let joined: string[] | undefined;
     try {
       for (;;) {
-        const joined = await withTransaction(this.deps.pool, async (tx) => {
+        joined = await withTransaction(this.deps.pool, async (tx) => {
           const { rows } = await tx.query<{ name: string; position: string }>(
             `select name, position from subscription_checkpoints where name = any($1::text[])
               order by name = $2 desc for update`,
-            [[group, p.name], group],
+            [[live, g.name], live],
           );
-          const at = rows.find((r) => r.name === group)?.position ?? START;
-          const mine = rows.find((r) => r.name === p.name)?.position ?? START;
-          if (mine.startsWith('@')) return true;
-          // Ahead of the group (it reads in batches, this one read to the horizon): wait for it.
-          if (mine > at) return false;
-          let from = mine;
-          for (;;) {
+          const at = rows.find((r) => r.name === live)?.position ?? START;
+          const mine = rows.find((r) => r.name === g.name)?.position;
+          if (mine === undefined) return [];
+          // Ahead of the live group (it reads in batches, this one read to the horizon): wait for it.
+          if (mine > at) return undefined;
+          const members = await this.membersOf(tx, g);
+          const types = [...new Set(members.flatMap(handledTypes))];
+          for (let from = mine; ; ) {
             const gap = (
-              await this.logReader(log).readAll({
-                fromPosition: from,
-                maxCount: CATCH_UP_BATCH_SIZE,
-                types: handledTypes(p),
-              })
+              await this.logReader(g.log).readAll(
+                { fromPosition: from, maxCount: CATCH_UP_BATCH_SIZE, types },
+                tx,
+              )
             ).filter((e) => e.position <= at);
             if (gap.length === 0) break;
-            await applyEvents(p, tx, readFor(p, gap));
+            for (const p of members) {
+              if (gap.some((e) => handles(p, e.type))) await applyEvents(p, tx, readFor(p, gap));
+            }
             from = gap[gap.length - 1]!.position;
           }
-          await followCheckpoint(tx, p.name, mine, group);
-          await tx.query(`update subscription_checkpoints set building = false where name = $1`, [p.name]);
-          return true;
+          for (const p of members) {
+            await followCheckpoint(tx, p.name, followsGroup(g.name), live);
+            await tx.query('update subscription_checkpoints set building = false where name = $1', [p.name]);
+          }
+          await tx.query('delete from subscription_checkpoints where name = $1', [g.name]);
+          return members.map((p) => p.name);
         });
         if (joined) break;
         await sleepUnlessAborted(JOIN_RETRY_MS, this.controller.signal);
@@ -657,16 +651,20 @@ export class ProjectionRunner implements ReadModelProgress {
     } catch (err) {
       if (this.controller.signal.aborted) return;
       // Not joined: it goes on catching up, and tries again once caught up.
-      this.deps.logger.warn(
-        { err, projector: p.name },
-        'projector could not join the live group; catching up',
-      );
-      if (m.state === 'catching_up') this.catchUp(m);
+      this.deps.logger.warn({ err, group: g.name }, 'projectors could not join the live group; catching up');
+      this.startGroup(g);
       return;
     }
-    this.deps.logger.info({ projector: p.name, building: m.building }, 'projector joined the live group');
-    this.markLive(m);
-    this.deps.onApplied?.(p.name);
+    this.groups.delete(g.name);
+    for (const name of joined) {
+      const m = this.members.get(name);
+      if (!m) continue;
+      m.group = live;
+      m.building = false;
+      this.deps.onApplied?.(name);
+    }
+    this.deps.logger.info({ projectors: joined, log: g.log }, 'projectors joined the live group');
+    this.changed.emit('progress');
   }
 
   // ---- quarantine -------------------------------------------------------------------------------------
@@ -684,13 +682,24 @@ export class ProjectionRunner implements ReadModelProgress {
     const waiting = await unresolvedProjectors(this.deps.pool);
     for (const name of [...this.halted.keys()]) {
       if (waiting.has(name)) continue;
-      this.halted.delete(name);
       const m = this.members.get(name);
       if (!m) continue;
-      m.state = 'catching_up';
-      m.position = await readCheckpoint(this.deps.pool, name);
+      const from = await readCheckpoint(this.deps.pool, name);
+      const g: Group = {
+        name: `${this.prefix}:${logOf(m.projector)}:catchup:${name}`,
+        log: logOf(m.projector),
+        live: false,
+        position: from,
+      };
+      await withTransaction(this.deps.pool, async (tx) => {
+        await detachCheckpoint(tx, g.name, from, false);
+        await followCheckpoint(tx, name, from, g.name);
+      });
+      this.halted.delete(name);
+      m.group = g.name;
+      this.groups.set(g.name, g);
       this.deps.logger.info({ projector: name }, 'projector resumed after its quarantine was resolved');
-      this.catchUp(m);
+      this.startGroup(g);
     }
     if (this.halted.size === 0 && this.quarantinePoll) {
       clearInterval(this.quarantinePoll);
@@ -702,7 +711,7 @@ export class ProjectionRunner implements ReadModelProgress {
 
   /** Where a projector has applied its log through. */
   private positionOf(m: Member): Position {
-    return m.state === 'live' ? (this.groups.get(logOf(m.projector))?.position ?? START) : m.position;
+    return m.group ? (this.groups.get(m.group)?.position ?? START) : m.position;
   }
 
   /** Where each projector has applied its log through (in this process). */
@@ -710,14 +719,10 @@ export class ProjectionRunner implements ReadModelProgress {
     return new Map([...this.members].map(([name, m]) => [name, this.positionOf(m)]));
   }
 
-  /** The projectors this process applies now: the groups and catch-ups whose lease it holds. */
+  /** The projectors this process applies now: those of the groups whose lease it holds. */
   get applying(): string[] {
     return [...this.members.values()]
-      .filter((m) =>
-        m.state === 'live'
-          ? (this.groups.get(logOf(m.projector))?.consumer.holdsLease ?? false)
-          : (m.consumer?.holdsLease ?? false),
-      )
+      .filter((m) => m.group && (this.groups.get(m.group)?.consumer?.holdsLease ?? false))
       .map((m) => m.projector.name);
   }
 
@@ -735,6 +740,11 @@ export class ProjectionRunner implements ReadModelProgress {
     return wanted.filter((n) => this.members.get(n)?.building === true);
   }
 
+  /** The readers that have not passed `position` read now (someone waits for it). */
+  private nudgeBehind(position: Position): void {
+    for (const g of this.groups.values()) if (g.position < position) g.consumer?.nudge();
+  }
+
   /**
    * Resolves true once every named projector (all when empty) has passed `position`, false on timeout.
    * The readers that have not passed it are nudged to read now: a position of another log (a search's,
@@ -747,9 +757,7 @@ export class ProjectionRunner implements ReadModelProgress {
     const passed = () => wanted.every((m) => this.positionOf(m) >= position);
     if (passed()) return Promise.resolve(true);
     for (const m of wanted) {
-      if (this.positionOf(m) >= position) continue;
-      if (m.state === 'live') this.groups.get(logOf(m.projector))?.consumer.nudge();
-      else m.consumer?.nudge();
+      if (this.positionOf(m) < position && m.group) this.groups.get(m.group)?.consumer?.nudge();
     }
     return new Promise((resolve) => {
       const finish = (value: boolean) => {
@@ -769,9 +777,6 @@ export class ProjectionRunner implements ReadModelProgress {
   async stop(): Promise<void> {
     if (this.quarantinePoll) clearInterval(this.quarantinePoll);
     this.controller.abort();
-    await Promise.all([
-      ...[...this.groups.values()].map((g) => g.consumer.stop()),
-      ...[...this.members.values()].map((m) => m.joining ?? m.consumer?.stop()),
-    ]);
+    await Promise.all([...this.groups.values()].map((g) => g.joining ?? g.consumer?.stop()));
   }
 }

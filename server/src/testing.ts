@@ -2,7 +2,15 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildPath, CONSISTENT_AFTER_HEADER, routes } from '@mrn/contracts';
-import { type Clock, createLogger, encodePosition, loadConfig, START } from '@mrn/platform';
+import {
+  type Clock,
+  createLogger,
+  encodePosition,
+  loadConfig,
+  SearchLogWriter,
+  type SearchToRecord,
+  START,
+} from '@mrn/platform';
 import { createTestDatabase, type TestDatabase } from '@mrn/platform/testing';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { inject } from 'vitest';
@@ -43,6 +51,11 @@ export interface TestServer extends RunningServer {
    * has just appended.
    */
   projectedAll(readModels?: readonly string[], timeoutMs?: number): Promise<boolean>;
+  /**
+   * Records searches in the search log as the search recorder does (`at`: when made, for windows of
+   * time), and answers the position of the last: searches are not events of the event log (issue 31).
+   */
+  recordSearches(searches: readonly SearchToRecord[]): Promise<string>;
   /**
    * PUT /api/accounts/{id} with the account's current details and these merchant-subscription
    * settings (enabled, notification e-mail, webhook); answers the PUT.
@@ -154,14 +167,23 @@ export async function startTestServer(
       return res.body.data.jwt as string;
     },
     async projectedAll(readModels, timeoutMs = 20_000) {
-      const last = await db.pool
-        .query<{ tx: string; position: string }>(
-          'select transaction_id::text as tx, position from events order by transaction_id desc, position desc limit 1',
-        )
-        .then((r) => (r.rows[0] ? encodePosition(r.rows[0].tx, r.rows[0].position) : START))
+      const newest = (table: string) =>
+        db.pool
+          .query<{ tx: string; position: string }>(
+            `select transaction_id::text as tx, position from ${table} order by transaction_id desc, position desc limit 1`,
+          )
+          .then((r) => (r.rows[0] ? encodePosition(r.rows[0].tx, r.rows[0].position) : START));
+      const lastEvent = await newest('events')
         // The log is not in this database (EVENT_STORE=kurrentdb): its head is.
         .catch(() => server.store.headPosition());
+      // Searches too (their own log): a position past both is passed by every reader of either.
+      const lastSearch = await newest('search_log');
+      const last = lastSearch > lastEvent ? lastSearch : lastEvent;
       return server.projections.waitFor(last, readModels, timeoutMs);
+    },
+    async recordSearches(searches) {
+      const positions = await new SearchLogWriter(db.pool).append(searches);
+      return positions.at(-1) ?? START;
     },
     async setSubscriptionSettings(token, accountId, settings) {
       const url = buildPath(routes.getAccount.path, { id: accountId });

@@ -88,22 +88,16 @@ const longDate = (iso: string) =>
 
 /** `n` EIN searches by the funder, each finding a different merchant: n more distinct merchants searched. */
 async function searchDistinctMerchants(n: number, accountId = harbor) {
-  await server.store.appendToStream(
-    streams.searches(accountId),
+  await server.recordSearches(
     Array.from({ length: n }, () => ({
-      id: randomUUID(),
-      type: 'MerchantSearched',
-      data: {
-        accountId,
-        userId: tomUser,
-        source: 'web',
-        term: '123456789',
-        einSearch: true,
-        merchantIds: [randomUUID()],
-        hit: true,
-      },
+      accountId,
+      userId: tomUser,
+      source: 'web',
+      term: '123456789',
+      einSearch: true,
+      merchantIds: [randomUUID()],
+      hit: true,
     })),
-    { expectedRevision: 'any' },
   );
   await settle();
 }

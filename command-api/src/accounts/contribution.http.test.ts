@@ -63,22 +63,16 @@ const search = () =>
 async function searchDistinctMerchants(n: number, accountId = harbor) {
   const user = (await server.call({ method: 'GET', url: routes.autoLogin.path, token: tokens.tom })).body.data
     .user.resource_id;
-  await server.store.appendToStream(
-    streams.searches(accountId),
+  await server.recordSearches(
     Array.from({ length: n }, () => ({
-      id: randomUUID(),
-      type: 'MerchantSearched',
-      data: {
-        accountId,
-        userId: user,
-        source: 'web',
-        term: '123456789',
-        einSearch: true,
-        merchantIds: [randomUUID()],
-        hit: true,
-      },
+      accountId,
+      userId: user,
+      source: 'web',
+      term: '123456789',
+      einSearch: true,
+      merchantIds: [randomUUID()],
+      hit: true,
     })),
-    { expectedRevision: 'any' },
   );
   await settle();
 }

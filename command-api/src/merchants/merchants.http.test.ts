@@ -346,12 +346,14 @@ describe('search', () => {
     );
   });
 
-  it('answers 404 when nothing matches, and records every search as an event', async () => {
-    const before = await count(`select count(*) as n from events where type = 'MerchantSearched'`);
+  it('answers 404 when nothing matches, and records every search as a fact of the search log', async () => {
+    const before = await count('select count(*) as n from search_log');
     const res = await search('tom', 'no such merchant anywhere xyz');
     expect(res.status).toBe(404);
     expect(res.body.errors).toBe('No Merchants Found');
-    expect(await count(`select count(*) as n from events where type = 'MerchantSearched'`)).toBe(before + 1);
+    expect(await count('select count(*) as n from search_log')).toBe(before + 1);
+    // Not an event of the event log any more (issue 31): its readers never meet searches.
+    expect(await count(`select count(*) as n from events where type = 'MerchantSearched'`)).toBe(0);
   });
 
   it('checks existence by EIN for the add form', async () => {

@@ -185,7 +185,7 @@ export async function followCheckpoint(
   group: string,
 ): Promise<void> {
   const { rowCount } = await tx.query(
-    `update subscription_checkpoints set position = $2, building = false, updated_at = now()
+    `update subscription_checkpoints set position = $2, updated_at = now()
       where name = $1 and position = $3`,
     [name, followsGroup(group), from],
   );

@@ -40,8 +40,16 @@ export interface ConsumerBatch {
   attempt: number;
 }
 
-/** What a consumer follows: the event log, or another log of the same position space. */
-export type ConsumerLog = Pick<EventStore, 'readAll' | 'subscribeToAll'>;
+/**
+ * What a consumer follows: the event log, or another log of the same position space. `readAll`'s `via`:
+ * a client of the caller's, to read inside its transaction (a store that cannot ignores it).
+ */
+export type ConsumerLog = Pick<EventStore, 'subscribeToAll'> & {
+  readAll(
+    opts: Parameters<EventStore['readAll']>[0],
+    via?: import('../db.ts').Queryable,
+  ): ReturnType<EventStore['readAll']>;
+};
 
 export interface ConsumerOptions<P = undefined> {
   /** Its row in `subscription_checkpoints`, and its lease. */

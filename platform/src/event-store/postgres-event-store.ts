@@ -1,4 +1,4 @@
-import type { Pool } from '../db.ts';
+import type { Pool, Queryable } from '../db.ts';
 import { GroupCommit } from './group-commit.ts';
 import { encodePosition, START } from './position.ts';
 import { type LogRead, PostgresLog, tailStatement } from './postgres-log.ts';
@@ -367,12 +367,11 @@ export class PostgresEventStore implements EventStore {
     }
   }
 
-  async readAll(opts: {
-    fromPosition: Position;
-    maxCount: number;
-    types?: readonly string[];
-  }): Promise<RecordedEvent[]> {
-    return (await this.log.readAfter(opts)).events;
+  async readAll(
+    opts: { fromPosition: Position; maxCount: number; types?: readonly string[] },
+    via?: Queryable,
+  ): Promise<RecordedEvent[]> {
+    return (await this.log.readAfter(opts, via)).events;
   }
 
   /** `readAll`, and the horizon a reader that took all of it stands at (see `LogRead`). */

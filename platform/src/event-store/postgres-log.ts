@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import pg from 'pg';
-import type { Pool } from '../db.ts';
+import type { Pool, Queryable } from '../db.ts';
 import { sleepUnlessAborted } from '../runtime/sleep.ts';
 import { decodePosition, encodePosition } from './position.ts';
 import type { Position, RecordedEvent, SubscribeOptions } from './types.ts';
@@ -77,16 +77,16 @@ export class PostgresLog {
     this.announcer = new LogAnnouncer(pool, options.channel);
   }
 
-  async readAfter(opts: {
-    fromPosition: Position;
-    maxCount: number;
-    types?: readonly string[];
-  }): Promise<LogRead> {
+  /** `via`: a client of the caller's (inside its transaction), instead of one of the pool's. */
+  async readAfter(
+    opts: { fromPosition: Position; maxCount: number; types?: readonly string[] },
+    via?: Queryable,
+  ): Promise<LogRead> {
     const { transactionId, position } = decodePosition(opts.fromPosition);
     const limit = Math.max(1, Math.floor(opts.maxCount));
     const values: unknown[] = [transactionId.toString(), position.toString()];
     if (opts.types) values.push(opts.types);
-    const { rows } = await this.pool.query<Record<string, unknown> & { horizon: string | null }>({
+    const { rows } = await (via ?? this.pool).query<Record<string, unknown> & { horizon: string | null }>({
       name: `${this.statements.name}_${limit}${opts.types ? '_typed' : ''}`,
       text: this.statements.read(limit, opts.types !== undefined),
       values,

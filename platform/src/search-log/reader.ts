@@ -1,6 +1,6 @@
 import type { EventData } from '@mrn/contracts';
 import type { ConsumerLog } from '../consumer/consumer.ts';
-import type { Pool } from '../db.ts';
+import type { Pool, Queryable } from '../db.ts';
 import { encodePosition } from '../event-store/position.ts';
 import { type LogRead, PostgresLog, tailStatement } from '../event-store/postgres-log.ts';
 import type { Position, RecordedEvent, SubscribeOptions } from '../event-store/types.ts';
@@ -71,9 +71,13 @@ export class SearchLog implements ConsumerLog {
     );
   }
 
-  async readAll(opts: { fromPosition: Position; maxCount: number; types?: readonly string[] }) {
+  async readAll(
+    opts: { fromPosition: Position; maxCount: number; types?: readonly string[] },
+    via?: Queryable,
+  ) {
     if (opts.types && !opts.types.includes('MerchantSearched')) return [];
-    return (await this.log.readAfter({ fromPosition: opts.fromPosition, maxCount: opts.maxCount })).events;
+    return (await this.log.readAfter({ fromPosition: opts.fromPosition, maxCount: opts.maxCount }, via))
+      .events;
   }
 
   readAfter(opts: { fromPosition: Position; maxCount: number }): Promise<LogRead> {

@@ -6,10 +6,12 @@ import { projectionMigrations } from '../migrations.ts';
 import { applyBatch } from '../runner.ts';
 import { merchantAddedAt, noteAddedAt, recorded } from '../testing/recorded-events.ts';
 import { snapshotTables } from '../testing/replay-equality.ts';
-import { contributionProjector } from './contribution.ts';
+import { contributionProjector, contributionSearchesProjector } from './contribution.ts';
 
-// The contribution projector fed events with chosen times, against hand-computed windows whose
-// edges fall exactly on 7, 14, 30 and 90 days (DESIGN §4).
+// The contribution projectors fed events with chosen times, against hand-computed windows whose edges
+// fall exactly on 7, 14, 30 and 90 days (DESIGN §4). Records come from the event log, searches from the
+// search log (issue 31): each log's projector is fed its own, and the figures must not depend on which
+// log is read first.
 
 let db: TestDatabase;
 beforeAll(async () => {
@@ -18,9 +20,30 @@ beforeAll(async () => {
 afterAll(async () => {
   await db?.drop();
 });
+const TABLES = [...new Set([...contributionProjector.tables, ...contributionSearchesProjector.tables])];
 beforeEach(async () => {
-  await db.pool.query(`truncate ${contributionProjector.tables.join(', ')}`);
+  await db.pool.query(`truncate ${TABLES.join(', ')}`);
   await db.pool.query('delete from subscription_checkpoints');
+});
+
+/**
+ * Each log's events to its projector, as the runner's two groups read them: the event log's first (or
+ * the search log's, with `searchesFirst`), each in its order.
+ */
+async function apply(events: RecordedEvent[], searchesFirst = false): Promise<void> {
+  const searches = events.filter((e) => e.type === 'MerchantSearched');
+  const others = events.filter((e) => e.type !== 'MerchantSearched');
+  const steps: [typeof contributionProjector, RecordedEvent[]][] = [
+    [contributionProjector, others],
+    [contributionSearchesProjector, searches],
+  ];
+  if (searchesFirst) steps.reverse();
+  for (const [p, mine] of steps) if (mine.length > 0) await applyBatch(db.pool, p, mine);
+}
+
+const snapshot = async () => ({
+  ...(await snapshotTables(db.pool, contributionProjector)),
+  ...(await snapshotTables(db.pool, contributionSearchesProjector)),
 });
 
 const T = new Date('2026-06-30T12:00:00Z');
@@ -87,7 +110,7 @@ async function figures(accountId: string) {
 
 describe('contribution figures', () => {
   it('counts records and distinct searched merchants inside each window, edges included', async () => {
-    await applyBatch(db.pool, contributionProjector, [...accountALog(), dayStarted(T)]);
+    await apply([...accountALog(), dayStarted(T)]);
     // added / searched per window, by hand:
     //   7 days:  1 (merchant −7d)                  / 3 (EIN −7d, keyword with one −2d, EIN −1d)
     //   14 days: 3 (+ note −14d, merchant −7d−1s)  / 4 (+ EIN −7d−1s)
@@ -103,7 +126,7 @@ describe('contribution figures', () => {
   });
 
   it('shows 100 for an account that searched nothing, whatever it added', async () => {
-    await applyBatch(db.pool, contributionProjector, [
+    await apply([
       merchantAdded(B, before(3)),
       searched(B, before(2), [randomUUID(), randomUUID()], false),
       dayStarted(T),
@@ -113,7 +136,7 @@ describe('contribution figures', () => {
 
   it('counts a merchant searched twice once, inside the window of its latest search', async () => {
     const merchant = randomUUID();
-    await applyBatch(db.pool, contributionProjector, [
+    await apply([
       searched(A, before(20), [merchant]),
       searched(A, before(3), [merchant]),
       merchantAdded(A, before(1)),
@@ -123,9 +146,9 @@ describe('contribution figures', () => {
   });
 
   it('slides with the days: a new day recomputes accounts with no event of their own', async () => {
-    await applyBatch(db.pool, contributionProjector, [...accountALog(), dayStarted(T)]);
+    await apply([...accountALog(), dayStarted(T)]);
     const later = new Date(T.getTime() + 8 * DAY);
-    await applyBatch(db.pool, contributionProjector, [dayStarted(later)]);
+    await apply([dayStarted(later)]);
     // Eight days on, the week holds nothing (100); the fortnight (from −6d) holds no add but the
     // searches of −2d and −1d: 0 %.
     expect(await figures(A)).toMatchObject({ week: 100, two_week: 0, computed_at: later });
@@ -134,25 +157,21 @@ describe('contribution figures', () => {
   it('stays exact when a window moves back or a record older than its start arrives late', async () => {
     // Each window remembers its start and the records before it (migration 0017); these moves must
     // give what a full count gives.
-    await applyBatch(db.pool, contributionProjector, [...accountALog(), dayStarted(T)]);
-    // Back one day: the week is [−8d, −1d]: adds −7d−1s and −7d (2) / EIN −7d−1s, EIN −7d, keyword
-    // −2d, EIN −1d (4).
-    await applyBatch(db.pool, contributionProjector, [dayStarted(before(1))]);
-    expect(await figures(A)).toMatchObject({ week: 50, computed_at: before(1) });
-    // Forward again, then a merchant added 10 days ago arrives after the recompute: it is inside the
-    // 14-, 30- and 90-day windows (4/4, 5/5, 6/7), not the week's (1/3); one 95 days old is in none.
-    await applyBatch(db.pool, contributionProjector, [dayStarted(T)]);
-    await applyBatch(db.pool, contributionProjector, [
-      merchantAdded(A, before(10)),
-      merchantAdded(A, before(95)),
-      dayStarted(T),
-    ]);
+    await apply([...accountALog(), dayStarted(T)]);
+    // A time before the figures' (a log read late brings an older event): they stay as of the later
+    // time, never move back (each log is read apart, so the later of their times holds).
+    await apply([dayStarted(before(1))]);
+    expect(await figures(A)).toMatchObject({ week: 33.33, computed_at: T });
+    // A merchant added 10 days ago arrives after the recompute: it is inside the 14-, 30- and 90-day
+    // windows (4/4, 5/5, 6/7), not the week's (1/3); one 95 days old is in none.
+    await apply([dayStarted(T)]);
+    await apply([merchantAdded(A, before(10)), merchantAdded(A, before(95)), dayStarted(T)]);
     expect(await figures(A)).toMatchObject({ ninety: 85.71, month: 100, two_week: 100, week: 33.33 });
   });
 
   it('stays exact when a merchant searched before a window is searched again inside it', async () => {
     const [m1, m2, m3] = [randomUUID(), randomUUID(), randomUUID()];
-    await applyBatch(db.pool, contributionProjector, [
+    await apply([
       merchantAdded(A, before(20)),
       searched(A, before(10), [m1]),
       searched(A, before(3), [m2]),
@@ -163,15 +182,11 @@ describe('contribution figures', () => {
     expect(await figures(A)).toMatchObject({ week: 100, two_week: 50, month: 100, ninety: 100 });
     // m1's last search moves from −10d into the week; m3 is first searched at −12d, before the
     // week's start: week 1 / m1, m2; fortnight 1 / m1, m2, m3; month and 90 days 2 / three.
-    await applyBatch(db.pool, contributionProjector, [
-      searched(A, before(1), [m1]),
-      searched(A, before(12), [m3]),
-      dayStarted(T),
-    ]);
+    await apply([searched(A, before(1), [m1]), searched(A, before(12), [m3]), dayStarted(T)]);
     expect(await figures(A)).toMatchObject({ week: 50, two_week: 33.33, month: 66.67, ninety: 66.67 });
   });
 
-  it('gives the same rows fed in small batches as in one (replay equality)', async () => {
+  it('gives the same rows fed in small batches as in one, whichever log is read first (replay equality)', async () => {
     const log = [
       ...accountALog(),
       merchantAdded(B, before(3)),
@@ -184,14 +199,16 @@ describe('contribution figures', () => {
     const sizes = [1, 3, 2, 7];
     for (let i = 0, at = 0; at < log.length; i++) {
       const size = sizes[i % sizes.length]!;
-      await applyBatch(db.pool, contributionProjector, log.slice(at, at + size));
+      await apply(log.slice(at, at + size));
       at += size;
     }
-    const incremental = await snapshotTables(db.pool, contributionProjector);
-    await db.pool.query(`truncate ${contributionProjector.tables.join(', ')}`);
-    await db.pool.query('delete from subscription_checkpoints');
-    await applyBatch(db.pool, contributionProjector, log);
-    expect(await snapshotTables(db.pool, contributionProjector)).toEqual(incremental);
+    const incremental = await snapshot();
+    for (const searchesFirst of [false, true]) {
+      await db.pool.query(`truncate ${TABLES.join(', ')}`);
+      await db.pool.query('delete from subscription_checkpoints');
+      await apply(log, searchesFirst);
+      expect(await snapshot()).toEqual(incremental);
+    }
     expect(incremental['read.account_contribution']).toHaveLength(2);
   });
 });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type DomainEvent, streams } from '@mrn/contracts';
-import { PostgresEventStore, platformMigrations } from '@mrn/platform';
+import { PostgresEventStore, platformMigrations, SearchLog, SearchLogWriter } from '@mrn/platform';
 import { createTestDatabase, type TestDatabase } from '@mrn/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectionMigrations } from '../migrations.ts';
@@ -145,9 +145,9 @@ beforeAll(async () => {
     note(m4, n6, 'Slow Pay'),
   );
   await append(streams.merchant(m4), { type: 'NoteArchived', data: { merchantId: m4, noteId: n6 } });
-  await append(streams.searches(account), {
-    type: 'MerchantSearched',
-    data: {
+  // Searches are facts of the search log (issue 31).
+  await new SearchLogWriter(db.pool).append([
+    {
       accountId: account,
       userId: user,
       source: 'web',
@@ -156,10 +156,7 @@ beforeAll(async () => {
       merchantIds: [m1],
       hit: true,
     },
-  });
-  await append(streams.searches(account), {
-    type: 'MerchantSearched',
-    data: {
+    {
       accountId: account,
       userId: user,
       source: 'api',
@@ -168,7 +165,7 @@ beforeAll(async () => {
       merchantIds: [],
       hit: false,
     },
-  });
+  ]);
 });
 afterAll(async () => {
   await store.close();
@@ -260,7 +257,10 @@ describe('merchant read models', () => {
   });
 
   it('merchant searches: one row per merchant found, none for a miss; a rebuild yields the same rows', async () => {
-    await expectRebuildEqualsIncremental({ pool: db.pool, store }, merchantSearchesProjector);
+    await expectRebuildEqualsIncremental(
+      { pool: db.pool, store, searches: new SearchLog(db.pool) },
+      merchantSearchesProjector,
+    );
     const { rows } = await db.pool.query('select merchant_id, account_id from read.merchant_searches');
     expect(rows).toEqual([{ merchant_id: m1, account_id: account }]);
   });

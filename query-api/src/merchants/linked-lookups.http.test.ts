@@ -166,22 +166,16 @@ describe('an account locked from search for its contribution', () => {
     });
     const { contribution_records_added: added, contribution_merchants_searched: searched } =
       standing.body.data;
-    await server.store.appendToStream(
-      streams.searches(harbor),
+    await server.recordSearches(
       Array.from({ length: 203 * added - searched }, () => ({
-        id: randomUUID(),
-        type: 'MerchantSearched' as const,
-        data: {
-          accountId: harbor,
-          userId: userOf.tom!,
-          source: 'web' as const,
-          term: '123456789',
-          einSearch: true,
-          merchantIds: [randomUUID()],
-          hit: true,
-        },
+        accountId: harbor,
+        userId: userOf.tom!,
+        source: 'web' as const,
+        term: '123456789',
+        einSearch: true,
+        merchantIds: [randomUUID()],
+        hit: true,
       })),
-      { expectedRevision: 'any' },
     );
     await server.store.appendToStream(
       streams.account(harbor),

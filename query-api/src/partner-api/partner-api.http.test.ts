@@ -1,4 +1,4 @@
-import { API_TEXTS, buildPath, routes, streams } from '@mrn/contracts';
+import { API_TEXTS, buildPath, routes } from '@mrn/contracts';
 import { DEMO_PASSWORD, startTestServer, TEST_ADMIN, type TestServer } from '@mrn/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -299,9 +299,8 @@ describe('calls', () => {
     expect(byName.body.data.map((m: { fein: string }) => m.fein)).toEqual(['771234567']);
     await server.searches.flush();
     const recorded = await server.db.pool.query(
-      `select data->>'source' as source from events where stream_id = $1 and type = 'MerchantSearched'
-         and data->>'term' in ('771234567', 'partner pastries')`,
-      [streams.searches(accountOf.dana!)],
+      `select source from search_log where account_id = $1 and term in ('771234567', 'partner pastries')`,
+      [accountOf.dana!],
     );
     expect(recorded.rows.map((r) => r.source)).toEqual(['api', 'api']);
     const none = await api('GET', buildPath(routes.partnerSearchMerchants.path, { key: '999999991' }), token);

@@ -1,5 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import { buildPath, routes, streams } from '@mrn/contracts';
+import { buildPath, routes } from '@mrn/contracts';
 import { DEMO_PASSWORD, startTestServer, TEST_ADMIN, type TestServer } from '@mrn/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -96,34 +95,25 @@ describe('search history and search counts cover the last 6 months', () => {
   });
 
   /**
-   * A search made at `at`: the MerchantSearched fact a search records (DESIGN §4), as the log holds
-   * it, with the time it was recorded. Searches take their time from the database when they are
+   * A search made at `at`: the fact a search records (DESIGN §4), as the search log holds it, with the
+   * time it was recorded. Searches take their time from the database when they are
    * recorded, and the window is measured by the database's clock, so the server's injectable clock
    * cannot place a search in the past: the fact is written with its time instead.
    */
   async function searchedAt(fein: string, merchantId: string | null, at: Date): Promise<void> {
-    const accountId = accountOf.priya!;
-    const userId = userOf.priya!;
-    await server.db.pool.query(
-      `insert into events (stream_id, revision, event_id, type, data, metadata, recorded_at)
-       select $1, coalesce(max(revision), -1) + 1, $2, 'MerchantSearched', $3, $4, $5 from events where stream_id = $1`,
-      [
-        streams.searches(accountId),
-        randomUUID(),
-        {
-          accountId,
-          userId,
-          source: 'web',
-          term: fein,
-          einSearch: true,
-          merchantIds: merchantId ? [merchantId] : [],
-          hit: merchantId !== null,
-          categories: merchantId ? ['Slow Pay'] : [],
-        },
-        { actorUserId: userId, actorAccountId: accountId, source: 'web' },
+    await server.recordSearches([
+      {
+        accountId: accountOf.priya!,
+        userId: userOf.priya!,
+        source: 'web',
+        term: fein,
+        einSearch: true,
+        merchantIds: merchantId ? [merchantId] : [],
+        hit: merchantId !== null,
+        categories: merchantId ? ['Slow Pay'] : [],
         at,
-      ],
-    );
+      },
+    ]);
   }
 
   const partnerHistory = async (fein: string) => {

@@ -225,13 +225,11 @@ describe('data', () => {
     }
     expect((await api('GET', searchPath('010000001'), await productionToken())).status).toBe(404);
     // The searches were recorded where they were made: in the sandbox, with source api.
-    expect(
-      await count(sandboxPool(), `events where type = 'MerchantSearched' and data->>'term' like '%0000001'`),
-    ).toBeGreaterThan(0);
+    expect(await count(sandboxPool(), `search_log where term like '%0000001'`)).toBeGreaterThan(0);
     expect(
       await count(
         server.db.pool,
-        `events where type = 'MerchantSearched' and data->>'accountId' = $1 and data->>'term' like '%0000001' and data->>'source' = 'api'`,
+        `search_log where account_id = $1 and term like '%0000001' and source = 'api'`,
         [summit],
       ),
     ).toBe(1);
@@ -339,7 +337,7 @@ describe('reset', () => {
     expect((await sandboxPool().query('select name from read.accounts')).rows[0].name).toBe(
       SANDBOX_FUNDER.name,
     );
-    expect(await count(sandboxPool(), `events where type = 'MerchantSearched'`)).toBe(0);
+    expect(await count(sandboxPool(), 'search_log')).toBe(0);
     // A token from before the reset is gone with its session; new credentials work at once.
     expect((await api('GET', searchPath(SANDBOX_MERCHANT.fein), token)).status).toBe(401);
     const fresh = await sandboxToken();
