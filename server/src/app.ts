@@ -151,6 +151,7 @@ export async function startServer(
     allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK,
     source: kafka.dispatcherSource,
     leaseUrl: db.url,
+    notifications,
   });
   registerWebhookApi({ app, pool: db.pool, config, clock });
   const queries = await startQueryService({
