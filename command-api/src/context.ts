@@ -7,6 +7,7 @@ import type {
   HandlerRequest,
   Logger,
   Mailer,
+  PgNotifications,
   Pool,
   Position,
 } from '@mrn/platform';
@@ -39,6 +40,11 @@ export interface CommandDeps {
    * stand by. Without one, every process reads (still exactly once: the checkpoint is fenced).
    */
   leaseUrl?: string;
+  /**
+   * This process's LISTEN connection: projections' progress notices wake the consumers of their feeds
+   * (the search-watch reactor) at once; without one they read them every second.
+   */
+  notifications?: PgNotifications;
   /** The partner API's sandbox (server/src/sandbox), where this process runs one; absent otherwise. */
   sandbox?: SandboxControl;
 }

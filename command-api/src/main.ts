@@ -35,6 +35,7 @@ const service = startCommandService({
   // Work after a command that reads a read model waits for the projections process, through PostgreSQL.
   readModels: new CheckpointProgress(pool, boot.notifications),
   leaseUrl: boot.databaseUrl,
+  notifications: boot.notifications,
 });
 boot.metrics.trackOutboxDepth('mail_outbox', async () => {
   const { rows } = await pool.query<{ n: number }>(

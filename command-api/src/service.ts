@@ -22,7 +22,7 @@ export function startCommandService(deps: CommandDeps): {
   // check waits for it when a token is not reserved yet.
   const apiTokenBackfill = startApiTokenBackfill(deps);
   const contributionClock = runContributionClock(deps);
-  // "Watch merchants we search": subscribes accounts to what they search, following the log.
+  // "Watch merchants we search": subscribes accounts to what they search, following projections' feed.
   const searchWatch = runSearchWatchReactor({
     ...deps,
     logger: deps.logger.child({ component: 'search-watch' }),

@@ -138,6 +138,7 @@ export async function startServer(
     // Work after a command that reads a read model waits for the projections here (one process).
     readModels: projections,
     leaseUrl: db.url,
+    notifications,
   };
   const commands = startCommandService(commandDeps);
   const kafka = startKafka(config, { pool: db.pool, store, logger });
@@ -151,6 +152,7 @@ export async function startServer(
     allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK,
     source: kafka.dispatcherSource,
     leaseUrl: db.url,
+    notifications,
   });
   registerWebhookApi({ app, pool: db.pool, config, clock });
   const queries = await startQueryService({

@@ -1,8 +1,17 @@
-import { type Clock, type EventStore, type Position, type RecordedEvent, systemClock } from '@mrn/platform';
+import {
+  type Clock,
+  type EventStore,
+  type PgNotifications,
+  type Position,
+  type RecordedEvent,
+  sleepUnlessAborted,
+  systemClock,
+} from '@mrn/platform';
 import type { ClaimedDelivery } from './delivery/claim.ts';
 import { Deliveries, type DeliveryOptions } from './delivery/delivery.ts';
 import { DispatcherIntake } from './intake/intake.ts';
 import type { DispatcherSource } from './intake/sources.ts';
+import { startLookupsAtIntake, WatchedLookupsReader } from './intake/watched-lookups.ts';
 import { createMissingSecrets } from './signing/signing.ts';
 
 export type { ClaimedDelivery } from './delivery/claim.ts';
@@ -16,7 +25,7 @@ export {
   RESPONSE_KEEP_BYTES,
 } from './delivery/http-post.ts';
 export { DISABLE_AFTER_MS, JITTER, MAX_ATTEMPTS, RETRY_DELAYS_MS } from './delivery/retry-policy.ts';
-export { CHECKPOINT_NAME } from './intake/checkpoint.ts';
+export { CHECKPOINT_NAME, LOOKUPS_CHECKPOINT } from './intake/checkpoint.ts';
 
 export interface DispatcherOptions extends DeliveryOptions {
   store: EventStore;
@@ -29,17 +38,24 @@ export interface DispatcherOptions extends DeliveryOptions {
    * and take over within a second or so). Deliveries are shared by every process either way.
    */
   leaseUrl?: string;
+  /**
+   * The process's LISTEN connection: projections' progress notices wake the look-ups reader at once
+   * (without one it reads the feed every second).
+   */
+  notifications?: PgNotifications;
 }
 
 /**
- * The webhook dispatcher (DESIGN §1, §5), of two parts: the intake (intake/intake.ts) reads the log after
+ * The webhook dispatcher (DESIGN §1, §5), of three parts: the intake (intake/intake.ts) reads the log after
  * its checkpoint and, in the same transaction as moving it, writes outbox rows (exactly-once enqueue); the
- * deliveries (delivery/delivery.ts) claim due rows under a lease and deliver them (at-least-once), each
+ * look-ups reader (intake/watched-lookups.ts) does the same with projections' feed of look-ups of watched
+ * merchants (being-shopped alerts; the dispatcher reads no search, issue 31); the deliveries (delivery/delivery.ts) claim due rows under a lease and deliver them (at-least-once), each
  * endpoint isolated from the others and parked by its circuit breaker (endpoints/circuit-breaker.ts) or
  * disabled after days of failures (endpoints/endpoint-health.ts). New rows wake the deliveries at once.
  */
 export class WebhookDispatcher {
   private readonly intake: DispatcherIntake;
+  private readonly lookups: WatchedLookupsReader;
   private readonly deliveries: Deliveries;
   private readonly controller = new AbortController();
   private running: Promise<void> | undefined;
@@ -57,15 +73,38 @@ export class WebhookDispatcher {
       ...(opts.leaseUrl ? { leaseUrl: opts.leaseUrl } : {}),
       onEnqueued: () => this.deliveries.wakeUp(),
     });
+    this.lookups = new WatchedLookupsReader({
+      pool: opts.pool,
+      clock,
+      logger: opts.logger,
+      publicUrl: opts.publicUrl,
+      ...(opts.leaseUrl ? { leaseUrl: opts.leaseUrl } : {}),
+      ...(opts.notifications ? { notifications: opts.notifications } : {}),
+      onEnqueued: () => this.deliveries.wakeUp(),
+    });
   }
 
-  /** Starts following the source and the live delivery loop. */
+  /** Starts following the source and the feed of look-ups, and the live delivery loop. */
   start(): void {
     void createMissingSecrets(this.opts.pool, (this.opts.clock ?? systemClock).now()).catch((err: unknown) =>
       this.opts.logger.warn({ err }, 'signing secrets of known funders not made; made on first delivery'),
     );
-    this.running ??= this.intake.follow(this.controller.signal);
+    this.running ??= this.follow(this.controller.signal);
     this.deliveries.start();
+  }
+
+  private async follow(signal: AbortSignal): Promise<void> {
+    // The look-ups reader's first place is the intake's, before the intake moves (watched-lookups.ts).
+    for (let failures = 0; !signal.aborted; failures++) {
+      try {
+        await startLookupsAtIntake(this.opts.pool);
+        break;
+      } catch (err) {
+        this.opts.logger.error({ err }, 'webhook dispatcher could not read its checkpoints; retrying');
+        await sleepUnlessAborted(Math.min(30_000, 1000 * 2 ** Math.min(failures, 5)), signal);
+      }
+    }
+    await Promise.all([this.intake.follow(signal), this.lookups.follow(signal)]);
   }
 
   /** The intake finishes the batch in hand; requests in flight are aborted and their rows given back. */
@@ -75,12 +114,20 @@ export class WebhookDispatcher {
   }
 
   /**
-   * For tests and tools: catch up with the log, then deliver everything due now (no sleeping). With the
-   * Kafka source there is no head to catch up to: its consumer runs from `start()`, and this only delivers.
+   * For tests and tools: catch up with the log, then with the feed of look-ups, then deliver everything
+   * due now (no sleeping). With the Kafka source there is no head of the log to catch up to: its consumer
+   * runs from `start()`.
    */
   async runOnce(): Promise<{ enqueued: number; attempted: number }> {
-    const enqueued = this.intake.source.name === 'event-store' ? await this.intake.pump() : 0;
+    await startLookupsAtIntake(this.opts.pool);
+    let enqueued = this.intake.source.name === 'event-store' ? await this.intake.pump() : 0;
+    enqueued += await this.lookups.pump();
     return { enqueued, attempted: await this.deliveries.drain() };
+  }
+
+  /** Reads the feed of look-ups of watched merchants to its end; returns the outbox rows written. */
+  pumpLookups(): Promise<number> {
+    return this.lookups.pump();
   }
 
   readCheckpoint(): Promise<Position> {

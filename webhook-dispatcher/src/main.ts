@@ -13,7 +13,8 @@ import { startKafka } from './kafka/kafka.ts';
 import { dispatcherMigrations } from './migrations.ts';
 
 // The webhook dispatcher's process (`npm run start:split`, docker-compose.yml): reads the log (or Kafka
-// with KAFKA_BROKERS) while it holds the intake's lease, delivers webhooks and notification e-mails from
+// with KAFKA_BROKERS) while it holds the intake's lease, and projections' feed of look-ups of watched
+// merchants while it holds the look-ups reader's (woken by projections' progress notices), delivers webhooks and notification e-mails from
 // its outbox (deliveries are shared by every dispatcher process, each row claimed in PostgreSQL), and
 // serves its own routes: the webhook log and the signing secret's rotation.
 const migrations = [...platformMigrations(), ...dispatcherMigrations()];
@@ -33,6 +34,7 @@ const dispatcher = startDispatcher({
   allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK,
   source: kafka.dispatcherSource,
   leaseUrl: boot.databaseUrl,
+  notifications: boot.notifications,
   onDelivered: (outcome, seconds, fromEvent) => {
     metrics.webhookDeliveryDuration.observe({ outcome }, seconds);
     if (fromEvent !== null) metrics.webhookEventToDelivery.observe(fromEvent);

@@ -1,9 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { type AddressInfo, createServer as createTcpServer, type Socket } from 'node:net';
-import { type Mail, type Mailer, PostgresEventStore, platformMigrations } from '@mrn/platform';
+import {
+  createLogger,
+  type Mail,
+  type Mailer,
+  type Position,
+  PostgresEventStore,
+  platformMigrations,
+  SearchLog,
+  SearchLogWriter,
+} from '@mrn/platform';
 import { createTestDatabase, type TestDatabase } from '@mrn/platform/testing';
-import { projectionMigrations } from '@mrn/projections';
+import { allProjectors, ProjectionRunner, projectionMigrations } from '@mrn/projections';
 import { Webhook } from 'standardwebhooks';
 import { dispatcherMigrations } from './migrations.ts';
 
@@ -187,37 +196,72 @@ interface AccountSettings {
 }
 
 /**
- * A search by `accountId` that found `merchantIds`, recorded at `at` (the time the shopped alert counts
- * by): written with its time, as the query side's recorder would have written it then.
+ * The projections running over the test database (the dispatcher reads their read models and feeds:
+ * read.merchant_searches, read.watched_lookups), with the search log's writer.
+ */
+export interface TestProjections {
+  store: PostgresEventStore;
+  runner: ProjectionRunner;
+  searches: SearchLogWriter;
+  /** Until every projector has passed `position` (default: the event log's head). */
+  projected(position?: Position): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startProjections(
+  db: TestDatabase,
+  store: PostgresEventStore,
+): Promise<TestProjections> {
+  const searchLog = new SearchLog(db.pool);
+  const runner = new ProjectionRunner(
+    { pool: db.pool, store, searches: searchLog, logger: createLogger('silent') },
+    allProjectors,
+  );
+  await runner.start();
+  const projected = async (position?: Position) => {
+    const at = position ?? (await store.headPosition());
+    if (!(await runner.waitFor(at, [], 20_000))) throw new Error(`projections did not pass ${at}`);
+  };
+  return {
+    store,
+    runner,
+    searches: new SearchLogWriter(db.pool),
+    projected,
+    async stop() {
+      await runner.stop();
+      await searchLog.close();
+    },
+  };
+}
+
+/**
+ * A search by `accountId` that found `merchantIds`, recorded in the search log at `at` (the time the
+ * shopped alert counts by), as the query side's recorder would have written it then, and projected: fed
+ * to the dispatcher as the watches stand when it is made (projections have applied the event log first).
  */
 export async function searchedAt(
-  db: TestDatabase,
+  projections: TestProjections,
   accountId: string,
   merchantIds: string[],
   at: Date,
   extra: { einSearch?: boolean; platformAdmin?: boolean } = {},
-): Promise<void> {
-  const stream = `searches-${accountId}`;
-  await db.pool.query(
-    `insert into events (stream_id, revision, event_id, type, data, metadata, recorded_at)
-     select $1, coalesce(max(revision), -1) + 1, $2, 'MerchantSearched', $3, $4, $5 from events where stream_id = $1`,
-    [
-      stream,
-      randomUUID(),
-      {
-        accountId,
-        userId: randomUUID(),
-        source: 'web',
-        term: extra.einSearch === false ? 'acme' : '123456789',
-        einSearch: extra.einSearch ?? true,
-        merchantIds,
-        hit: merchantIds.length > 0,
-        ...(extra.platformAdmin ? { platformAdmin: true } : {}),
-      },
-      { actorAccountId: accountId },
+): Promise<Position> {
+  await projections.projected();
+  const [position] = await projections.searches.append([
+    {
+      accountId,
+      userId: randomUUID(),
+      source: 'web',
+      term: extra.einSearch === false ? 'acme' : '123456789',
+      einSearch: extra.einSearch ?? true,
+      merchantIds,
+      hit: merchantIds.length > 0,
+      ...(extra.platformAdmin ? { platformAdmin: true } : {}),
       at,
-    ],
-  );
+    },
+  ]);
+  await projections.projected(position);
+  return position!;
 }
 
 export async function watch(store: PostgresEventStore, accountId: string, fein: string): Promise<void> {

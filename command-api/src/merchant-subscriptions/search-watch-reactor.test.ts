@@ -1,26 +1,57 @@
 import { randomUUID } from 'node:crypto';
 import type { DomainEvent, EventData } from '@mrn/contracts';
-import { createLogger, ManualClock, PostgresEventStore, platformMigrations, START } from '@mrn/platform';
+import {
+  createLogger,
+  ManualClock,
+  PgNotifications,
+  type Position,
+  PostgresEventStore,
+  platformMigrations,
+  SearchLog,
+  SearchLogWriter,
+  START,
+} from '@mrn/platform';
 import { createTestDatabase, type TestDatabase } from '@mrn/platform/testing';
+import { allProjectors, ProjectionRunner, projectionMigrations } from '@mrn/projections';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEARCH_WATCH_CHECKPOINT, SearchWatchReactor } from './search-watch-reactor.ts';
 
-// The "watch merchants we search" reactor over a real event store: which searches watch what, as of
-// the account's setting at the moment of the search, and exactly once across a crash and a second process.
+// The "watch merchants we search" reactor over a real event store, search log and projections (it
+// follows their feed of candidates, read.search_watch_candidates, issue 31): which searches watch what,
+// as of the account's setting at the moment of the search, and exactly once across a crash and a second
+// process.
 
 let db: TestDatabase;
 let store: PostgresEventStore;
+let searchLog: SearchLog;
+let searches: SearchLogWriter;
+let projections: ProjectionRunner;
 const clock = new ManualClock(new Date());
 beforeAll(async () => {
-  db = await createTestDatabase(platformMigrations());
+  db = await createTestDatabase([...platformMigrations(), ...projectionMigrations()]);
   store = new PostgresEventStore(db.pool);
+  searchLog = new SearchLog(db.pool);
+  searches = new SearchLogWriter(db.pool);
+  projections = new ProjectionRunner(
+    { pool: db.pool, store, searches: searchLog, logger: createLogger('silent') },
+    allProjectors,
+  );
+  await projections.start();
 });
 afterAll(async () => {
+  await projections?.stop();
+  await searchLog?.close();
   await store?.close();
   await db?.drop();
 });
 
-const reactor = () => new SearchWatchReactor({ store, pool: db.pool, clock, logger: createLogger('silent') });
+/** Until every projector has passed `position` (default: the event log's head). */
+const projected = async (position?: Position) => {
+  expect(await projections.waitFor(position ?? (await store.headPosition()), [], 20_000)).toBe(true);
+};
+
+const reactor = (extra: { notifications?: PgNotifications } = {}) =>
+  new SearchWatchReactor({ store, pool: db.pool, clock, logger: createLogger('silent'), ...extra });
 const append = (streamId: string, events: DomainEvent[]) =>
   store.appendToStream(
     streamId,
@@ -93,21 +124,26 @@ async function addMerchant(fein: string) {
   return merchantId;
 }
 
-const search = (accountId: string, term: string, merchantIds: string[], einSearch = /^\d/.test(term)) =>
-  append(`searches-${accountId}`, [
+/**
+ * A search recorded in the search log, as the query side's recorder writes it, once projections have
+ * applied the event log (the account and merchant as they stand), and projected.
+ */
+async function search(accountId: string, term: string, merchantIds: string[], einSearch = /^\d/.test(term)) {
+  await projected();
+  const [position] = await searches.append([
     {
-      type: 'MerchantSearched',
-      data: {
-        accountId,
-        userId: randomUUID(),
-        source: 'web',
-        term,
-        einSearch,
-        merchantIds,
-        hit: merchantIds.length > 0,
-      },
+      accountId,
+      userId: randomUUID(),
+      source: 'web',
+      term,
+      einSearch,
+      merchantIds,
+      hit: merchantIds.length > 0,
     },
   ]);
+  await projected(position);
+  return position!;
+}
 
 async function added(accountId: string) {
   const { rows } = await db.pool.query<{ data: EventData<'MerchantSubscriptionsAdded'>; recorded_at: Date }>(
@@ -126,12 +162,12 @@ describe('the search watch reactor', () => {
     const [watch, ...rest] = await added(account);
     expect(rest).toEqual([]);
     expect(watch).toMatchObject({ feins: ['123456789'], source: 'search' });
-    const { rows } = await db.pool.query<{ recorded_at: Date }>(
-      `select recorded_at from events where stream_id = $1`,
-      [`searches-${account}`],
+    const { rows } = await db.pool.query<{ searched_at: Date }>(
+      'select searched_at from search_log where account_id = $1',
+      [account],
     );
     // Through the whole UTC day three months after the search day.
-    const day = rows[0]!.recorded_at.toISOString().slice(0, 10);
+    const day = rows[0]!.searched_at.toISOString().slice(0, 10);
     const end = new Date(`${day}T00:00:00.000Z`);
     end.setUTCMonth(end.getUTCMonth() + 3);
     end.setUTCDate(end.getUTCDate() + 1);
@@ -193,13 +229,30 @@ describe('the search watch reactor', () => {
     expect((await added(account)).map((d) => d.feins)).toEqual([['723456789']]);
   });
 
-  it('follows the log live once started', async () => {
+  it('follows the feed live once started, woken by the projections’ progress', async () => {
     const account = await openAccount('PRO', { enabled: true, watch: true });
     const merchant = await addMerchant('823456789');
-    const live = reactor().start();
+    const notifications = new PgNotifications(db.url);
+    const live = reactor({ notifications }).start();
     try {
       await search(account, '823456789', [merchant]);
       await expect.poll(async () => (await added(account)).length, { timeout: 10_000 }).toBe(1);
+    } finally {
+      await live.stop();
+      await notifications.close();
+    }
+  });
+
+  it('moves its checkpoint past searches that feed it nothing, to where the feed is complete', async () => {
+    const account = await openAccount('PRO', { enabled: true, watch: false });
+    const merchant = await addMerchant('923456789');
+    const live = reactor().start();
+    try {
+      const position = await search(account, '923456789', [merchant]);
+      await expect
+        .poll(async () => (await live.readCheckpoint()) >= position, { timeout: 10_000 })
+        .toBe(true);
+      expect(await added(account)).toEqual([]);
     } finally {
       await live.stop();
     }

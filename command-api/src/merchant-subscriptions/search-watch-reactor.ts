@@ -1,39 +1,80 @@
-import {
-  type EventData,
-  EventParseError,
-  identifiedMerchant,
-  normaliseEin,
-  parseEvent,
-  searchWatchEnd,
-  streams,
-} from '@mrn/contracts';
+import { parseEvent, searchWatchEnd, streams } from '@mrn/contracts';
 import {
   type Clock,
   Consumer,
   type EventStore,
+  FeedLog,
   type Logger,
+  type PgNotifications,
   type Pool,
   type Position,
   type RecordedEvent,
 } from '@mrn/platform';
 import { type AccountEvent, type AccountState, accountDecider } from '../accounts/account.ts';
-import { merchants, subscriptions } from '../aggregates.ts';
+import { subscriptions } from '../aggregates.ts';
 
-/** The reactor's row in `subscription_checkpoints`. */
+/** The reactor's row in `subscription_checkpoints`: a position of the search log (issue 31). */
 export const SEARCH_WATCH_CHECKPOINT = 'search-watch';
 /**
- * Under load the reactor reads the searches of the last 20 ms at once (one read of the log and of each
- * searching account's stream per batch, not per search); a watch starts at most that much later.
+ * Under load the reactor reads the candidates of the last 20 ms at once (one read of each searching
+ * account's stream per batch, not per search); a watch starts at most that much later.
  */
 const SEARCH_WATCH_BATCH_INTERVAL_MS = 20;
+/** The projector that writes the feed: its checkpoint is where the feed is complete (the reader's horizon). */
+export const SEARCH_WATCH_FEED_WRITER = 'search_feeds';
+
+/** The feed after a position, in its order (the primary key's). */
+const READ = `select position, search_id, searched_at, account_id, user_id, merchant_id, fein
+    from read.search_watch_candidates where position > $1 order by position limit $2`;
+
+interface CandidateRow {
+  position: string;
+  search_id: string;
+  searched_at: Date;
+  account_id: string;
+  user_id: string;
+  merchant_id: string;
+  fein: string;
+}
+
+/** A merchant a search identified, of an account that watched what it searched when the feed read it. */
+export interface SearchWatchCandidate {
+  searchId: string;
+  accountId: string;
+  userId: string;
+  merchantId: string;
+  fein: string;
+}
+
+type CandidateEvent = RecordedEvent<'SearchWatchCandidate', SearchWatchCandidate>;
+
+/** A row of the feed as the consumer is given it: its position and time the search's, its id the search's. */
+const toEvent = (r: CandidateRow): CandidateEvent => ({
+  id: r.search_id,
+  streamId: `searches-${r.account_id}`,
+  revision: 0n,
+  position: r.position,
+  type: 'SearchWatchCandidate',
+  data: {
+    searchId: r.search_id,
+    accountId: r.account_id,
+    userId: r.user_id,
+    merchantId: r.merchant_id,
+    fein: r.fein,
+  },
+  metadata: { actorUserId: r.user_id, actorAccountId: r.account_id },
+  recordedAt: r.searched_at,
+});
 
 type Deps = {
   store: EventStore;
   pool: Pool;
   clock: Clock;
   logger: Logger;
-  /** With a database URL, one process follows the log at a time, the others stand by (consumer.ts). */
+  /** With a database URL, one process follows the feed at a time, the others stand by (consumer.ts). */
   leaseUrl?: string;
+  /** This process's LISTEN connection: projections' progress notices wake the reactor at once. */
+  notifications?: PgNotifications;
 };
 
 /**
@@ -47,33 +88,43 @@ export function watchMonthsOf(account: AccountState): number | undefined {
 }
 
 /**
- * The "watch merchants we search" process manager: follows the log and, for each search that
- * identified a merchant by an account whose setting was on at that moment, watches the merchant's EIN
- * until the search time plus the chosen months.
+ * The "watch merchants we search" process manager: for each search that identified a merchant by an
+ * account whose setting was on at that moment, watches the merchant's EIN until the search time plus the
+ * chosen months. It reads no search (issue 31): it follows projections' feed of candidates
+ * (read.search_watch_candidates: the merchants identified by the searches of accounts whose setting was
+ * on when the feed read them), as the platform `Consumer` over the feed read as a log (`FeedLog`), with
+ * its checkpoint (a position of the search log), lease, retries and backoff; woken by projections'
+ * progress notices that name the feed's writer, or at the poll (a second). A feed rebuilt writes rows
+ * again at positions already passed: they are never read again.
  *
  * Exactly once without a shared transaction: everything it decides is a function of the log up to the
  * search (the account folded as of the search's position, the end computed from its recorded time), and
- * the subscriptions decider writes only a watch that is new or longer. A search handled again after a
+ * the subscriptions decider writes only a watch that is new or longer. A candidate handled again after a
  * crash between the append and the checkpoint, or by two processes at once, writes nothing the second
  * time (optimistic concurrency makes the loser decide again on the winner's state).
  */
 export class SearchWatchReactor {
   /**
-   * The platform consumer (checkpoint, idle batches, backoff): a batch with no search only moves the
-   * checkpoint. The watches are appended before the checkpoint moves (at least once, see above).
+   * The platform consumer (checkpoint, lease, backoff) over the feed. The watches are appended before
+   * the checkpoint moves (at least once, see above).
    */
   private readonly consumer: Consumer<number>;
 
   constructor(private readonly deps: Deps) {
     this.consumer = new Consumer<number>({
       name: SEARCH_WATCH_CHECKPOINT,
-      store: deps.store,
+      store: new FeedLog<CandidateRow>({
+        pool: deps.pool,
+        read: { name: 'mrn_search_watch_candidates', text: READ },
+        toEvent,
+        writer: SEARCH_WATCH_FEED_WRITER,
+        ...(deps.notifications ? { notifications: deps.notifications } : {}),
+      }),
       pool: deps.pool,
       logger: deps.logger,
       ...(deps.leaseUrl ? { leaseUrl: deps.leaseUrl } : {}),
-      relevant: (type) => type === 'MerchantSearched',
       batchIntervalMs: SEARCH_WATCH_BATCH_INTERVAL_MS,
-      beforeCommit: (searches) => this.watchAll(searches),
+      beforeCommit: (candidates) => this.watchAll(candidates as CandidateEvent[]),
     });
   }
 
@@ -90,48 +141,21 @@ export class SearchWatchReactor {
     return this.consumer.readCheckpoint();
   }
 
-  /** For tests and tools: handle the log from the checkpoint to its head now. */
+  /** For tests and tools: handle the feed from the checkpoint to its end now. */
   runOnce(): Promise<number> {
     return this.consumer.runOnce();
   }
 
-  /**
-   * Handles one batch (the events after the checkpoint), then moves the checkpoint past it; returns how
-   * many searches wrote a watch. Never moves back: events at or before the checkpoint are skipped.
-   */
-  applyBatch(events: RecordedEvent[]): Promise<number> {
-    return this.consumer.applyBatch(events);
-  }
-
-  /** The searches of a batch, in the log's order; returns how many wrote a watch. */
-  private async watchAll(searches: RecordedEvent[]): Promise<number> {
+  /** The candidates of a batch, in the feed's order; returns how many wrote a watch. */
+  private async watchAll(candidates: CandidateEvent[]): Promise<number> {
     const accountLogs = new Map<string, Promise<RecordedEvent[]>>();
     let watched = 0;
-    for (const raw of searches) {
-      const search = this.readSearch(raw);
-      if (!search) continue;
-      const { accountId } = search.data;
-      if (!identifiedMerchant(search.data)) continue;
+    for (const candidate of candidates) {
+      const { accountId } = candidate.data;
       if (!accountLogs.has(accountId)) accountLogs.set(accountId, this.accountLog(accountId));
-      if (await this.watch(search, await accountLogs.get(accountId)!)) watched += 1;
+      if (await this.watch(candidate, await accountLogs.get(accountId)!)) watched += 1;
     }
     return watched;
-  }
-
-  /**
-   * A search the catalogue cannot read is skipped, logged: retrying would stop every later search from
-   * being watched, and the projections quarantine (and report) the same event.
-   */
-  private readSearch(
-    raw: RecordedEvent,
-  ): RecordedEvent<'MerchantSearched', EventData<'MerchantSearched'>> | undefined {
-    try {
-      return parseEvent(raw) as RecordedEvent<'MerchantSearched', EventData<'MerchantSearched'>>;
-    } catch (err) {
-      if (!(err instanceof EventParseError)) throw err;
-      this.deps.logger.error({ err, eventId: raw.id }, 'search watch reactor skipped an unreadable search');
-      return undefined;
-    }
   }
 
   private async accountLog(accountId: string): Promise<RecordedEvent[]> {
@@ -140,13 +164,11 @@ export class SearchWatchReactor {
     return out;
   }
 
-  private async watch(
-    search: RecordedEvent<'MerchantSearched', EventData<'MerchantSearched'>>,
-    accountLog: RecordedEvent[],
-  ): Promise<boolean> {
-    // The account as it stood when it searched: a setting switched on later does not reach back.
+  private async watch(candidate: CandidateEvent, accountLog: RecordedEvent[]): Promise<boolean> {
+    // The account as it stood when it searched: a setting switched on later does not reach back. The
+    // search log's positions compare with the event log's.
     const account = accountLog
-      .filter((e) => e.position <= search.position)
+      .filter((e) => e.position <= candidate.position)
       .reduce(
         (state, e) => accountDecider.evolve(state, e as unknown as AccountEvent),
         accountDecider.initialState(),
@@ -154,42 +176,24 @@ export class SearchWatchReactor {
     const months = watchMonthsOf(account);
     if (months === undefined) return false;
     const now = this.deps.clock.now();
-    const watchUntil = searchWatchEnd(search.recordedAt, months);
-    // A watch that would already have ended (the log read long after the search) is not started.
+    const watchUntil = searchWatchEnd(candidate.recordedAt, months);
+    // A watch that would already have ended (the feed read long after the search) is not started.
     if (watchUntil <= now) return false;
-    const fein = await this.feinOf(search.data);
-    if (!fein) return false;
+    const { accountId, userId, fein, searchId } = candidate.data;
     const result = await subscriptions.handle(
       this.deps,
-      search.data.accountId,
-      {
-        type: 'WatchSearched',
-        accountId: search.data.accountId,
-        feins: [fein],
-        watchUntil: watchUntil.toISOString(),
-      },
+      accountId,
+      { type: 'WatchSearched', accountId, feins: [fein], watchUntil: watchUntil.toISOString() },
       { now },
       {
         source: 'system',
-        actorUserId: search.data.userId,
-        actorAccountId: search.data.accountId,
-        causationId: search.id,
-        correlationId: search.metadata.correlationId ?? search.id,
+        actorUserId: userId,
+        actorAccountId: accountId,
+        causationId: searchId,
+        correlationId: searchId,
       },
     );
     return result.events.length > 0;
-  }
-
-  /** An EIN search names its EIN; a keyword search's merchant is read from its own stream. */
-  private async feinOf(search: EventData<'MerchantSearched'>): Promise<string | undefined> {
-    if (search.einSearch) {
-      const digits = normaliseEin(search.term);
-      if (/^\d{9}$/.test(digits)) return digits;
-    }
-    const merchantId = identifiedMerchant(search);
-    if (!merchantId) return undefined;
-    const { state } = await merchants.load(this.deps.store, merchantId);
-    return state.status === 'none' ? undefined : state.fein;
   }
 }
 

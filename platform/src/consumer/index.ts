@@ -1,5 +1,6 @@
 export * from './checkpoints.ts';
 export * from './consumer.ts';
+export * from './feed-log.ts';
 export * from './lease.ts';
 export * from './notifications.ts';
 export * from './progress.ts';

@@ -2,14 +2,13 @@ import {
   alertSettingsOf,
   type EventOf,
   formatEin,
-  inquiredMerchant,
   parseEvent,
   type ShoppedWebhookData,
 } from '@mrn/contracts';
-import type { PoolClient, RecordedEvent } from '@mrn/platform';
+import type { PoolClient, Position, RecordedEvent } from '@mrn/platform';
 import { resumeEndpoint } from '../endpoints/endpoint-health.ts';
 import { newWebhookSecret } from '../signing/signing.ts';
-import { judgeSearch, judgeThresholdChange, recordWatches, type ShoppedAlert } from './shopped-alerts.ts';
+import { judgeThresholdChange, recordWatches, type ShoppedAlert } from './shopped-alerts.ts';
 
 /** What a subscriber is told (accounts spec §3), as the `data` of a Standard Webhooks payload. */
 export interface NotificationData {
@@ -34,7 +33,10 @@ export interface WebhookPayload {
 /** Never sent to another funder: reserved for platform administrators (DESIGN §5). */
 const PLATFORM_ONLY_CATEGORY = 'Merchant Dispute';
 
-/** Event types the dispatcher reads; every other event only moves its checkpoint. */
+/**
+ * Event types the dispatcher reads; every other event only moves its checkpoint. No search: the look-ups
+ * of watched merchants come from projections' feed (watched-lookups.ts, issue 31).
+ */
 export const HANDLED_TYPES = new Set([
   'AccountOpened',
   'AccountUpdated',
@@ -50,8 +52,21 @@ export const HANDLED_TYPES = new Set([
   'MerchantUpdated',
   'NoteAdded',
   'NoteUpdated',
-  'MerchantSearched',
 ]);
+
+/** Event types that may judge a being-shopped alert (shopped-alerts.ts): a threshold saved, a watch started. */
+export const SHOPPED_TYPES = new Set(['AccountUpdated', 'MerchantSubscriptionsAdded']);
+
+/** What an event is applied with: the payloads' base URL, the time, and the being-shopped judgements' lock. */
+export interface ApplyContext {
+  publicUrl: string;
+  now: Date;
+  /**
+   * Takes the being-shopped judgements' lock (once per transaction) and gives the feed's look-ups judged
+   * so far (shopped-alerts.ts, `judgedLookups`).
+   */
+  judgedLookups(): Promise<Position>;
+}
 
 const TYPE_OF_ACTION: Record<NotificationData['action'], string> = {
   'Merchant Added': 'merchant.added',
@@ -113,11 +128,7 @@ interface Notice {
  * EINs and merchants, and for a merchant change writes one outbox row per watching account and channel.
  * Runs in the same transaction as the checkpoint: each event is enqueued exactly once.
  */
-export async function applyEvent(
-  tx: PoolClient,
-  raw: RecordedEvent,
-  ctx: { publicUrl: string; now: Date },
-): Promise<number> {
+export async function applyEvent(tx: PoolClient, raw: RecordedEvent, ctx: ApplyContext): Promise<number> {
   if (!HANDLED_TYPES.has(raw.type)) return 0;
   const e = parseEvent(raw);
   switch (e.type) {
@@ -188,11 +199,12 @@ export async function applyEvent(
         );
       }
       // After the settings are saved: the alert goes to the endpoint and types just saved.
-      const alerts = await judgeThresholdChange(tx, raw, {
-        accountId: d.accountId,
-        before: rows[0]!.threshold_before,
-        after: threshold,
-      });
+      const alerts = await judgeThresholdChange(
+        tx,
+        raw,
+        { accountId: d.accountId, before: rows[0]!.threshold_before, after: threshold },
+        ctx.judgedLookups,
+      );
       return sendShoppedAlerts(tx, alerts, raw, ctx);
     }
     case 'AccountWebhookEndpointSaved': {
@@ -214,7 +226,7 @@ export async function applyEvent(
       // Recorded again for a watched EIN only to change its end (a search made it longer, or a person
       // subscribed it for good: no end). An event past `watch_until` notifies no one (enqueue). A watch
       // that starts is judged for being shopped (shopped-alerts.ts).
-      return sendShoppedAlerts(tx, await recordWatches(tx, raw, d), raw, ctx);
+      return sendShoppedAlerts(tx, await recordWatches(tx, raw, d, ctx.judgedLookups), raw, ctx);
     }
     case 'MerchantSubscriptionsRemoved': {
       const d = (e as unknown as EventOf<'MerchantSubscriptionsRemoved'>).data;
@@ -282,26 +294,19 @@ export async function applyEvent(
         : [];
       return enqueue(tx, e, ctx, notice, folded);
     }
-    case 'MerchantSearched': {
-      const search = (e as unknown as EventOf<'MerchantSearched'>).data;
-      const merchantId = inquiredMerchant(search);
-      if (!merchantId) return 0;
-      const alerts = await judgeSearch(tx, raw, { merchantId, accountId: search.accountId });
-      return sendShoppedAlerts(tx, alerts, raw, ctx);
-    }
     default:
       return 0;
   }
 }
 
 /**
- * The being-shopped alerts an event judged (shopped-alerts.ts), each to its watcher alone: a signed
- * webhook (unless its endpoint filtered the type out) and an e-mail, as of the event.
+ * The being-shopped alerts an event or a look-up judged (shopped-alerts.ts), each to its watcher alone: a
+ * signed webhook (unless its endpoint filtered the type out) and an e-mail, as of `e` (its time).
  */
-async function sendShoppedAlerts(
+export async function sendShoppedAlerts(
   tx: PoolClient,
   alerts: readonly ShoppedAlert[],
-  e: RecordedEvent,
+  e: { recordedAt: Date },
   ctx: { publicUrl: string; now: Date },
 ): Promise<number> {
   let written = 0;

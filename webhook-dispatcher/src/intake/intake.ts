@@ -13,9 +13,10 @@ import {
 } from '@mrn/platform';
 import { claimUnseen } from '../kafka/kafka-dedupe.ts';
 import { CHECKPOINT_NAME } from './checkpoint.ts';
-import { applyEvent, HANDLED_TYPES } from './enqueue.ts';
+import { type ApplyContext, applyEvent, HANDLED_TYPES, SHOPPED_TYPES } from './enqueue.ts';
 import { isUnreadable, quarantineEvent } from './quarantine.ts';
-import { setQuietMerchantsApart, storeQuietCopies, storeQuietInquiries } from './quiet-merchants.ts';
+import { setQuietMerchantsApart, storeQuietCopies } from './quiet-merchants.ts';
+import { judgedLookups } from './shopped-alerts.ts';
 import { type DispatcherSource, eventStoreSource, type SourceTarget } from './sources.ts';
 
 /** An unreachable broker stays so for a while: the Kafka source is retried with backoff up to this. */
@@ -61,9 +62,6 @@ export class DispatcherIntake implements SourceTarget {
       logger: opts.logger,
       ...(opts.leaseUrl ? { leaseUrl: opts.leaseUrl } : {}),
       relevant: (type) => HANDLED_TYPES.has(type),
-      // Searches (the being-shopped alert's) are read at the poll interval, a second's worth at once: a
-      // search is the hot path, and an alert a second later tells the watcher the same thing.
-      wakeFor: (type) => HANDLED_TYPES.has(type) && type !== 'MerchantSearched',
       handle: (tx, events) => this.applyInOrder(tx, events, this.context()),
       afterCommit: (enqueued) => {
         if (enqueued > 0) opts.onEnqueued(enqueued);
@@ -157,13 +155,17 @@ export class DispatcherIntake implements SourceTarget {
   }
 
   /**
-   * A batch's events inside its transaction: the changes and look-ups of merchants nobody watches as one
-   * upsert each of the dispatcher's copies (quiet-merchants.ts), every other event one by one in order.
+   * A batch's events inside its transaction: the changes of merchants nobody watches as one upsert of
+   * the dispatcher's copies (quiet-merchants.ts), every other event one by one in order. A batch that
+   * may judge a being-shopped alert takes the judgements' lock first, before it writes anything
+   * (shopped-alerts.ts): the look-ups reader's batches and this one are judged one after the other.
    */
-  private async applyInOrder(tx: PoolClient, events: RecordedEvent[], ctx: Context): Promise<number> {
-    const { eventByEvent, quietCopies, quietInquiries } = await setQuietMerchantsApart(tx, events);
+  private async applyInOrder(tx: PoolClient, events: RecordedEvent[], base: Context): Promise<number> {
+    let judged: Promise<Position> | undefined;
+    const ctx: ApplyContext = { ...base, judgedLookups: () => (judged ??= judgedLookups(tx)) };
+    if (events.some((e) => SHOPPED_TYPES.has(e.type))) await ctx.judgedLookups();
+    const { eventByEvent, quietCopies } = await setQuietMerchantsApart(tx, events);
     await storeQuietCopies(tx, quietCopies);
-    await storeQuietInquiries(tx, quietInquiries);
     let count = 0;
     for (const e of eventByEvent) count += await this.applyOne(tx, e, ctx);
     return count;
@@ -174,7 +176,7 @@ export class DispatcherIntake implements SourceTarget {
    * every retry and stop all notifications behind it: it is quarantined instead, and the batch goes on.
    * `applyEvent` reads the event before it writes anything, so nothing of it is half applied.
    */
-  private async applyOne(tx: PoolClient, e: RecordedEvent, ctx: Context): Promise<number> {
+  private async applyOne(tx: PoolClient, e: RecordedEvent, ctx: ApplyContext): Promise<number> {
     try {
       return await applyEvent(tx, e, ctx);
     } catch (err) {

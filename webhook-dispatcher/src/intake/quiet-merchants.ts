@@ -1,16 +1,9 @@
-import { type EventOf, inquiredMerchant, parseEvent } from '@mrn/contracts';
+import { type EventOf, parseEvent } from '@mrn/contracts';
 import type { PoolClient, RecordedEvent } from '@mrn/platform';
 
 const MERCHANT_TYPES = new Set(['MerchantAdded', 'MerchantUpdated', 'NoteAdded', 'NoteUpdated']);
 
 type MerchantEvent = EventOf<'MerchantAdded' | 'MerchantUpdated' | 'NoteAdded' | 'NoteUpdated'>;
-
-/** A funder's latest look-up of a merchant (webhook_inquiries), for the being-shopped alert. */
-interface Inquiry {
-  merchant_id: string;
-  account_id: string;
-  at: string;
-}
 
 interface MerchantCopy {
   merchant_id: string;
@@ -32,35 +25,22 @@ interface MerchantCopy {
 export async function setQuietMerchantsApart(
   tx: PoolClient,
   events: readonly RecordedEvent[],
-): Promise<{ eventByEvent: RecordedEvent[]; quietCopies: MerchantCopy[]; quietInquiries: Inquiry[] }> {
+): Promise<{ eventByEvent: RecordedEvent[]; quietCopies: MerchantCopy[] }> {
   const parsed = new Map<RecordedEvent, MerchantEvent>();
-  // Searches go the same way: every search that looked a merchant up is kept (webhook_inquiries), but
-  // only those of a watched merchant are judged for its watchers' being-shopped alerts, one by one in
-  // log order (shopped-alerts.ts). A search that looked nothing up changes nothing the dispatcher keeps.
-  const searches = new Map<RecordedEvent, { merchantId: string | undefined; accountId: string }>();
   const subscribedInBatch = new Set<string>();
   for (const raw of events) {
     if (MERCHANT_TYPES.has(raw.type)) {
       const e = tryParse(raw) as MerchantEvent | undefined;
       if (e) parsed.set(raw, e);
-    } else if (raw.type === 'MerchantSearched') {
-      const e = tryParse(raw) as EventOf<'MerchantSearched'> | undefined;
-      if (e) searches.set(raw, { merchantId: inquiredMerchant(e.data), accountId: e.data.accountId });
     } else if (raw.type === 'MerchantSubscriptionsAdded') {
       const e = tryParse(raw) as EventOf<'MerchantSubscriptionsAdded'> | undefined;
       // Unreadable: it is quarantined on the event-by-event path; nothing of it can be watched.
       for (const fein of e?.data.feins ?? []) subscribedInBatch.add(fein);
     }
   }
-  if (parsed.size === 0 && searches.size === 0)
-    return { eventByEvent: [...events], quietCopies: [], quietInquiries: [] };
+  if (parsed.size === 0) return { eventByEvent: [...events], quietCopies: [] };
 
-  const merchantIds = [
-    ...new Set([
-      ...[...parsed.values()].map((e) => e.data.merchantId),
-      ...[...searches.values()].flatMap((s) => (s.merchantId ? [s.merchantId] : [])),
-    ]),
-  ];
+  const merchantIds = [...new Set([...parsed.values()].map((e) => e.data.merchantId))];
   const stored = new Map(
     (
       await tx.query<MerchantCopy>(
@@ -90,22 +70,7 @@ export async function setQuietMerchantsApart(
 
   const eventByEvent: RecordedEvent[] = [];
   const copies = new Map<string, MerchantCopy>();
-  const inquiries = new Map<string, Inquiry>();
   for (const raw of events) {
-    const search = searches.get(raw);
-    if (search) {
-      if (!search.merchantId) continue;
-      if (!isQuiet(search.merchantId)) {
-        eventByEvent.push(raw);
-        continue;
-      }
-      const key = `${search.merchantId}:${search.accountId}`;
-      const at = raw.recordedAt.toISOString();
-      const before = inquiries.get(key);
-      if (!before || before.at < at)
-        inquiries.set(key, { merchant_id: search.merchantId, account_id: search.accountId, at });
-      continue;
-    }
     const e = parsed.get(raw);
     if (!e || !isQuiet(e.data.merchantId)) {
       eventByEvent.push(raw);
@@ -126,19 +91,7 @@ export async function setQuietMerchantsApart(
           : (before?.added_correlation ?? null),
     });
   }
-  return { eventByEvent, quietCopies: [...copies.values()], quietInquiries: [...inquiries.values()] };
-}
-
-/** Records the quiet merchants' look-ups, one statement for the batch (order-free: the latest wins). */
-export async function storeQuietInquiries(tx: PoolClient, inquiries: readonly Inquiry[]): Promise<void> {
-  if (inquiries.length === 0) return;
-  await tx.query(
-    `insert into webhook_inquiries (merchant_id, account_id, last_searched_at)
-     select merchant_id, account_id, at from jsonb_to_recordset($1::jsonb) as r(merchant_id uuid, account_id uuid, at timestamptz)
-     on conflict (merchant_id, account_id) do update
-       set last_searched_at = greatest(webhook_inquiries.last_searched_at, excluded.last_searched_at)`,
-    [JSON.stringify(inquiries)],
-  );
+  return { eventByEvent, quietCopies: [...copies.values()] };
 }
 
 /** Writes the quiet merchants' copies, one statement for the batch. */

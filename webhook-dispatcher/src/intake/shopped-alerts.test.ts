@@ -15,24 +15,31 @@ import {
   randomEin,
   saveAccountSettings,
   searchedAt,
+  startProjections,
   startReceiver,
+  type TestProjections,
   verifyWith,
   watch,
 } from '../test-helpers.ts';
 
 // "Being shopped" alerts (issue 24): a watcher is told, by a signed webhook and an e-mail, when the
 // distinct other funders looking a watched merchant up within 7 days reach its threshold: once per
-// crossing, never for its own searches, and not at an endpoint that filtered the type out.
+// crossing, never for its own searches, and not at an endpoint that filtered the type out. Searches are
+// recorded in the search log and projected (issue 31): the dispatcher judges projections' feed of
+// look-ups of watched merchants and counts from their read.merchant_searches.
 
 let db: TestDatabase;
 let store: PostgresEventStore;
 let receiver: Receiver;
+let projections: TestProjections;
 
 beforeAll(async () => {
   ({ db, store } = await openDispatcherDatabase());
   receiver = await startReceiver();
+  projections = await startProjections(db, store);
 });
 afterAll(async () => {
+  await projections?.stop();
   await receiver?.close();
   await closeDispatcherDatabase({ db, store });
 });
@@ -108,7 +115,7 @@ async function lookUps(merchantId: string, names: string[], at: Date) {
   const funders = [];
   for (const name of names) {
     const funder = await openAccount(store, `Funder ${name}`);
-    await searchedAt(db, funder, [merchantId], at);
+    await searchedAt(projections, funder, [merchantId], at);
     funders.push(funder);
   }
   return funders;
@@ -123,10 +130,12 @@ describe('being shopped', () => {
   it('alerts once when searches from several funders arrive at once, never counting the watcher’s own', async () => {
     const { fein, watcher, merchantId } = await scene({ shoppedAlertThreshold: 3 });
     // The watcher searches it three times itself: nothing.
-    for (let i = 0; i < 3; i++) await searchedAt(db, watcher, [merchantId], daysAgo(0.5));
+    for (let i = 0; i < 3; i++) await searchedAt(projections, watcher, [merchantId], daysAgo(0.5));
     // Five other funders, one of them twice, all at once.
     const others = await Promise.all([1, 2, 3, 4, 5].map((i) => openAccount(store, `Other Funder ${i}`)));
-    await Promise.all([...others, others[0]!].map((a) => searchedAt(db, a, [merchantId], daysAgo(0.1))));
+    await Promise.all(
+      [...others, others[0]!].map((a) => searchedAt(projections, a, [merchantId], daysAgo(0.1))),
+    );
     const mailer = await run();
 
     const alerts = shopped();
@@ -159,12 +168,12 @@ describe('being shopped', () => {
   it('alerts again only after the figure has fallen below the threshold', async () => {
     const { merchantId } = await scene({ shoppedAlertThreshold: 2 });
     const [x, y, z] = await Promise.all(['X', 'Y', 'Z'].map((n) => openAccount(store, `Funder ${n}`)));
-    await searchedAt(db, x!, [merchantId], daysAgo(20));
-    await searchedAt(db, y!, [merchantId], daysAgo(19)); // x and y within 7 days: the first crossing
-    await searchedAt(db, x!, [merchantId], daysAgo(18)); // still above: nothing
-    await searchedAt(db, z!, [merchantId], daysAgo(5)); // x and y have aged out: 1, below
-    await searchedAt(db, x!, [merchantId], daysAgo(4)); // z and x: the second crossing
-    await searchedAt(db, y!, [merchantId], daysAgo(3)); // 3, still above: nothing
+    await searchedAt(projections, x!, [merchantId], daysAgo(20));
+    await searchedAt(projections, y!, [merchantId], daysAgo(19)); // x and y within 7 days: the first crossing
+    await searchedAt(projections, x!, [merchantId], daysAgo(18)); // still above: nothing
+    await searchedAt(projections, z!, [merchantId], daysAgo(5)); // x and y have aged out: 1, below
+    await searchedAt(projections, x!, [merchantId], daysAgo(4)); // z and x: the second crossing
+    await searchedAt(projections, y!, [merchantId], daysAgo(3)); // 3, still above: nothing
     await run();
     expect(shopped().map((a) => a.data.other_funders_last_7_days)).toEqual([2, 2]);
   });
@@ -172,12 +181,12 @@ describe('being shopped', () => {
   it('counts neither a platform administrator’s search nor a keyword list; a name that finds it alone counts', async () => {
     const { merchantId } = await scene({ shoppedAlertThreshold: 2 });
     const [a, b, c] = await Promise.all(['A', 'B', 'C'].map((n) => openAccount(store, `Funder ${n}`)));
-    await searchedAt(db, a!, [merchantId], daysAgo(1), { platformAdmin: true });
-    await searchedAt(db, b!, [merchantId, crypto.randomUUID()], daysAgo(1), { einSearch: false });
-    await searchedAt(db, c!, [merchantId], daysAgo(1), { einSearch: false });
+    await searchedAt(projections, a!, [merchantId], daysAgo(1), { platformAdmin: true });
+    await searchedAt(projections, b!, [merchantId, crypto.randomUUID()], daysAgo(1), { einSearch: false });
+    await searchedAt(projections, c!, [merchantId], daysAgo(1), { einSearch: false });
     await run();
     expect(shopped()).toHaveLength(0);
-    await searchedAt(db, b!, [merchantId], daysAgo(0.5));
+    await searchedAt(projections, b!, [merchantId], daysAgo(0.5));
     await run();
     expect(shopped()).toHaveLength(1);
   });
@@ -186,8 +195,8 @@ describe('being shopped', () => {
     const filtered = await scene({ shoppedAlertThreshold: 1, webhookEventTypes: ['merchant.note_added'] });
     const off = await scene({ shoppedAlertThreshold: null });
     const other = await openAccount(store, 'Searching Funder');
-    await searchedAt(db, other, [filtered.merchantId], daysAgo(0.1));
-    await searchedAt(db, other, [off.merchantId], daysAgo(0.1));
+    await searchedAt(projections, other, [filtered.merchantId], daysAgo(0.1));
+    await searchedAt(projections, other, [off.merchantId], daysAgo(0.1));
     const mailer = await run();
     expect(shopped()).toHaveLength(0);
     const rows = await db.pool.query<{ account_id: string; kind: string }>(
@@ -248,10 +257,10 @@ describe('being shopped', () => {
   it('never counts a funder already counted again: one funder searching twice does not reach a threshold of 2', async () => {
     const { merchantId } = await scene({ shoppedAlertThreshold: 2 });
     const [a] = await lookUps(merchantId, ['A'], daysAgo(2));
-    await searchedAt(db, a!, [merchantId], daysAgo(1)); // the same batch
+    await searchedAt(projections, a!, [merchantId], daysAgo(1)); // the same batch
     await run();
     expect(shopped()).toHaveLength(0);
-    await searchedAt(db, a!, [merchantId], daysAgo(0.5)); // a later batch
+    await searchedAt(projections, a!, [merchantId], daysAgo(0.5)); // a later batch
     await run();
     expect(shopped()).toHaveLength(0);
 
