@@ -37,9 +37,7 @@ try {
   const types = [...new Set(chosen.filter((p) => logOf(p) === 'events').flatMap(handledTypes))];
   const total =
     (types.length > 0 ? await store.countOfTypes(types) : 0) +
-    (chosen.some((p) => logOf(p) === 'searches')
-      ? Number((await pool.query('select count(*) as n from search_log')).rows[0].n)
-      : 0);
+    (chosen.some((p) => logOf(p) === 'searches') ? await searches.count() : 0);
   console.error(
     `Replaying ${total.toLocaleString('en-US')} events into ${chosen.map((p) => p.name).join(', ')}`,
   );

@@ -1,5 +1,6 @@
 import {
   type ConsumerLog,
+  ensureCheckpoint,
   markReplayed,
   type Pool,
   type Position,
@@ -66,16 +67,11 @@ export async function rebuildProjectors(
   await withTransaction(deps.pool, async (tx) => {
     for (const p of projectors) {
       // A projector whose log had nothing for it still stands at the log's start, complete.
-      await writeCheckpointIfMissing(tx, p.name);
+      await ensureCheckpoint(tx, p.name);
       await markReplayed(tx, p.name, versionOf(p));
     }
   });
   return count;
-}
-
-async function writeCheckpointIfMissing(tx: Parameters<typeof writeCheckpoint>[0], name: string) {
-  const { rows } = await tx.query('select 1 from subscription_checkpoints where name = $1', [name]);
-  if (rows.length === 0) await writeCheckpoint(tx, name, START);
 }
 
 /** One pass over a log: each batch read once and applied by every projector side by side. */

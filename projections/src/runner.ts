@@ -4,13 +4,17 @@ import {
   Consumer,
   type ConsumerBatch,
   type ConsumerLog,
+  checkpointRows,
   detachCheckpoint,
+  dropCheckpoint,
   followCheckpoint,
   followersOf,
   followsGroup,
+  holdCheckpoints,
   isDatabaseUnreachable,
   LeaseLost,
   type Logger,
+  markCheckpoint,
   type PgNotifications,
   type Pool,
   type PoolClient,
@@ -265,10 +269,10 @@ export class ProjectionRunner implements ReadModelProgress {
     await withTransaction(this.deps.pool, async (tx) => {
       // Two processes starting at once lay the groups out once.
       await tx.query(`select pg_advisory_xact_lock(hashtext('mrn_projection_groups'))`);
-      const { rows } = await tx.query<{ name: string; position: string; building: boolean; version: number }>(
-        `select name, position, building, version from subscription_checkpoints
-          where name = any($1::text[]) or name like $2`,
-        [this.projectors.map((p) => p.name), `${this.prefix}:%`],
+      const rows = await checkpointRows(
+        tx,
+        this.projectors.map((p) => p.name),
+        `${this.prefix}:`,
       );
       const row = new Map(rows.map((r) => [r.name, r]));
       const set = (name: string, position: string, building: boolean, version = 1) =>
@@ -327,7 +331,7 @@ export class ProjectionRunner implements ReadModelProgress {
           if (!r.name.startsWith(`${this.prefix}:${log}:catchup:`)) continue;
           const followed = mine.some((p) => row.get(p.name)?.position === followsGroup(r.name));
           if (!followed) {
-            await tx.query('delete from subscription_checkpoints where name = $1', [r.name]);
+            await dropCheckpoint(tx, r.name);
             continue;
           }
           this.groups.set(r.name, { name: r.name, log, live: false, position: r.position });
@@ -361,10 +365,7 @@ export class ProjectionRunner implements ReadModelProgress {
     if (p.tables.length > 0) await tx.query(`truncate ${p.tables.join(', ')}`);
     await tx.query('delete from projection_quarantine where projector = $1', [p.name]);
     await detachCheckpoint(tx, p.name, START, building);
-    await tx.query('update subscription_checkpoints set version = $2 where name = $1', [
-      p.name,
-      versionOf(p),
-    ]);
+    await markCheckpoint(tx, p.name, { version: versionOf(p) });
     if (building)
       this.deps.logger.info(
         { projector: p.name, version: versionOf(p) },
@@ -612,13 +613,9 @@ export class ProjectionRunner implements ReadModelProgress {
     try {
       for (;;) {
         joined = await withTransaction(this.deps.pool, async (tx) => {
-          const { rows } = await tx.query<{ name: string; position: string }>(
-            `select name, position from subscription_checkpoints where name = any($1::text[])
-              order by name = $2 desc for update`,
-            [[live, g.name], live],
-          );
-          const at = rows.find((r) => r.name === live)?.position ?? START;
-          const mine = rows.find((r) => r.name === g.name)?.position;
+          const held = await holdCheckpoints(tx, [live, g.name]);
+          const at = held.get(live) ?? START;
+          const mine = held.get(g.name);
           if (mine === undefined) return [];
           // Ahead of the live group (it reads in batches, this one read to the horizon): wait for it.
           if (mine > at) return undefined;
@@ -639,9 +636,9 @@ export class ProjectionRunner implements ReadModelProgress {
           }
           for (const p of members) {
             await followCheckpoint(tx, p.name, followsGroup(g.name), live);
-            await tx.query('update subscription_checkpoints set building = false where name = $1', [p.name]);
+            await markCheckpoint(tx, p.name, { building: false });
           }
-          await tx.query('delete from subscription_checkpoints where name = $1', [g.name]);
+          await dropCheckpoint(tx, g.name);
           return members.map((p) => p.name);
         });
         if (joined) break;

@@ -218,3 +218,68 @@ export async function detachCheckpoint(
     [name, position, building],
   );
 }
+
+/** A checkpoint row as it stands: its own position or `@<group>`, whether building, and its version. */
+export interface CheckpointRow {
+  name: string;
+  position: string;
+  building: boolean;
+  version: number;
+}
+
+/**
+ * The checkpoint rows of `names`, and of every consumer whose name begins with `prefix` (a runner's
+ * groups), as stored (a follower's position reads `@<group>`).
+ */
+export async function checkpointRows(
+  tx: Queryable,
+  names: readonly string[],
+  prefix: string,
+): Promise<CheckpointRow[]> {
+  const { rows } = await tx.query<CheckpointRow>(
+    `select name, position, building, version from subscription_checkpoints
+      where name = any($1::text[]) or starts_with(name, $2)`,
+    [names, prefix],
+  );
+  return rows;
+}
+
+/**
+ * Holds the named checkpoints' rows until the caller's transaction ends (the first named first: one
+ * order for everyone), and answers them as stored.
+ */
+export async function holdCheckpoints(tx: Queryable, names: readonly string[]): Promise<Map<string, string>> {
+  const { rows } = await tx.query<{ name: string; position: string }>(
+    `select name, position from subscription_checkpoints where name = any($1::text[])
+      order by array_position($1::text[], name) for update`,
+    [names],
+  );
+  return new Map(rows.map((r) => [r.name, r.position]));
+}
+
+/** The consumer's output is complete (`building` false) or not, and made by code of `version`. */
+export async function markCheckpoint(
+  tx: Queryable,
+  name: string,
+  mark: { building?: boolean; version?: number },
+): Promise<void> {
+  await tx.query(
+    `update subscription_checkpoints set building = coalesce($2, building), version = coalesce($3, version)
+      where name = $1`,
+    [name, mark.building ?? null, mark.version ?? null],
+  );
+}
+
+/** Forgets a checkpoint (a group that has no member any more). */
+export async function dropCheckpoint(tx: Queryable, name: string): Promise<void> {
+  await tx.query('delete from subscription_checkpoints where name = $1', [name]);
+}
+
+/** Sets the checkpoint at the log's start unless the consumer has one. */
+export async function ensureCheckpoint(tx: Queryable, name: string): Promise<void> {
+  await tx.query(
+    `insert into subscription_checkpoints (name, position, updated_at) values ($1, $2, now())
+     on conflict (name) do nothing`,
+    [name, START],
+  );
+}

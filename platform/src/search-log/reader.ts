@@ -57,7 +57,10 @@ const toSearch = (row: SearchRow): RecordedSearch => ({
 export class SearchLog implements ConsumerLog {
   private readonly log: PostgresLog;
 
-  constructor(pool: Pool, opts: { listenUrl?: string; pollIntervalMs?: number } = {}) {
+  constructor(
+    private readonly pool: Pool,
+    opts: { listenUrl?: string; pollIntervalMs?: number } = {},
+  ) {
     this.log = new PostgresLog(
       pool,
       {
@@ -87,6 +90,12 @@ export class SearchLog implements ConsumerLog {
   subscribeToAll(opts: SubscribeOptions): Promise<void> {
     const { types: _types, ...rest } = opts;
     return this.log.subscribe(rest);
+  }
+
+  /** How many searches the log holds (a rebuild's total, for its progress). */
+  async count(): Promise<number> {
+    const { rows } = await this.pool.query<{ n: string }>('select count(*) as n from search_log');
+    return Number(rows[0]!.n);
   }
 
   close(): Promise<void> {
