@@ -10,6 +10,7 @@ import {
   RATE_LIMIT_TAKE,
   runMigrations,
   SESSION_QUERY,
+  SearchLog,
 } from '@mrn/platform';
 import { allProjectors, rebuildProjectors } from '@mrn/projections';
 import { keywordRange, keywordScan, keywordWords, SEARCH_STATEMENTS } from '@mrn/query-api';
@@ -144,17 +145,21 @@ export async function runSearchBench(server: BenchServer, opts: SearchBenchOptio
         (await rebuildPool.query<{ n: string }>('select count(*) as n from events')).rows[0]!.n,
       );
       let reported = 0;
-      const count = await rebuildProjectors({ pool: rebuildPool, store: rebuildStore }, allProjectors, {
-        onProgress: (done) => {
-          const tenth = Math.floor((done * 10) / head);
-          if (tenth > reported && tenth < 10) {
-            reported = tenth;
-            process.stderr.write(
-              `  rebuilding: ${tenth * 10}% — ${formatCount(done / ((performance.now() - started) / 1000))} events/s\n`,
-            );
-          }
+      const count = await rebuildProjectors(
+        { pool: rebuildPool, store: rebuildStore, searches: new SearchLog(rebuildPool) },
+        allProjectors,
+        {
+          onProgress: (done) => {
+            const tenth = Math.floor((done * 10) / head);
+            if (tenth > reported && tenth < 10) {
+              reported = tenth;
+              process.stderr.write(
+                `  rebuilding: ${tenth * 10}% — ${formatCount(done / ((performance.now() - started) / 1000))} events/s\n`,
+              );
+            }
+          },
         },
-      });
+      );
       const replaySeconds = (performance.now() - started) / 1000;
       // The rate is of the whole log: events of types no projector handles are skipped, not free.
       const rate = head / replaySeconds;

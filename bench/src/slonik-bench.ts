@@ -13,6 +13,7 @@ import {
   PostgresEventStore,
   type RecordedEvent,
   runMigrations,
+  SearchLog,
   START,
   type StreamAppend,
 } from '@mrn/platform';
@@ -128,7 +129,10 @@ export async function runSlonikBench(server: BenchServer, opts: SlonikBenchOptio
     };
     await seedMerchants(seedStore, owner, seedOptions);
     process.stderr.write('  rebuilding the read models…\n');
-    await rebuildProjectors({ pool: seedPool, store: seedStore }, allProjectors);
+    await rebuildProjectors(
+      { pool: seedPool, store: seedStore, searches: new SearchLog(seedPool) },
+      allProjectors,
+    );
     await withoutTimeout(seedPool, [
       'vacuum (analyze) events, read.merchants, read.notes, read.merchant_words, read.search_words',
       'checkpoint',

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { loadAccount, openAccount } from '@mrn/command-api';
 import { type RouteSpec, routes } from '@mrn/contracts';
-import { createPool, type Pool, PostgresEventStore, runMigrations } from '@mrn/platform';
+import { createPool, type Pool, PostgresEventStore, runMigrations, SearchLog } from '@mrn/platform';
 import { allProjectors, rebuildProjectors } from '@mrn/projections';
 import { allMigrations } from '@mrn/server';
 import { ALL_FOLLOWERS, waitForCheckpoints } from './consumers.ts';
@@ -86,7 +86,7 @@ export async function runWidgetBench(server: BenchServer, opts: WidgetBenchOptio
     if (!opts.reuseDatabase) {
       process.stderr.write(`  rebuilding ${allProjectors.length} read models…\n`);
       const started = performance.now();
-      const count = await rebuildProjectors({ pool, store }, allProjectors);
+      const count = await rebuildProjectors({ pool, store, searches: new SearchLog(pool) }, allProjectors);
       const seconds = (performance.now() - started) / 1000;
       notes.push(
         `replay of ${formatCount(count)} events into ${allProjectors.length} read models (admin_widgets among ` +

@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import { buildPath, CONSISTENT_AFTER_HEADER, routes } from '@mrn/contracts';
-import { createLogger, PostgresEventStore } from '@mrn/platform';
+import { createLogger, PostgresEventStore, SearchLog } from '@mrn/platform';
 import { createTestDatabase, type TestDatabase } from '@mrn/platform/testing';
 import { allProjectors, rebuildProjectors } from '@mrn/projections';
 import { snapshotTables } from '@mrn/projections/testing';
@@ -312,7 +312,7 @@ describe('the split topology', () => {
     await standby.exited;
     const store = new PostgresEventStore(db.pool);
     const live = await Promise.all(allProjectors.map((p) => snapshotTables(db.pool, p)));
-    await rebuildProjectors({ pool: db.pool, store }, allProjectors);
+    await rebuildProjectors({ pool: db.pool, store, searches: new SearchLog(db.pool) }, allProjectors);
     const rebuilt = await Promise.all(allProjectors.map((p) => snapshotTables(db.pool, p)));
     for (const [i, p] of allProjectors.entries())
       expect({ [p.name]: live[i] }).toEqual({ [p.name]: rebuilt[i] });

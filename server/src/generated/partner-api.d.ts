@@ -233,7 +233,7 @@ export interface paths {
         };
         /**
          * Possibly the same business
-         * @description Other reported EINs that share this merchant's business phone (normalised to E.164) or street address (the same street number, street name and type, city and state; suite and unit are not compared), newest first, at most 50, with what they share and their latest note category. Not found when no live merchant has the EIN.
+         * @description Other reported EINs that share this merchant's business phone (normalised to E.164) or street address (the same street number, street name and type, city and state; suite and unit are not compared), newest first, at most 50, with what they share and their latest note category. Not found when no live merchant has the EIN. The look-up is a search of the EIN: recorded as one, counted toward the daily search limit and refused while the account is locked for its contribution, as `GET /api/v2/merchants/{key}` is.
          */
         get: operations["partnerLinkedMerchants"];
         put?: never;
