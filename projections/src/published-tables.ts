@@ -61,6 +61,11 @@ export const publishedTables: readonly PublishedTable[] = [
   },
   { table: 'read.notes', readers: [QUERY], why: 'merchant pages and the partner API' },
   { table: 'read.merchant_words', readers: [QUERY], why: 'keyword search by name' },
+  {
+    table: 'read.merchant_keywords',
+    readers: [QUERY],
+    why: 'keyword search by name: the intersection of two words or more',
+  },
   { table: 'read.search_words', readers: [QUERY], why: 'keyword search by name' },
   { table: 'read.merchant_searches', readers: [QUERY], why: 'search history and the partner API' },
   { table: 'read.ein_searches', readers: [QUERY], why: 'search history and the partner API' },
