@@ -6,4 +6,4 @@ export * from './plugin.ts';
 export { SEARCH_STATEMENTS } from './search/search-handlers.ts';
 export * from './search/search-recorder.ts';
 export * from './service.ts';
-export { foldForSearch, keywordRange, keywordScan, keywordWords } from './views.ts';
+export { foldForSearch, keywordKeys, keywordRange, keywordScan, keywordWords } from './views.ts';
