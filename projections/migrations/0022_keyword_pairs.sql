@@ -19,26 +19,33 @@
 --
 -- A name of more than 16 distinct tokens (over 120 pairs) has the single key '*' instead, which every
 -- search includes: a long name cannot cost the index a quadratic number of keys.
-create function read.merchant_keyword_rows(ids uuid[], names text[])
-returns table (merchant_id uuid, name text, words text[], pairs text[])
-language sql immutable parallel safe as $$
-  with named as materialized (
-    select n.id, n.name, tsvector_to_array(to_tsvector('simple', n.name)) as words
-    from unnest(ids, names) as n(id, name)),
-  tokens as materialized (
-    select distinct t.id, (case when length(t.x) < 3 then t.x
-                                 when left(t.x, 4) collate "C" ~ '^[a-z0-9]{4}$' then left(t.x, 4)
-                                 else left(t.x, 3) end) collate "C" as token
-    from (select n.id, unnest(n.words) from named n
-          union all select n.id, regexp_split_to_table(n.name collate "C", '[^[:alnum:]]+') from named n) as t(id, x)
-    where t.x <> ''),
-  paired as (
-    select a.id, array_agg(a.token || ' ' || b.token order by a.token, b.token) as pairs, count(*) as n
-    from tokens a join tokens b on b.id = a.id and a.token < b.token
-    group by a.id)
-  select n.id, n.name, n.words, case when p.n > 120 then '{*}' else coalesce(p.pairs, '{}') end
-  from named n left join paired p on p.id = n.id
-$$;
+
+-- A name's pairs, from its lexemes (`words`) and the name itself. PL/pgSQL: a set-based statement of
+-- the same made every projection batch of a merchant or two plan a dozen nodes again; this is planned
+-- once. The tokens are compared in byte order (collation "C"), as the search orders a pair's two.
+create function read.merchant_keyword_pairs(name text, words text[]) returns text[]
+language plpgsql immutable strict parallel safe as $$
+declare
+  tokens text[] collate "C" := '{}';
+  w text collate "C";
+  t text collate "C";
+  u text collate "C";
+  pairs text[] := '{}';
+begin
+  foreach w in array words || regexp_split_to_array(name collate "C", '[^[:alnum:]]+') loop
+    continue when w = '';
+    t := case when length(w) < 3 then w when left(w, 4) ~ '^[a-z0-9]{4}$' then left(w, 4) else left(w, 3) end;
+    continue when t = any(tokens);
+    if cardinality(tokens) = 16 then
+      return '{*}';
+    end if;
+    foreach u in array tokens loop
+      pairs := pairs || (case when t < u then t || ' ' || u else u || ' ' || t end);
+    end loop;
+    tokens := tokens || t;
+  end loop;
+  return pairs;
+end $$;
 
 create table read.merchant_keywords (
   merchant_id uuid primary key,
@@ -50,12 +57,31 @@ create table read.merchant_keywords (
   pairs       text[] collate "C" not null
 );
 
+-- The intersection's look-up, for query-api's keyword search (KEYWORD_PAIRS there says what it
+-- answers): the merchants holding one of `keys`, at most `crowded` + 1 of them, checked by the rules
+-- as the scan checks them (a lexeme in [lo, hi), `likes` and `starts` over the name), the first `n` in
+-- the scan's order, and how many held a key. A function for the settings it runs with: the GIN
+-- index always (given a three-letter word's 37 keys, the planner's estimate made a sequential scan
+-- with an early stop look cheaper, and it read the whole table), planned once per connection (the
+-- keys differ on every call, the plan does not).
+create function read.keyword_matches(lo text, hi text, likes text[], starts text[], keys text[], n int, crowded int)
+returns table (ids uuid[], found int)
+language sql stable parallel safe
+set enable_seqscan = off
+set plan_cache_mode = force_generic_plan
+as $$
+  select (array_agg(k.merchant_id order by d.word, k.name, k.merchant_id)
+            filter (where d.word is not null and k.name like all(likes) and k.name ~ all(starts)))[1:n],
+         count(*)::int
+  from (select merchant_id, name, words from read.merchant_keywords where pairs && keys limit crowded + 1) as k
+  left join lateral (select min(w) as word from unnest(k.words) as w where w >= lo and w < hi) as d on true
+$$;
+
 -- The merchants already live.
 insert into read.merchant_keywords (merchant_id, name, words, pairs)
-  select k.merchant_id, k.name, k.words, k.pairs
-  from (select array_agg(m.id) as ids, array_agg(m.search_text) as names
-        from read.merchants m where m.archived_at is null) as live,
-       read.merchant_keyword_rows(live.ids, live.names) as k;
+  select m.id, m.search_text, l.words, read.merchant_keyword_pairs(m.search_text, l.words)
+  from read.merchants m, lateral (select tsvector_to_array(to_tsvector('simple', m.search_text)) as words) as l
+  where m.archived_at is null;
 
 -- A rebuild drops it and builds it once at the end. Live, new keys wait in a pending list that every
 -- search reads through; a small one (128 kB, about a thousand merchants) keeps that read short.

@@ -66,6 +66,11 @@ export const publishedTables: readonly PublishedTable[] = [
     readers: [QUERY],
     why: 'keyword search by name: the intersection of two words or more',
   },
+  {
+    table: 'read.keyword_matches()',
+    readers: [QUERY],
+    why: 'keyword search by name: the look-up of read.merchant_keywords, run with the settings it needs',
+  },
   { table: 'read.search_words', readers: [QUERY], why: 'keyword search by name' },
   { table: 'read.merchant_searches', readers: [QUERY], why: 'search history and the partner API' },
   { table: 'read.ein_searches', readers: [QUERY], why: 'search history and the partner API' },

@@ -4,14 +4,12 @@ import { lastBy, type ProjectedEvent, projector } from '../projector.ts';
  * Indexes the names just written (`from`: rows of id, search_text) for keyword search: their words
  * (read.merchant_words, the scan by one word), their row of word-beginning pairs
  * (read.merchant_keywords, the intersection of two words or more: migration 0022), and new words in
- * the vocabulary that misspelt keywords are corrected against. The lexemes are made once, by
- * read.merchant_keyword_rows, for both.
+ * the vocabulary that misspelt keywords are corrected against. The lexemes are made once for both.
  */
 const INDEX_WORDS = (from: string) => `keywords as (
     insert into read.merchant_keywords (merchant_id, name, words, pairs)
-    select k.merchant_id, k.name, k.words, k.pairs
-    from (select array_agg(n.id) as ids, array_agg(n.search_text) as names from ${from} n) as batch,
-         read.merchant_keyword_rows(batch.ids, batch.names) as k
+    select n.id, n.search_text, l.words, read.merchant_keyword_pairs(n.search_text, l.words)
+    from ${from} n, lateral (select tsvector_to_array(to_tsvector('simple', n.search_text)) as words) as l
     returning merchant_id, name, words),
   words as (
     insert into read.merchant_words (word, name, merchant_id)

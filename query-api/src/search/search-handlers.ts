@@ -88,7 +88,7 @@ const KEYWORD_SCAN = (limit: number) => `select w.merchant_id from read.merchant
  * million merchants each costs the intersection about 4 µs of PostgreSQL's time, and past about this
  * many matches the scan finds the first ones sooner (bench/src/keyword-bench.ts).
  */
-const CROWDED = 128;
+export const KEYWORD_CROWDED = 128;
 /** How many crowded keys a process remembers, so a search of them goes straight to the scan. */
 const CROWDED_KEPT = 4096;
 
@@ -96,17 +96,13 @@ const CROWDED_KEPT = 4096;
 // typed words ($5, keywordKeys: a GIN look-up of posting lists about as long as the answer, migration
 // 0022), each checked by the rules as the scan checks it: a lexeme beginning with the driving word
 // ($1 <= word < $2) and the other words' tests ($3, $4). In the scan's order (that lexeme, then name
-// and id), each merchant once. Past CROWDED merchants holding a key (words that often go together,
-// "summit llc"), `found` says so and the scan answers instead: it stops early exactly when matches
-// are many. The intersection has fetched CROWDED + 1 rows to learn it, but read the key's posting list
-// whole (a GIN index has no early stop): a process remembers the key (matchingIds).
-const KEYWORD_PAIRS = (
-  limit: number,
-) => `select (array_agg(k.merchant_id order by d.word, k.name, k.merchant_id)
-      filter (where d.word is not null and k.name like all($3::text[]) and k.name ~ all($4::text[])))[1:${limit}] as ids,
-    count(*)::int as found
-  from (select merchant_id, name, words from read.merchant_keywords where pairs && $5::text[] limit ${CROWDED + 1}) k
-  left join lateral (select min(w) as word from unnest(k.words) as w where w >= $1 and w < $2) d on true`;
+// and id), each merchant once. Past KEYWORD_CROWDED merchants holding a key (words that often go
+// together, "summit llc"), `found` says so and the scan answers instead: it stops early exactly when
+// matches are many. The intersection has fetched KEYWORD_CROWDED + 1 rows to learn it, but read the
+// key's posting list whole (a GIN index has no early stop): a process remembers the key (matchingIds).
+// read.keyword_matches runs it with the index always, planned once per connection.
+const KEYWORD_PAIRS = (limit: number) =>
+  `select ids, found from read.keyword_matches($1, $2, $3, $4, $5, ${limit}, ${KEYWORD_CROWDED})`;
 
 const MERCHANTS_BY_ID = `select ${MERCHANT_COLUMNS}, ${WATCHED}, ${INQUIRY_COLUMNS}
   from read.merchants m ${MERCHANT_JOINS} ${INQUIRY_JOIN}
@@ -218,7 +214,7 @@ export function merchantSearch(deps: QueryDeps) {
         text: KEYWORD_PAIRS(limit),
         values: [...keywordScan(words), keys],
       });
-      if (rows[0]!.found <= CROWDED) return rows[0]!.ids ?? [];
+      if (rows[0]!.found <= KEYWORD_CROWDED) return rows[0]!.ids ?? [];
       crowded.add(known);
       if (crowded.size > CROWDED_KEPT) crowded.delete(crowded.values().next().value!);
     }
