@@ -133,8 +133,15 @@ async function keywordTables(pool: Pool, copies: number): Promise<KeywordTables>
       `insert into ${tables.keywords} select i.id, k.name, k.words, k.pairs from read.merchant_keywords k join ${schema}.ids i on i.original = k.merchant_id`,
     );
     await client.query(`alter table ${tables.keywords} add primary key (merchant_id)`);
+    // As the migration made the original.
+    const { rows: index } = await client.query<{ definition: string }>(
+      `select pg_get_indexdef('read.merchant_keywords_pairs'::regclass) as definition`,
+    );
     await client.query(
-      `create index on ${tables.keywords} using gin (pairs) with (fastupdate = on, gin_pending_list_limit = 128)`,
+      index[0]!.definition.replace(
+        'merchant_keywords_pairs ON read.merchant_keywords',
+        `merchant_keywords_pairs ON ${tables.keywords}`,
+      ),
     );
     await client.query('commit');
     await client.query(`vacuum analyze ${tables.words}`);
