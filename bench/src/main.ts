@@ -1,6 +1,7 @@
 import { cpus } from 'node:os';
 import { type BenchServer, describeServer, startBenchServer } from './database.ts';
 import { runEventStoreBench } from './event-store-bench.ts';
+import { runKeywordBench } from './keyword-bench.ts';
 import { runSearchBench } from './search-bench.ts';
 import { runSlonikBench } from './slonik-bench.ts';
 import { runWebBench } from './web-bench.ts';
@@ -31,6 +32,15 @@ const SUITES: Record<string, (server: BenchServer) => Promise<void>> = {
       explain: process.env.BENCH_EXPLAIN === '1',
       keepDatabase: process.env.BENCH_KEEP_DATABASE === '1',
       reuseDatabase: process.env.BENCH_REUSE_DATABASE || undefined,
+    }),
+  // Issue 31 item 4: the keyword search's statements before and after the intersection, on a kept database.
+  keyword: (server) =>
+    runKeywordBench(server, {
+      reuseDatabase: process.env.BENCH_REUSE_DATABASE || undefined,
+      terms: Math.round(numberFromEnv('BENCH_KEYWORD_TERMS', 40)),
+      runs: Math.round(numberFromEnv('BENCH_KEYWORD_RUNS', 10)),
+      copies: Math.round(numberFromEnv('BENCH_KEYWORD_COPIES', 1)),
+      explain: process.env.BENCH_EXPLAIN === '1',
     }),
   // Issue 22 item 9: the event store's and search's statements as plain pg and as slonik tokens, side by side.
   slonik: async (server) => {
@@ -106,6 +116,11 @@ env: DATABASE_URL (server to create a scratch database on; default: embedded Pos
        if taken), BENCH_EXPLAIN=1 (print full query plans),
        BENCH_KEEP_DATABASE=1 (keep the search database, with DATABASE_URL, to look closer),
        BENCH_REUSE_DATABASE=<name> (measure the searches again on a kept database, skipping seeding and replay)
+     keyword (the keyword search's statements before and after the intersection, term by term per query
+       shape, PostgreSQL's CPU per search; needs a kept search database): BENCH_REUSE_DATABASE=<name>,
+       BENCH_KEYWORD_TERMS (per shape, default 40), BENCH_KEYWORD_RUNS (of each term each way, default 10),
+       BENCH_KEYWORD_COPIES (the keyword tables copied this many times with fresh ids, to measure at that
+       many times the merchants without seeding them; default 1), BENCH_EXPLAIN=1 (full plans)
      slonik (the event store's appends and log reads and the search statements, plain pg vs slonik tokens
        with zod rows, interleaved rounds): BENCH_SLONIK_MERCHANTS (seeded for the searches, default 100000;
        notes three times as many), BENCH_SLONIK_CONCURRENCY (loops and connections per way, default 8),

@@ -13,7 +13,7 @@ import {
   SearchLog,
 } from '@mrn/platform';
 import { allProjectors, rebuildProjectors } from '@mrn/projections';
-import { keywordRange, keywordScan, keywordWords, SEARCH_STATEMENTS } from '@mrn/query-api';
+import { keywordKeys, keywordRange, keywordScan, keywordWords, SEARCH_STATEMENTS } from '@mrn/query-api';
 import { allMigrations, ensurePlatformAdmin } from '@mrn/server';
 import { ALL_FOLLOWERS, waitForCheckpoints } from './consumers.ts';
 import { CpuMeter, type CpuUse } from './cpu.ts';
@@ -184,7 +184,7 @@ export async function runSearchBench(server: BenchServer, opts: SearchBenchOptio
       // Analyze for the planner; vacuum too, as autovacuum soon would, so it does not run mid-measurement.
       const analyzeStarted = performance.now();
       await maintenance(rebuildPool, [
-        'vacuum (analyze) read.merchants, read.notes, read.merchant_words, read.search_words',
+        'vacuum (analyze) read.merchants, read.notes, read.merchant_words, read.merchant_keywords, read.search_words',
         'checkpoint',
       ]);
       notes.push(`vacuum (analyze) of the read models, checkpoint: ${seconds(analyzeStarted)} s`);
@@ -769,7 +769,8 @@ async function describeTables(pool: Pool): Promise<string> {
   }>(
     `select relname as name, n_live_tup as live, n_dead_tup as dead, n_tup_upd as updated, n_tup_hot_upd as hot,
             pg_size_pretty(pg_table_size(relid)) as heap, pg_size_pretty(pg_indexes_size(relid)) as indexes
-       from pg_stat_user_tables where relname in ('merchants', 'notes', 'events') order by relname`,
+       from pg_stat_user_tables
+      where relname in ('merchants', 'notes', 'events', 'merchant_words', 'merchant_keywords') order by relname`,
   );
   return `sizes after the rebuild: ${rows
     .map(
@@ -871,6 +872,12 @@ async function explainQueries(pool: Pool, opts: SearchBenchOptions, owner: Owner
     sql: SEARCH_STATEMENTS.keywordScan,
     params: keywordScan(keywordWords(term)),
   });
+  // What the search runs for two words or more (the scan only past KEYWORD_CROWDED: the keyword suite).
+  const intersection = (term: string) => ({
+    label: `keyword intersection '${term}'`,
+    sql: SEARCH_STATEMENTS.keywordPairs,
+    params: [...keywordScan(keywordWords(term)), keywordKeys(keywordWords(term))],
+  });
   const found = async (term: string) => {
     const { rows } = await pool.query<{ merchant_id: string }>(
       SEARCH_STATEMENTS.keywordScan,
@@ -902,7 +909,8 @@ async function explainQueries(pool: Pool, opts: SearchBenchOptions, owner: Owner
       sql: SEARCH_STATEMENTS.standing,
       params: [owner.accountId],
     },
-    ...[keyword('two words'), keyword('two words'), oneWord, keyword('one word')].map(scan),
+    ...[keyword('two words'), keyword('two words')].flatMap((term) => [scan(term), intersection(term)]),
+    ...[oneWord, keyword('one word')].map(scan),
     {
       label: `merchants of the keyword scan '${oneWord}'`,
       sql: SEARCH_STATEMENTS.merchantsById,

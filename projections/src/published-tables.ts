@@ -61,6 +61,16 @@ export const publishedTables: readonly PublishedTable[] = [
   },
   { table: 'read.notes', readers: [QUERY], why: 'merchant pages and the partner API' },
   { table: 'read.merchant_words', readers: [QUERY], why: 'keyword search by name' },
+  {
+    table: 'read.merchant_keywords',
+    readers: [QUERY],
+    why: 'keyword search by name: the intersection of two words or more',
+  },
+  {
+    table: 'read.keyword_matches()',
+    readers: [QUERY],
+    why: 'keyword search by name: the look-up of read.merchant_keywords, run with the settings it needs',
+  },
   { table: 'read.search_words', readers: [QUERY], why: 'keyword search by name' },
   {
     table: 'read.merchant_searches',

@@ -250,6 +250,38 @@ export function keywordScan(words: readonly string[]): [string, string, string[]
   ];
 }
 
+/** A word's token in read.merchant_keywords (migration 0022), as the database makes it of a name's word. */
+const keywordToken = (w: string) =>
+  w.length < 3 ? w : /^[a-z0-9]{4}/.test(w) ? w.slice(0, 4) : w.slice(0, 3);
+
+/**
+ * The keys of read.merchant_keywords (migration 0022) one of which a name holds if it has every typed
+ * word, so the merchants holding any are all those the words can find (and a few more, which the
+ * rules' own tests then drop), or none when the index cannot narrow them (the scan by one word
+ * answers). A pair "a b" (a < b in byte order) of two words' tokens: of the two longest words with a
+ * token of their own; with one such word only, it and each token a word of three letters a-z or
+ * digits may begin (itself, or it and one more letter or digit). None for fewer words, two words of
+ * three letters, one token ("summit sum"), or a character outside the Basic Multilingual Plane (where
+ * the database's characters and JavaScript's UTF-16 units part). A name too long to pair holds '*',
+ * always a key.
+ */
+export function keywordKeys(words: readonly string[]): string[] {
+  if (words.some((w) => /[\u{10000}-\u{10FFFF}]/u.test(w))) return [];
+  const expandable = (w: string) => /^[a-z0-9]{3}$/.test(w);
+  const exact = [...new Set(words.filter((w) => !expandable(w)).map(keywordToken))].sort(
+    (a, b) => b.length - a.length,
+  );
+  // In the Basic Multilingual Plane, UTF-16 order is byte order (collation "C").
+  const pair = (a: string, b: string) => (a < b ? `${a} ${b}` : `${b} ${a}`);
+  if (exact.length >= 2) return [pair(exact[0]!, exact[1]!), '*'];
+  const three = words.find(expandable);
+  // A word it begins could be the exact word's own: no pair of two words says anything then.
+  if (exact.length === 0 || three === undefined || exact[0]!.startsWith(three)) return [];
+  return [three, ...[...'abcdefghijklmnopqrstuvwxyz0123456789'].map((c) => three + c)]
+    .map((t) => pair(exact[0]!, t))
+    .concat('*');
+}
+
 /** The range of words a typed word stands for: [word, upper bound) in byte order (collation "C"). */
 export const keywordRange = (word: string): [string, string] => [
   word,

@@ -223,6 +223,26 @@ describe('merchant read models', () => {
     expect(words.rows).toEqual(
       ['alpha', 'bakery', 'cafe'].map((word) => ({ word, name: 'alpha bakery & cafe ', merchant_id: m1 })),
     );
+    // And one row of word-beginning pairs per live merchant (migration 0022), of its latest name only:
+    // renamed m1 has Alpha Bakery & Cafe's, archived m2 none.
+    const keywords = await db.pool.query(
+      'select merchant_id, name, words, pairs from read.merchant_keywords order by name',
+    );
+    expect(keywords.rows).toEqual([
+      {
+        merchant_id: m1,
+        name: 'alpha bakery & cafe ',
+        words: ['alpha', 'bakery', 'cafe'],
+        pairs: ['alph bake', 'alph cafe', 'bake cafe'],
+      },
+      {
+        merchant_id: m4,
+        name: 'delta dry cleaning ',
+        words: ['cleaning', 'delta', 'dry'],
+        pairs: ['clea delt', 'clea dry', 'delt dry'],
+      },
+      { merchant_id: m3, name: 'gamma garage ', words: ['gamma', 'garage'], pairs: ['gamm gara'] },
+    ]);
     const vocabulary = await db.pool.query<{ word: string }>('select word from read.search_words');
     expect(vocabulary.rows.map((r) => r.word)).toEqual(
       expect.arrayContaining([

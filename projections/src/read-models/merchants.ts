@@ -1,21 +1,29 @@
 import { lastBy, type ProjectedEvent, projector } from '../projector.ts';
 
 /**
- * Indexes the words of names just written (`from`: rows of id, search_text) for keyword search, and
- * adds new words to the vocabulary that misspelt keywords are corrected against.
+ * Indexes the names just written (`from`: rows of id, search_text) for keyword search: their words
+ * (read.merchant_words, the scan by one word), their row of word-beginning pairs
+ * (read.merchant_keywords, the intersection of two words or more: migration 0022), and new words in
+ * the vocabulary that misspelt keywords are corrected against. The lexemes are made once for both.
  */
-const INDEX_WORDS = (from: string) => `words as (
+const INDEX_WORDS = (from: string) => `keywords as (
+    insert into read.merchant_keywords (merchant_id, name, words, pairs)
+    select n.id, n.search_text, l.words, read.merchant_keyword_pairs(n.search_text, l.words)
+    from ${from} n, lateral (select tsvector_to_array(to_tsvector('simple', n.search_text)) as words) as l
+    returning merchant_id, name, words),
+  words as (
     insert into read.merchant_words (word, name, merchant_id)
-    select distinct w, n.search_text, n.id
-    from ${from} n, unnest(tsvector_to_array(to_tsvector('simple', n.search_text))) as w
+    select w, k.name, k.merchant_id from keywords k, unnest(k.words) as w
     returning word)
   insert into read.search_words (word) select distinct word from words on conflict do nothing`;
 
 /**
- * Removes the words of merchants as they stand in read.merchants (before the change), by primary key:
- * an index on merchant_id alone cost every replayed word a second index entry.
+ * Removes the keyword index of merchants as they stand in read.merchants (before the change): their
+ * words by primary key (an index on merchant_id alone cost every replayed word a second index
+ * entry), their pairs row by merchant.
  */
-const UNINDEX = `delete from read.merchant_words w
+const UNINDEX = `with pairs as (delete from read.merchant_keywords where merchant_id = any($1::uuid[]))
+  delete from read.merchant_words w
   using read.merchants m, unnest(tsvector_to_array(to_tsvector('simple', m.search_text))) as x(word)
   where m.id = any($1::uuid[]) and w.word = x.word and w.name = m.search_text and w.merchant_id = m.id`;
 
@@ -54,9 +62,20 @@ function latestVisibleNotes(batch: readonly ProjectedEvent[]): Map<string, { cat
 
 export const merchantsProjector = projector({
   name: 'merchants',
-  tables: ['read.merchants', 'read.merchant_words', 'read.search_words', 'read.merchant_note_index'],
-  // The replay finds merchants by id only.
-  deferredIndexes: ['read.merchants_fein_all', 'read.merchants_created', 'read.merchants_archived'],
+  tables: [
+    'read.merchants',
+    'read.merchant_words',
+    'read.merchant_keywords',
+    'read.search_words',
+    'read.merchant_note_index',
+  ],
+  // The replay finds merchants by id only, and searches nothing.
+  deferredIndexes: [
+    'read.merchants_fein_all',
+    'read.merchants_created',
+    'read.merchants_archived',
+    'read.merchant_keywords_pairs',
+  ],
   bulk: {
     order: [
       'MerchantAdded',

@@ -14,6 +14,7 @@ import {
   INQUIRY_COLUMNS,
   INQUIRY_JOIN,
   type InquiryRow,
+  keywordKeys,
   keywordRange,
   keywordScan,
   keywordWords,
@@ -80,6 +81,27 @@ const KEYWORD_SCAN = (limit: number) => `select w.merchant_id from read.merchant
   order by w.word, w.name, w.merchant_id
   limit ${limit}`;
 
+/**
+ * At most this many merchants hold a keyword's key for the intersection to answer it (see below): at a
+ * million merchants each costs the intersection about 4 µs of PostgreSQL's time, and past about this
+ * many matches the scan finds the first ones sooner (bench/src/keyword-bench.ts).
+ */
+export const KEYWORD_CROWDED = 128;
+/** How many crowded keys a process remembers, so a search of them goes straight to the scan. */
+const CROWDED_KEPT = 4096;
+
+// Two words or more: the merchants whose row in read.merchant_keywords holds one of the keys of the
+// typed words ($5, keywordKeys: a GIN look-up of posting lists about as long as the answer, migration
+// 0022), each checked by the rules as the scan checks it: a lexeme beginning with the driving word
+// ($1 <= word < $2) and the other words' tests ($3, $4). In the scan's order (that lexeme, then name
+// and id), each merchant once. Past KEYWORD_CROWDED merchants holding a key (words that often go
+// together, "summit llc"), `found` says so and the scan answers instead: it stops early exactly when
+// matches are many. The intersection has fetched KEYWORD_CROWDED + 1 rows to learn it, but read the
+// key's posting list whole (a GIN index has no early stop): a process remembers the key (matchingIds).
+// read.keyword_matches runs it with the index always, planned once per connection.
+const KEYWORD_PAIRS = (limit: number) =>
+  `select ids, found from read.keyword_matches($1, $2, $3, $4, $5, ${limit}, ${KEYWORD_CROWDED})`;
+
 const MERCHANTS_BY_ID = `select ${MERCHANT_COLUMNS}, ${WATCHED}, ${INQUIRY_COLUMNS}
   from read.merchants m ${MERCHANT_JOINS} ${INQUIRY_JOIN}
   where m.id = any($2::uuid[]) and m.archived_at is null`;
@@ -102,6 +124,7 @@ export const SEARCH_STATEMENTS = {
   standing: STANDING,
   einWithStanding: BY_EIN_WITH_STANDING,
   keywordScan: KEYWORD_SCAN(26 * 4),
+  keywordPairs: KEYWORD_PAIRS(26),
   merchantsById: MERCHANTS_BY_ID,
   corrections: CORRECTIONS,
 } as const;
@@ -174,13 +197,34 @@ export function merchantSearch(deps: QueryDeps) {
     return rows;
   }
 
-  async function matching(actor: Actor, words: readonly string[], limit: number): Promise<SearchedRow[]> {
+  // Keys found crowded, oldest first: the intersection reads a key's whole posting list before it
+  // knows, so a crowded key is looked up once per process (at most CROWDED_KEPT remembered).
+  const crowded = new Set<string>();
+
+  /** The first `limit` merchants a keyword's words find, in order: intersected, or scanned. */
+  async function matchingIds(words: readonly string[], limit: number): Promise<string[]> {
+    const keys = keywordKeys(words);
+    const known = keys.join('|');
+    if (keys.length > 0 && !crowded.has(known)) {
+      const { rows } = await deps.lookups.query<{ ids: string[] | null; found: number }>({
+        name: `mrn_search_keyword_pairs_${limit}`,
+        text: KEYWORD_PAIRS(limit),
+        values: [...keywordScan(words), keys],
+      });
+      if (rows[0]!.found <= KEYWORD_CROWDED) return rows[0]!.ids ?? [];
+      crowded.add(known);
+      if (crowded.size > CROWDED_KEPT) crowded.delete(crowded.values().next().value!);
+    }
     const scanned = await deps.lookups.query<{ merchant_id: string }>({
       name: `mrn_search_keyword_${limit}`,
       text: KEYWORD_SCAN(limit * 4),
       values: keywordScan(words),
     });
-    const ids = [...new Set(scanned.rows.map((r) => r.merchant_id))].slice(0, limit);
+    return [...new Set(scanned.rows.map((r) => r.merchant_id))].slice(0, limit);
+  }
+
+  async function matching(actor: Actor, words: readonly string[], limit: number): Promise<SearchedRow[]> {
+    const ids = await matchingIds(words, limit);
     if (ids.length === 0) return [];
     const { rows } = await deps.lookups.query<SearchedRow>({
       name: 'mrn_merchants_by_id',
@@ -193,7 +237,7 @@ export function merchantSearch(deps: QueryDeps) {
 
   /**
    * Merchants whose name or DBA has a word beginning with each word typed (words under three letters:
-   * that whole word), driven by the longest word. When nothing matches, each word that begins no known word is
+   * that whole word), in the order of the longest word's. When nothing matches, each word that begins no known word is
    * replaced by the closest known word (trigram similarity over the vocabulary, not over every name).
    */
   async function byKeyword(actor: Actor, term: string, limit: number): Promise<SearchedRow[]> {
