@@ -44,7 +44,7 @@ export async function runKeywordBench(server: BenchServer, opts: KeywordBenchOpt
   const db = reusedDatabase(server, opts.reuseDatabase);
   const pool = createPool(db.url, 2);
   try {
-    // A database kept before migration 0022 gets read.merchant_keywords here.
+    // A database kept before migration 0024 gets read.merchant_keywords here.
     await runMigrations(pool, allMigrations());
     const tables = await keywordTables(pool, opts.copies);
     const { rows: sizes } = await pool.query<{ merchants: number; words: number }>(

@@ -38,7 +38,7 @@ describe('keyword scan', () => {
   });
 });
 
-describe('keyword keys (read.merchant_keywords, migration 0022)', () => {
+describe('keyword keys (read.merchant_keywords, migration 0024)', () => {
   const ALNUM = [...'abcdefghijklmnopqrstuvwxyz0123456789'];
 
   it('pairs the tokens of two words, in byte order: four letters, or a word under three whole', () => {

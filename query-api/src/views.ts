@@ -250,12 +250,12 @@ export function keywordScan(words: readonly string[]): [string, string, string[]
   ];
 }
 
-/** A word's token in read.merchant_keywords (migration 0022), as the database makes it of a name's word. */
+/** A word's token in read.merchant_keywords (migration 0024), as the database makes it of a name's word. */
 const keywordToken = (w: string) =>
   w.length < 3 ? w : /^[a-z0-9]{4}/.test(w) ? w.slice(0, 4) : w.slice(0, 3);
 
 /**
- * The keys of read.merchant_keywords (migration 0022) one of which a name holds if it has every typed
+ * The keys of read.merchant_keywords (migration 0024) one of which a name holds if it has every typed
  * word, so the merchants holding any are all those the words can find (and a few more, which the
  * rules' own tests then drop), or none when the index cannot narrow them (the scan by one word
  * answers). A pair "a b" (a < b in byte order) of two words' tokens: of the two longest words with a

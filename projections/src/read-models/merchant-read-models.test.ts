@@ -223,7 +223,7 @@ describe('merchant read models', () => {
     expect(words.rows).toEqual(
       ['alpha', 'bakery', 'cafe'].map((word) => ({ word, name: 'alpha bakery & cafe ', merchant_id: m1 })),
     );
-    // And one row of word-beginning pairs per live merchant (migration 0022), of its latest name only:
+    // And one row of word-beginning pairs per live merchant (migration 0024), of its latest name only:
     // renamed m1 has Alpha Bakery & Cafe's, archived m2 none.
     const keywords = await db.pool.query(
       'select merchant_id, name, words, pairs from read.merchant_keywords order by name',

@@ -3,7 +3,7 @@ import { lastBy, type ProjectedEvent, projector } from '../projector.ts';
 /**
  * Indexes the names just written (`from`: rows of id, search_text) for keyword search: their words
  * (read.merchant_words, the scan by one word), their row of word-beginning pairs
- * (read.merchant_keywords, the intersection of two words or more: migration 0022), and new words in
+ * (read.merchant_keywords, the intersection of two words or more: migration 0024), and new words in
  * the vocabulary that misspelt keywords are corrected against. The lexemes are made once for both.
  */
 const INDEX_WORDS = (from: string) => `keywords as (

@@ -6,7 +6,7 @@ import { keywordKeys, keywordRange, keywordScan, keywordWords } from '../views.t
 import { SEARCH_STATEMENTS } from './search-handlers.ts';
 
 // Keyword search of two words or more intersects read.merchant_keywords' pairs (issue 31, item 4,
-// migration 0022) instead of scanning the longest word's range of read.merchant_words. Its rules
+// migration 0024) instead of scanning the longest word's range of read.merchant_words. Its rules
 // are the scan's: each word begins a word of the legal name or DBA (under three letters: is one),
 // folded; at most 25 (PRO) in the order of the longest word's word, then name and id; a word that
 // begins no known word corrected when nothing matches. The answers are pinned here by example and
