@@ -25,16 +25,24 @@ describe('a subscriber that says which types it handles (wakeFor)', () => {
     const elsewhere = new PostgresEventStore(db.pool, { listenUrl: db.url, pollIntervalMs: 60_000 });
     const stop = new AbortController();
     const batches: string[][] = [];
+    let caughtUp: () => void = () => undefined;
+    const firstCaughtUp = new Promise<void>((resolve) => {
+      caughtUp = resolve;
+    });
     try {
       const subscribed = here.subscribeToAll({
         fromPosition: START,
         signal: stop.signal,
         wakeFor: (type) => type === 'Wanted',
+        onCaughtUp: () => caughtUp(),
         onBatch: async (events) => {
           batches.push(events.map((e) => e.type));
         },
       });
-      await new Promise((r) => setTimeout(r, 100));
+      // Its first read done (a loaded machine may take longer than any fixed pause), and its check for
+      // rows still in flight after it: from now on only a wake-up makes it read.
+      await firstCaughtUp;
+      await new Promise((r) => setTimeout(r, 200));
       await here.appendToStream('s-1', [{ id: randomUUID(), type: 'Other', data: {} }], {
         expectedRevision: 'any',
       });

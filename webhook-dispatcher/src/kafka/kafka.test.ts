@@ -34,17 +34,21 @@ describe('KAFKA_BROKERS', () => {
     // Port 1 on loopback: nothing listens there.
     const kafka = startKafka(config({ KAFKA_BROKERS: '127.0.0.1:1' }), { pool: db.pool, store, logger });
     expect(kafka.dispatcherSource?.name).toBe('kafka');
-    await store.appendToStream(`thing-${randomUUID()}`, [{ id: randomUUID(), type: 'NoteAdded', data: {} }], {
-      expectedRevision: 'any',
-    });
+    const appended = await store.appendToStream(
+      `thing-${randomUUID()}`,
+      [{ id: randomUUID(), type: 'NoteAdded', data: {} }],
+      { expectedRevision: 'any' },
+    );
     await new Promise((resolve) => setTimeout(resolve, 300)); // the relay is trying to publish it now
     const started = Date.now();
     await kafka.stop();
     expect(Date.now() - started).toBeLessThan(2000);
-    const { rows } = await db.pool.query('select position from subscription_checkpoints where name = $1', [
-      RELAY_CHECKPOINT,
-    ]);
-    expect(rows).toEqual([]);
+    // An idle relay may have written the log's horizon before the event came; never a place past it.
+    const { rows } = await db.pool.query<{ position: string }>(
+      'select position from subscription_checkpoints where name = $1',
+      [RELAY_CHECKPOINT],
+    );
+    for (const row of rows) expect(row.position < appended.position).toBe(true);
   });
 
   it('refuses a list that is not host:port', () => {
