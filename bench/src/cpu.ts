@@ -55,6 +55,15 @@ function commandOf(pid: number): string {
   }
 }
 
+/** The process's command line, its arguments joined by spaces ('' where unreadable). */
+export function commandLineOf(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim();
+  } catch {
+    return '';
+  }
+}
+
 /** Every process whose parent is another in the list: pid → its children. */
 function childrenByParent(): Map<number, number[]> {
   const children = new Map<number, number[]>();

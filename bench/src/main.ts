@@ -109,13 +109,16 @@ env: DATABASE_URL (server to create a scratch database on; default: embedded Pos
      BENCH_SECONDS (measured seconds per case, default 10), BENCH_WARMUP_SECONDS (default 1.5),
      eventstore: BENCH_WRITERS (default 8), BENCH_ROUNDS (interleaved slices per case, default 10)
      search (dashboard searches, and the partner API's EIN search with an API token, against the all-in-one
-       server and then the split topology, on the same database, side by side in one table):
+       server and then the split topology, run with NODE_ENV=production, on the same database, side by side
+       in one table with the floor, GET /api/users/{own id}; then issue 31's targets in a table of their own):
        BENCH_MERCHANTS (default 1000000), BENCH_NOTES (default 3000000), BENCH_SEED_WRITERS (default 4),
        BENCH_SEED_BATCH (merchants per appendMany, default 200), BENCH_CONCURRENCY (HTTP connections, default 16),
        BENCH_SERVER_PORT (the all-in-one server's, then the split gateway's; default 8097, another free one
        if taken), BENCH_EXPLAIN=1 (print full query plans),
        BENCH_KEEP_DATABASE=1 (keep the search database, with DATABASE_URL, to look closer),
        BENCH_REUSE_DATABASE=<name> (measure the searches again on a kept database, skipping seeding and replay)
+       BENCH_LAG_RATE (commands/s of the lag phases, default 1000), BENCH_NEW_READ_MODEL (the projector whose
+       checkpoint is deleted for the last phase, a read model added, default broker_notes; none skips it)
      keyword (the keyword search's statements before and after the intersection, term by term per query
        shape, PostgreSQL's CPU per search; needs a kept search database): BENCH_REUSE_DATABASE=<name>,
        BENCH_KEYWORD_TERMS (per shape, default 40), BENCH_KEYWORD_RUNS (of each term each way, default 10),

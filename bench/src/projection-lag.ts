@@ -8,12 +8,18 @@ import {
 import { merchantAppends, type Owner } from './search-data.ts';
 
 export interface LagResult {
-  /** Commands appended, and at what rate they went out. */
+  /** Measured commands the run meant to send (the rate × the measured seconds). */
+  planned: number;
+  /** Measured commands appended, and at what rate they went out. */
   commands: number;
   perSecond: number;
-  /** Per command: ms from its append's commit to the notice that every projector has applied it. */
+  /** Measured commands whose append failed. */
+  failed: number;
+  /** Per command: ms from its append's commit to the notice that every projector named has applied it. */
   lags: number[];
-  /** Commands no notice covered within the grace period after the run. */
+  /** The same, with when each command committed (performance.now()), in commit order. */
+  samples: { committedAt: number; ms: number }[];
+  /** Commands no notice covered within the grace period after the run, and failed ones. */
   unapplied: number;
 }
 
@@ -22,8 +28,9 @@ export interface LagResult {
  * at a fixed rate (open loop: the next does not wait for the last), each an add of a new merchant with
  * its first note as the command side writes it (EinReserved and MerchantAdded + NoteAdded, two streams,
  * one append); its lag is the time from the append's commit until a projection progress notice
- * (`mrn_progress`, sent in the projection batch's own transaction) says every projector is past it.
- * `during` runs beside it (searches), so the projectors also carry the searches' facts.
+ * (`mrn_progress`, sent in the projection batch's own transaction) says every projector named is past it.
+ * `during` runs beside it (searches), so the machine also serves them and the search log's readers
+ * carry their facts.
  */
 export async function measureProjectionLag(opts: {
   databaseUrl: string;
@@ -35,12 +42,13 @@ export async function measureProjectionLag(opts: {
   /** Measured seconds, after `warmupSeconds` at the same rate whose commands are not measured. */
   seconds: number;
   warmupSeconds: number;
+  /** The projectors (checkpoint names) that must have applied a command: the event log's. */
   projectors: readonly string[];
   during?: () => Promise<unknown>;
 }): Promise<LagResult> {
   const through = new Map<string, Position>();
   const pending: { position: Position; committedAt: number; measured: boolean }[] = [];
-  const lags: number[] = [];
+  const samples: { committedAt: number; ms: number }[] = [];
   const everyoneThrough = (): Position | undefined => {
     let min: Position | undefined;
     for (const name of opts.projectors) {
@@ -55,8 +63,9 @@ export async function measureProjectionLag(opts: {
     if (min === undefined) return;
     const now = performance.now();
     for (let i = pending.length - 1; i >= 0; i--) {
-      if (pending[i]!.position <= min) {
-        if (pending[i]!.measured) lags.push(now - pending[i]!.committedAt);
+      const p = pending[i]!;
+      if (p.position <= min) {
+        if (p.measured) samples.push({ committedAt: p.committedAt, ms: now - p.committedAt });
         pending.splice(i, 1);
       }
     }
@@ -75,7 +84,8 @@ export async function measureProjectionLag(opts: {
     const during = opts.during?.();
     const started = performance.now();
     const warmup = Math.round(opts.ratePerSecond * opts.warmupSeconds);
-    const total = warmup + Math.round(opts.ratePerSecond * opts.seconds);
+    const planned = Math.round(opts.ratePerSecond * opts.seconds);
+    const total = warmup + planned;
     let sent = 0;
     let inFlight = 0;
     let failed = 0;
@@ -98,7 +108,7 @@ export async function measureProjectionLag(opts: {
               settle();
             })
             .catch(() => {
-              failed++;
+              if (measured) failed++;
             })
             .finally(() => {
               inFlight--;
@@ -111,13 +121,17 @@ export async function measureProjectionLag(opts: {
     await Promise.all(appends);
     await during;
     // Every command should be applied within a few seconds of the load's end.
-    for (let waited = 0; pending.length > 0 && waited < 10_000; waited += 50)
+    for (let waited = 0; pending.some((p) => p.measured) && waited < 10_000; waited += 50)
       await new Promise((r) => setTimeout(r, 50));
+    samples.sort((a, b) => a.committedAt - b.committedAt);
     return {
-      commands: sent - warmup - failed,
-      perSecond: (sent - warmup - failed) / seconds,
-      lags: lags.sort((a, b) => a - b),
-      unapplied: pending.length + failed,
+      planned,
+      commands: planned - failed,
+      perSecond: (planned - failed) / seconds,
+      failed,
+      lags: samples.map((s) => s.ms).sort((a, b) => a - b),
+      samples,
+      unapplied: pending.filter((p) => p.measured).length + failed,
     };
   } finally {
     await notifications.close();

@@ -4,9 +4,15 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { descendantsOf, startTimeOf } from './cpu.ts';
+import { commandLineOf, descendantsOf, startTimeOf } from './cpu.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/**
+ * The servers the bench starts run as production does: `NODE_ENV=production`, so answers are not checked
+ * against their route schemas on every request (platform/src/http/register-routes.ts).
+ */
+export const BENCH_NODE_ENV = 'production';
 
 export interface ServerProcess {
   process: ChildProcess;
@@ -53,6 +59,10 @@ export async function startServerProcess(opts: {
       LOG_LEVEL: 'warn',
       JWT_SECRET: 'bench-jwt-secret-0123456789abcdef0123456789abcdef',
       DATA_DIR: dataDir,
+      NODE_ENV: BENCH_NODE_ENV,
+      // The operations listener (/metrics, detailed health) on any free port: its default (9464) is
+      // taken by any other server running on the machine.
+      METRICS_PORT: '0',
       ...opts.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -143,31 +153,30 @@ async function stopLeftovers(processes: { pid: number; since: number }[]): Promi
 }
 
 /**
- * The split topology is ready once its gateway lists a process of every service and each of them
- * answers /ready (the gateway's own /health answers as soon as it listens, before the services do).
- * Resolves with the processes the gateway lists, or undefined while it is not ready.
+ * The split topology is ready once its gateway's /ready answers 200: it asks every process behind it
+ * (each command-api, query-api and webhook-dispatcher origin, and the projections process) for its own
+ * /ready. The gateway's /health answers as soon as it listens, and names nothing behind it.
  */
-export async function splitProcesses(
-  baseUrl: string,
-  services: readonly string[],
-): Promise<{ service: string; url: string; pid: number }[] | undefined> {
+export async function splitReady(baseUrl: string): Promise<boolean> {
   try {
-    const res = await fetch(`${baseUrl}/health`, { signal: AbortSignal.timeout(2000) });
-    if (res.status !== 200) return undefined;
-    const body = (await res.json()) as { processes?: { service: string; url: string; pid: number }[] };
-    const processes = body.processes ?? [];
-    if (!services.every((s) => processes.some((p) => p.service === s))) return undefined;
-    const ready = await Promise.all(
-      processes.map((p) =>
-        fetch(`${p.url}/ready`, { signal: AbortSignal.timeout(2000) })
-          .then((r) => r.ok)
-          .catch(() => false),
-      ),
-    );
-    return ready.every(Boolean) ? processes : undefined;
+    const res = await fetch(`${baseUrl}/ready`, { signal: AbortSignal.timeout(5000) });
+    return res.status === 200;
   } catch {
-    return undefined;
+    return false;
   }
+}
+
+/**
+ * The service processes the split launcher `pid` started, by service, found under it (Linux /proc: the
+ * entry each runs, `<service>/src/main.ts`); none where unreadable.
+ */
+export function serviceProcesses(pid: number, services: readonly string[]): Map<string, number[]> {
+  const found = new Map<string, number[]>(services.map((s) => [s, []]));
+  for (const child of descendantsOf(pid)) {
+    const service = services.find((s) => commandLineOf(child).includes(`${s}/src/main.ts`));
+    if (service) found.get(service)!.push(child);
+  }
+  return found;
 }
 
 /** The given port when free, otherwise one the system picks. */

@@ -107,10 +107,11 @@ export async function runWidgetBench(server: BenchServer, opts: WidgetBenchOptio
       env: { ADMIN_EMAIL, ADMIN_PASSWORD: PASSWORD },
     });
     const baseUrl = `http://127.0.0.1:${port}`;
-    // A kept database from before the widgets existed: the server projects them from the log's start.
+    // A kept database from before the widgets existed: the server builds them from the log's start on a
+    // catching-up group; every follower of both logs is waited for (consumers.ts).
     const waited = await waitForCheckpoints(pool, ALL_FOLLOWERS, 3600);
     notes.push(
-      `the server's projections and consumers reached the log's head ${waited.toFixed(0)} s after start-up`,
+      `the server's projections and consumers reached the logs' head ${waited.toFixed(0)} s after start-up`,
     );
     notes.push(await describeWidgetTables(pool));
     const { jwt: token } = await signIn(baseUrl, ADMIN_EMAIL, PASSWORD);
