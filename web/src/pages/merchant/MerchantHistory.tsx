@@ -21,7 +21,7 @@ export function splitActor(actor: string): { name: string; email: string | null 
 function Email({ address }: { address: string }) {
   const parts = address.split(/(?=@)|(?<=\.)/);
   return (
-    <span className="mrn-secondary mrn-small mrn-break">
+    <span className="mrn-secondary mrn-small mrn-history-email">
       {parts.map((part, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: the pieces of one fixed address, never reordered
         <Fragment key={i}>
