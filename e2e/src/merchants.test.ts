@@ -76,6 +76,8 @@ describe('merchants and notes in Chromium against the real server', () => {
     const dialog = page.getByRole('dialog');
     await field(dialog, 'Note').fill('Missed 4 payments in May; fully caught up in June.');
     await dialog.getByRole('button', { name: 'Save' }).click();
+    // Closed first: until then the text is also the dialog's own (its textarea), during its closing too.
+    await dialog.waitFor({ state: 'hidden' });
     await page.getByText('Missed 4 payments in May; fully caught up in June.').waitFor();
     await screenshot(page, 'note-edited');
     await page.context().close();

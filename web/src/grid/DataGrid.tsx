@@ -74,6 +74,10 @@ const NO_HOTKEYS_DIALOG: HotkeysContextInstance = [
 ];
 /** What a click inside a cell acts on itself, instead of opening the row. */
 const CONTROLS = 'a, button, input, select, textarea, label, [role="button"], [tabindex]';
+/** A press whose click never came (it ended off the grid): its move waits no longer than this. */
+const PRESS_WITHOUT_CLICK_MS = 500;
+/** Where a press put the focused cell, and whether a screen reader is told. */
+type PendingMove = { row: number; col: number; announce: boolean };
 /** No cell, row or column is ever selected: the grid has a focused cell only. */
 const NO_REGIONS: never[] = [];
 
@@ -136,6 +140,11 @@ export function DataGrid<R>({
   const col = Math.min(focused.col, lastCol);
   const focusedRef = useRef({ row, col });
   focusedRef.current = { row, col };
+  // A press (mouse, pen or touch) moves the focused cell once it is over, after the click it makes.
+  // Moved at once, Blueprint scrolls the whole cell into view while the button is still down: in a grid
+  // scrolled sideways the switch or button under the pointer slid away and the click was lost (the trash
+  // button of a half-hidden Delete column did nothing). `move` is where the press put the focused cell.
+  const press = useRef<{ move: PendingMove | null } | null>(null);
 
   const headerKey = columns.map((c) => `${c.id}:${c.name}:${c.width}:${c.flex ?? 0}`).join('|');
   // biome-ignore lint/correctness/useExhaustiveDependencies: the key holds what the sizes are made of
@@ -193,6 +202,11 @@ export function DataGrid<R>({
     ) => {
       const next = { row: Math.max(0, Math.min(r, lastRow)), col: Math.max(0, Math.min(c, lastCol)) };
       focusedRef.current = next;
+      if (press.current && !scroll) {
+        // Blueprint's mouse down and the focus of a control in the cell: one move, told if either asks.
+        press.current.move = { ...next, announce: announce || (press.current.move?.announce ?? false) };
+        return;
+      }
       setFocused(next);
       if (announce) setAnnouncement(describe(next.row, next.col));
       if (scroll === 'row') tableRef.current?.scrollToRegion(Regions.row(next.row));
@@ -200,6 +214,48 @@ export function DataGrid<R>({
     },
     [describe, lastRow, lastCol],
   );
+
+  const moveToRef = useRef(moveTo);
+  moveToRef.current = moveTo;
+
+  // The press starts on the grid and ends after its click (a tap's click follows its pointer up), or on
+  // its own when no click comes (a drag that ended elsewhere, a touch taken over by scrolling).
+  useEffect(() => {
+    const grid = gridRef.current;
+    if (!grid) return;
+    let timer: number | undefined;
+    const end = () => {
+      window.clearTimeout(timer);
+      const pressed = press.current;
+      press.current = null;
+      if (pressed?.move)
+        moveToRef.current(pressed.move.row, pressed.move.col, { announce: pressed.move.announce });
+    };
+    const endSoon = (ms: number) => {
+      if (!press.current) return;
+      window.clearTimeout(timer);
+      timer = window.setTimeout(end, ms);
+    };
+    const down = () => {
+      window.clearTimeout(timer);
+      press.current ??= { move: null };
+    };
+    // After the click's own handlers: the click still finds what was under the pointer.
+    const clicked = () => endSoon(0);
+    const up = () => endSoon(PRESS_WITHOUT_CLICK_MS);
+    grid.addEventListener('pointerdown', down, true);
+    window.addEventListener('click', clicked, true);
+    window.addEventListener('pointerup', up, true);
+    window.addEventListener('pointercancel', end, true);
+    return () => {
+      grid.removeEventListener('pointerdown', down, true);
+      window.removeEventListener('click', clicked, true);
+      window.removeEventListener('pointerup', up, true);
+      window.removeEventListener('pointercancel', end, true);
+      window.clearTimeout(timer);
+      press.current = null;
+    };
+  }, []);
 
   const onFocusedRegion = useCallback(
     (region: { row: number; col?: number; type: FocusMode }) => {
@@ -281,7 +337,8 @@ export function DataGrid<R>({
     // A click on a cell's link, switch or button does what it does; one on a header opens nothing.
     const control = target.closest(CONTROLS);
     if (!cell || target.closest('.bp6-table-column-headers') || (control && cell.contains(control))) return;
-    const item = rows[focusedRef.current.row];
+    // The row pressed: the focused cell moves there only after this click.
+    const item = rows[(press.current?.move ?? focusedRef.current).row];
     if (item !== undefined) onOpen(item);
   };
 

@@ -10,17 +10,31 @@ const PERSISTENT = 0;
 
 let toaster: Promise<Toaster> | null = null;
 const getToaster = () => {
-  // Top centre, below the top bar (toaster.css): at the very top a toast covered the bar's contribution
-  // figure and search, at 1280 px as on a phone.
+  // Errors: top centre, below the top bar (toaster.css), where they are seen; at the very top a toast
+  // covered the bar's contribution figure and search, at 1280 px as on a phone.
   toaster ??= OverlayToaster.create({ position: Position.TOP, maxToasts: 5, className: 'mrn-toaster' });
   return toaster;
+};
+
+let successToaster: Promise<Toaster> | null = null;
+const getSuccessToaster = () => {
+  // Successes: in the bottom right corner of the window (toaster.css), out of the way. At the top they
+  // covered what sits under the top bar for their 6 seconds, longer while the pointer rested on them:
+  // the merchant page's Subscription Enabled switch just pressed, the dashboard's welcome heading, the
+  // contribution banner.
+  successToaster ??= OverlayToaster.create({
+    position: Position.BOTTOM_RIGHT,
+    maxToasts: 5,
+    className: 'mrn-toaster-success',
+  });
+  return successToaster;
 };
 
 export function showSuccess(
   message: string,
   { timeoutMs = SUCCESS_TOAST_MS }: { timeoutMs?: number } = {},
 ): void {
-  void getToaster().then((t) =>
+  void getSuccessToaster().then((t) =>
     t.show({ message, intent: Intent.SUCCESS, icon: 'tick-circle', timeout: timeoutMs }),
   );
 }

@@ -44,10 +44,14 @@ export function AdminMerchantsPage() {
       </header>
       <Tabs
         id="admin-merchant-tabs"
+        className="mrn-admin-merchant-tabs"
         selectedTabId={tab}
         onChange={(next) => navigate(TAB_PATHS[next as AdminTab])}
         size="large"
         renderActiveTabPanelOnly
+        // The tabs wrap on a phone; the sliding indicator, measured once, would land outside the page
+        // (AccountTabs); the selected tab's own underline wraps with it.
+        animate={false}
       >
         <Tab id="merchants" title="Merchants" panel={<MerchantsTab />} />
         <Tab id="deleted" title="Deleted Merchants" panel={<DeletedMerchantsTab />} />

@@ -21,7 +21,7 @@ export function splitActor(actor: string): { name: string; email: string | null 
 function Email({ address }: { address: string }) {
   const parts = address.split(/(?=@)|(?<=\.)/);
   return (
-    <span className="mrn-secondary mrn-small mrn-break">
+    <span className="mrn-secondary mrn-small mrn-history-email">
       {parts.map((part, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: the pieces of one fixed address, never reordered
         <Fragment key={i}>
@@ -30,6 +30,20 @@ function Email({ address }: { address: string }) {
         </Fragment>
       ))}
     </span>
+  );
+}
+
+/** A summary with each EIN on one line: never "58-" at the end of one and "7654321" on the next. */
+function Summary({ text }: { text: string }) {
+  return text.split(/\b(\d{2}-\d{7})\b/).map((part, i) =>
+    i % 2 === 1 ? (
+      // biome-ignore lint/suspicious/noArrayIndexKey: the pieces of one fixed text, never reordered
+      <span key={i} className="mrn-nowrap">
+        {part}
+      </span>
+    ) : (
+      part
+    ),
   );
 }
 
@@ -84,7 +98,9 @@ export function MerchantHistory({ merchantId }: { merchantId: string }) {
           <td data-label="What">
             {/* One element: on a phone the cell is a label and one value. */}
             <div>
-              <div>{entry.summary}</div>
+              <div>
+                <Summary text={entry.summary} />
+              </div>
               <div className="mrn-secondary mrn-small">{entry.type}</div>
             </div>
           </td>
