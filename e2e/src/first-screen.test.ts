@@ -83,8 +83,10 @@ describe('the first screen', () => {
     await page.getByRole('heading', { name: 'Welcome, Platform' }).waitFor();
     await page.waitForLoadState('networkidle');
     expect(seen.filter((s) => /\.(ttf|woff2?|eot)$/.test(s.url))).toEqual([]);
-    // The sidebar's icons are drawn as SVG (their paths arrive one module each).
+    // The sidebar's icons are drawn as SVG (their paths arrive in one module per size).
     await expect.poll(() => page.locator('nav svg[data-icon]').count()).toBeGreaterThan(3);
+    // None fell back to Blueprint's loader, whose chunk holds every icon it has (issue 31).
+    expect(seen.filter((s) => /\/assets\/(splitPathsBySizeLoader|allPaths)/.test(s.url))).toEqual([]);
     await context.close();
   });
 });
