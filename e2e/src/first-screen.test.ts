@@ -72,6 +72,48 @@ describe('the first screen', () => {
     await context.close();
   });
 
+  it('asks for the dashboard’s data as the sign-in is answered, before the dashboard renders, each call once', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    // When React puts the dashboard's page into the document (during its commit, before any effect of
+    // its cards can make a call), in the page's clock (Resource Timing's).
+    await context.addInitScript(() => {
+      const w = window as unknown as { __dashboardAt?: number };
+      const note = (node: Node) => {
+        if (w.__dashboardAt !== undefined || !(node instanceof Element)) return;
+        if (node.matches('.mrn-page') || node.querySelector('.mrn-page')) w.__dashboardAt = performance.now();
+      };
+      const { appendChild, insertBefore } = Node.prototype;
+      Node.prototype.appendChild = function <T extends Node>(this: Node, node: T): T {
+        note(node);
+        return appendChild.call(this, node) as T;
+      };
+      Node.prototype.insertBefore = function <T extends Node>(this: Node, node: T, child: Node | null): T {
+        note(node);
+        return insertBefore.call(this, node, child) as T;
+      };
+    });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/login`, { waitUntil: 'networkidle' });
+    await page.getByLabel('Email').fill(TEST_ADMIN.email);
+    await page.getByLabel('Password').fill(TEST_ADMIN.password);
+    const atSignIn = recordRequests(page);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('group', { name: 'Total Merchants', exact: true }).getByText('0').waitFor();
+    await page.getByText('No notes yet').waitFor();
+    const { dashboardAt, calls } = await page.evaluate(() => ({
+      dashboardAt: (window as unknown as { __dashboardAt: number }).__dashboardAt,
+      calls: (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
+        .filter((e) => /\/api\/(widgets|notes)\//.test(e.name))
+        .map((e) => ({ path: new URL(e.name).pathname + new URL(e.name).search, startedAt: e.startTime })),
+    }));
+    // The suspicious activity table, five figures, three widget tables and the network's notes.
+    expect(calls).toHaveLength(10);
+    expect(new Set(calls.map((c) => c.path)).size).toBe(10);
+    for (const c of calls) expect(c.startedAt, c.path).toBeLessThan(dashboardAt);
+    expect(atSignIn.filter((s) => /\/api\/(widgets|notes)\//.test(s.url))).toHaveLength(10);
+    await context.close();
+  });
+
   it('loads no icon font: icons are SVG, and the font was only a stand-in while they load', async () => {
     const context = await browser.newContext();
     const page = await context.newPage();

@@ -6,6 +6,7 @@ import { appSettingsQuery } from '../api/app-settings.ts';
 import { call } from '../api/client.ts';
 import { clearToken, readBypassMfa, readToken, storeBypassMfa, storeToken } from '../api/token-store.ts';
 import { setUnauthorizedHandler } from '../api/unauthorized.ts';
+import { prefetchDashboard } from '../pages/dashboard/dashboard-data.ts';
 import { PRODUCT_NAME } from '../product.ts';
 import { PATHS } from '../routing/paths.ts';
 import { showError, showSuccess } from '../ui/toaster.ts';
@@ -76,9 +77,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       const attempted = readAttemptedRoute();
       const target = postLoginRoute(user, bypassMfa, attempted);
       if (target === attempted) forgetAttemptedRoute();
+      // Its data is asked for now, while the dashboard renders, not once it has.
+      if (target === PATHS.dashboard) prefetchDashboard(queryClient, user);
       navigate(target, { replace: true });
     },
-    [navigate],
+    [navigate, queryClient],
   );
 
   const signIn = useCallback(
