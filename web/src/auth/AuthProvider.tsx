@@ -12,7 +12,9 @@ import { PATHS } from '../routing/paths.ts';
 import { showError, showSuccess } from '../ui/toaster.ts';
 import { forgetAttemptedRoute, readAttemptedRoute, rememberAttemptedRoute } from './attempted-route.ts';
 import { AuthContext, type AuthContextValue, type AuthState, type SignInAnswer } from './auth-context.ts';
-import { postLoginRoute } from './post-login-route.ts';
+import { pendingSessionStep, postLoginRoute } from './post-login-route.ts';
+
+const DASHBOARDS: string[] = [PATHS.dashboard, PATHS.dashboardOld];
 
 const currentRoute = () => window.location.pathname + window.location.search + window.location.hash;
 
@@ -136,6 +138,12 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       }
       if (ended()) return;
       storeToken(restored.jwt);
+      // A reload of the dashboard asks for its data now, not once the settings are in and it has rendered.
+      if (
+        DASHBOARDS.includes(window.location.pathname) &&
+        !pendingSessionStep(restored.user, readBypassMfa())
+      )
+        prefetchDashboard(queryClient, restored.user);
       if (!(await settings)) {
         if (ended()) return;
         showError(MESSAGES.appSettingsFailed);

@@ -3,11 +3,14 @@ import {
   CONTRIBUTOR_PAGE_SIZES,
   type NoteCategory,
   RECENT_MERCHANTS_PER_PAGE,
+  type RouteResponse,
+  type RouteSpec,
   routes,
   type SessionUser,
 } from '@mrn/contracts';
 import type { QueryClient } from '@tanstack/react-query';
-import { apiQuery } from '../../api/hooks.ts';
+import { call } from '../../api/client.ts';
+import { apiQuery, apiQueryKey } from '../../api/hooks.ts';
 
 // The dashboard's calls, as its cards make them: the same requests are asked for ahead (below), and
 // only the same request finds the answer asked for ahead in the cache.
@@ -30,26 +33,47 @@ export const contributorsRequest = (page: number, perPage: number) => ({
   query: { page, per_page: perPage },
 });
 
+/** The network's totals (no `account_id`). */
+export const WHOLE_NETWORK_REQUEST = { query: {} };
+
 /**
  * Asks for the data of the dashboard `user` is about to see, as soon as the sign-in is answered:
  * rendering the signed-in layout and the dashboard took a hundred milliseconds before its cards made
  * their calls, and a platform administrator's thirteen calls then queued on the browser's six
- * connections (issue 31). The cards find the answers (or the calls under way) in the cache.
+ * connections (issue 31). A platform administrator's eight widgets come in one call (their first
+ * pages), each put under the key its card reads; the cards find the answers (or the calls under way)
+ * in the cache. Should that call fail, each card asks its own route when it mounts, as before.
  */
 export function prefetchDashboard(queryClient: QueryClient, user: SessionUser): void {
-  const ask = (options: ReturnType<typeof apiQuery>) => {
-    void queryClient.prefetchQuery(options);
-  };
-  ask(apiQuery(routes.recentNotes, SUSPICIOUS_ACTIVITY_REQUEST));
+  void queryClient.prefetchQuery(apiQuery(routes.recentNotes, SUSPICIOUS_ACTIVITY_REQUEST));
   if (!user.is_dm_admin) return;
-  // In the order the dashboard shows them.
-  ask(apiQuery(routes.totalMerchants, { query: {} }));
-  ask(apiQuery(routes.totalNotes, { query: {} }));
-  ask(apiQuery(routes.totalMembers));
-  ask(apiQuery(routes.totalUsers));
-  ask(apiQuery(routes.totalMonthlyRevenue));
-  ask(apiQuery(routes.recentMerchantsByCategory, recentMerchantsRequest(1, undefined)));
-  ask(apiQuery(routes.topContributors, contributorsRequest(1, CONTRIBUTOR_PAGE_SIZES[0])));
-  ask(apiQuery(routes.bottomContributors, contributorsRequest(1, CONTRIBUTOR_PAGE_SIZES[0])));
-  ask(apiQuery(routes.recentNotes, recentNotesRequest(1)));
+  const widgets = call(routes.dashboardWidgets).then((answer) => answer.data);
+  // A failure is each card's to see (below), not an unhandled rejection.
+  widgets.catch(() => undefined);
+  const part = <R extends RouteSpec>(
+    route: R,
+    request: Parameters<typeof apiQueryKey<R>>[1],
+    pick: (all: Awaited<typeof widgets>) => RouteResponse<R>,
+  ) => {
+    void queryClient.prefetchQuery({
+      queryKey: apiQueryKey(route, request),
+      queryFn: () => widgets.then(pick),
+      // A retry would wait for the same answer again: the card's own call is the retry.
+      retry: false,
+    });
+  };
+  const firstContributors = contributorsRequest(1, CONTRIBUTOR_PAGE_SIZES[0]);
+  part(routes.totalMerchants, WHOLE_NETWORK_REQUEST, (w) => w.total_merchants);
+  part(routes.totalNotes, WHOLE_NETWORK_REQUEST, (w) => w.total_notes);
+  part(routes.totalMembers, undefined, (w) => w.total_members);
+  part(routes.totalUsers, undefined, (w) => w.total_users);
+  part(routes.totalMonthlyRevenue, undefined, (w) => w.total_monthly_revenue);
+  part(
+    routes.recentMerchantsByCategory,
+    recentMerchantsRequest(1, undefined),
+    (w) => w.recent_merchants_by_category,
+  );
+  part(routes.topContributors, firstContributors, (w) => w.top_contributors);
+  part(routes.bottomContributors, firstContributors, (w) => w.bottom_contributors);
+  void queryClient.prefetchQuery(apiQuery(routes.recentNotes, recentNotesRequest(1)));
 }
