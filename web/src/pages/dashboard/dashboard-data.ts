@@ -10,7 +10,7 @@ import {
 } from '@mrn/contracts';
 import type { QueryClient } from '@tanstack/react-query';
 import { call } from '../../api/client.ts';
-import { apiQuery, apiQueryKey } from '../../api/hooks.ts';
+import { apiQuery } from '../../api/hooks.ts';
 
 // The dashboard's calls, as its cards make them: the same requests are asked for ahead (below), and
 // only the same request finds the answer asked for ahead in the cache.
@@ -42,24 +42,25 @@ export const WHOLE_NETWORK_REQUEST = { query: {} };
  * their calls, and a platform administrator's thirteen calls then queued on the browser's six
  * connections (issue 31). A platform administrator's eight widgets come in one call (their first
  * pages), each put under the key its card reads; the cards find the answers (or the calls under way)
- * in the cache. Should that call fail, each card asks its own route when it mounts, as before.
+ * in the cache. Should that call fail, each widget asks its own route, as before.
  */
 export function prefetchDashboard(queryClient: QueryClient, user: SessionUser): void {
   void queryClient.prefetchQuery(apiQuery(routes.recentNotes, SUSPICIOUS_ACTIVITY_REQUEST));
   if (!user.is_dm_admin) return;
   const widgets = call(routes.dashboardWidgets).then((answer) => answer.data);
-  // A failure is each card's to see (below), not an unhandled rejection.
+  // A failure is each widget's own call's to see (below), not an unhandled rejection.
   widgets.catch(() => undefined);
   const part = <R extends RouteSpec>(
     route: R,
-    request: Parameters<typeof apiQueryKey<R>>[1],
+    request: Parameters<typeof apiQuery<R>>[1],
     pick: (all: Awaited<typeof widgets>) => RouteResponse<R>,
   ) => {
+    const own = apiQuery(route, request);
     void queryClient.prefetchQuery({
-      queryKey: apiQueryKey(route, request),
-      queryFn: () => widgets.then(pick),
-      // A retry would wait for the same answer again: the card's own call is the retry.
-      retry: false,
+      queryKey: own.queryKey,
+      // Should the one call fail, each widget makes its own, retried as any: a widget fails (quietly,
+      // accounts spec §8) only when its own call does.
+      queryFn: (context) => widgets.then(pick, () => own.queryFn(context)),
     });
   };
   const firstContributors = contributorsRequest(1, CONTRIBUTOR_PAGE_SIZES[0]);
