@@ -45,6 +45,10 @@ export function installIconLoader(): void {
       return paths;
     },
   });
-  // Every screen shows 16px icons: their paths are fetched with the first screen's modules.
-  void pathsTable(IconSize.STANDARD).catch(() => undefined);
+  // Every screen shows 16px icons: their paths are fetched with the first screen's modules, and handed
+  // to Blueprint at once, so an icon mounted later (the dashboard's twenty after sign-in) draws in its
+  // first render instead of rendering again, and laying the page out again, once its load resolves.
+  void pathsTable(IconSize.STANDARD)
+    .then((table) => Icons.load(Object.keys(table) as IconName[], IconSize.STANDARD))
+    .catch(() => undefined);
 }
