@@ -4,7 +4,8 @@
  * failure nothing awaits (an event handler's rejected promise, as the web bench had: issue 31) or a
  * signal would end the process without them, leaving a PostgreSQL on the bench's port and data folder
  * that made the next bench fail to start. What is started is noted here until stopped, and
- * `stopOnExit` handlers stop what is left, the last started first, before the process exits.
+ * the handlers `installExitHandlers` puts in place stop what is left, the last started first, before
+ * the process exits.
  */
 
 interface Running {
