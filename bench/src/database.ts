@@ -5,6 +5,7 @@ import {
   ensureDatabase,
   startEmbeddedPostgres,
 } from '@mrn/platform';
+import { untilStopped } from './cleanup.ts';
 
 export interface BenchServer {
   /** Connection string of the server's maintenance database, used to create and drop bench databases. */
@@ -40,7 +41,11 @@ export async function startBenchServer(): Promise<BenchServer> {
     port: Number(process.env.BENCH_PG_PORT ?? 54331),
     settings: { shared_buffers: benchSharedBuffers() },
   });
-  return { adminUrl: server.url(), embedded: true, stop: server.stop };
+  return {
+    adminUrl: server.url(),
+    embedded: true,
+    stop: untilStopped(`the embedded PostgreSQL on port ${process.env.BENCH_PG_PORT ?? 54331}`, server.stop),
+  };
 }
 
 /**

@@ -1,4 +1,5 @@
 import { cpus } from 'node:os';
+import { installExitHandlers } from './cleanup.ts';
 import { type BenchServer, describeServer, startBenchServer } from './database.ts';
 import { runEventStoreBench } from './event-store-bench.ts';
 import { runKeywordBench } from './keyword-bench.ts';
@@ -128,7 +129,8 @@ env: DATABASE_URL (server to create a scratch database on; default: embedded Pos
        with zod rows, interleaved rounds): BENCH_SLONIK_MERCHANTS (seeded for the searches, default 100000;
        notes three times as many), BENCH_SLONIK_CONCURRENCY (loops and connections per way, default 8),
        BENCH_SECONDS, BENCH_WARMUP_SECONDS, BENCH_ROUNDS as the eventstore suite's
-     web: BENCH_WEB_RUNS (sign-ins measured in Chromium, default 7; needs web/dist from npm run build)
+     web: BENCH_WEB_RUNS (sign-ins measured in Chromium per user, a platform administrator and a funder's
+       member, default 7; needs web/dist from npm run build)
      webhooks: BENCH_WEBHOOK_DELIVERIES (outbox rows delivered in the throughput phase, default 20000),
        BENCH_WEBHOOK_WATCHERS (watching funders, each its own endpoint and secret, default 200),
        BENCH_WEBHOOK_RECEIVERS (loopback HTTP servers on distinct ports, default 4),
@@ -148,6 +150,8 @@ env: DATABASE_URL (server to create a scratch database on; default: embedded Pos
   }
   const selected = args.length > 0 ? args : Object.keys(SUITES);
 
+  // Whatever ends the bench (a failure, Ctrl-C), what it started is stopped before it exits.
+  installExitHandlers();
   const server = await startBenchServer();
   try {
     const { version, settings } = await describeServer(server.adminUrl);

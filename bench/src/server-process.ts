@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { untilStopped } from './cleanup.ts';
 import { commandLineOf, descendantsOf, startTimeOf } from './cpu.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -26,7 +27,8 @@ export interface ServerProcess {
 
 /**
  * `tsx server/src/main.ts` as `npm start` runs it (or another entry with the same environment, e.g.
- * `server/src/split-main.ts` as `npm run start:split` runs it), pointed at the bench database.
+ * `server/src/split-main.ts` as `npm run start:split` runs it), pointed at the bench database, with
+ * NODE_ENV=production. It is stopped when the bench ends, however it ends (`untilStopped`).
  */
 export async function startServerProcess(opts: {
   databaseUrl: string;
@@ -88,23 +90,21 @@ export async function startServerProcess(opts: {
   };
   const noting = setInterval(note, 5000);
   noting.unref();
-  const server: ServerProcess = {
-    process: proc,
-    async stop() {
-      clearInterval(noting);
-      note();
-      if (proc.exitCode === null && proc.signalCode === null) {
-        proc.kill('SIGTERM');
-        const timer = setTimeout(() => proc.kill('SIGKILL'), 15_000);
-        await exited;
-        clearTimeout(timer);
-      }
-      await stopLeftovers([...started].map(([pid, since]) => ({ pid, since })));
-      rmSync(dataDir, { recursive: true, force: true });
-      // The "running at" banner is not news.
-      return output.replace(/\n\s*Merchant Risk Network (\([^)]*\) )?is running at \S+\s*\n/, '\n');
-    },
-  };
+  const stop = untilStopped(`${entry} (pid ${proc.pid}, port ${port})`, async () => {
+    clearInterval(noting);
+    note();
+    if (proc.exitCode === null && proc.signalCode === null) {
+      proc.kill('SIGTERM');
+      const timer = setTimeout(() => proc.kill('SIGKILL'), 15_000);
+      await exited;
+      clearTimeout(timer);
+    }
+    await stopLeftovers([...started].map(([pid, since]) => ({ pid, since })));
+    rmSync(dataDir, { recursive: true, force: true });
+    // The "running at" banner is not news.
+    return output.replace(/\n\s*Merchant Risk Network (\([^)]*\) )?is running at \S+\s*\n/, '\n');
+  });
+  const server: ServerProcess = { process: proc, stop };
   const baseUrl = `http://127.0.0.1:${port}`;
   const ready =
     opts.ready ??

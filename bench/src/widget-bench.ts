@@ -145,6 +145,8 @@ export async function runWidgetBench(server: BenchServer, opts: WidgetBenchOptio
         route: routes.bottomContributors,
         query: 'per_page=100&page=2',
       },
+      // What the dashboard asks for at sign-in: every widget's first page in one call (issue 31).
+      { label: 'dashboard (the eight first pages at once)', route: routes.dashboardWidgets },
     ];
 
     // Each answer once, checked against the route's own response schema, and the totals against the seed.

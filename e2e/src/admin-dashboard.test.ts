@@ -114,7 +114,10 @@ describe('admin dashboard widgets', () => {
 
   it('fails silently: a widget whose call fails stops its spinner, with no toast and no error text', async () => {
     const page = await signedInPage(browser, server.url, TEST_ADMIN.email, TEST_ADMIN.password);
+    // The dashboard's one call for every widget fails too: each widget then makes its own (issue 31),
+    // and only those that fail there go quiet; the others show what their own route answers.
     const failing = [
+      routes.dashboardWidgets.path,
       routes.totalNotes.path,
       routes.topContributors.path,
       routes.recentMerchantsByCategory.path,

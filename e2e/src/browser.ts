@@ -1,12 +1,13 @@
 import { mkdirSync } from 'node:fs';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, chromium, type LaunchOptions, type Page } from 'playwright-core';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const SCREENSHOT_DIR = new URL('../screenshots/', import.meta.url).pathname;
 
-/** Debian's Chromium, headless, with nothing reaching outside this machine. */
-export function launchBrowser(): Promise<Browser> {
+/** Debian's Chromium, headless, with nothing reaching outside this machine; `options` add to that. */
+export function launchBrowser(options: LaunchOptions = {}): Promise<Browser> {
   return chromium.launch({
+    ...options,
     executablePath: CHROMIUM_PATH,
     args: [
       '--headless',

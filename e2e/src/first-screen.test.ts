@@ -72,6 +72,62 @@ describe('the first screen', () => {
     await context.close();
   });
 
+  it('asks for the dashboard’s data as the sign-in is answered (or the session restored), before the dashboard renders, in three calls', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    // When React puts the dashboard's page into the document (during its commit, before any effect of
+    // its cards can make a call), in the page's clock (Resource Timing's).
+    await context.addInitScript(() => {
+      const w = window as unknown as { __dashboardAt?: number };
+      const note = (node: Node) => {
+        if (w.__dashboardAt !== undefined || !(node instanceof Element)) return;
+        if (node.matches('.mrn-page') || node.querySelector('.mrn-page')) w.__dashboardAt = performance.now();
+      };
+      const { appendChild, insertBefore } = Node.prototype;
+      Node.prototype.appendChild = function <T extends Node>(this: Node, node: T): T {
+        note(node);
+        return appendChild.call(this, node) as T;
+      };
+      Node.prototype.insertBefore = function <T extends Node>(this: Node, node: T, child: Node | null): T {
+        note(node);
+        return insertBefore.call(this, node, child) as T;
+      };
+    });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/login`, { waitUntil: 'networkidle' });
+    await page.getByLabel('Email').fill(TEST_ADMIN.email);
+    await page.getByLabel('Password').fill(TEST_ADMIN.password);
+    const atSignIn = recordRequests(page);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('group', { name: 'Total Merchants', exact: true }).getByText('0').waitFor();
+    await page.getByText('No notes yet').waitFor();
+    const dashboardCalls = () =>
+      page.evaluate(() => ({
+        dashboardAt: (window as unknown as { __dashboardAt: number }).__dashboardAt,
+        calls: (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
+          .filter((e) => /\/api\/(widgets|notes)\//.test(e.name))
+          .map((e) => ({ path: new URL(e.name).pathname + new URL(e.name).search, startedAt: e.startTime })),
+      }));
+    // The suspicious activity table, the widgets' first pages in one call, the network's notes.
+    const expectedCalls = [
+      '/api/notes/recent?category=Suspicious+Activity&per_page=20',
+      '/api/notes/recent?page=1&per_page=200',
+      '/api/widgets/dashboard',
+    ];
+    const signedIn = await dashboardCalls();
+    expect(signedIn.calls.map((c) => c.path).sort()).toEqual(expectedCalls);
+    for (const c of signedIn.calls) expect(c.startedAt, c.path).toBeLessThan(signedIn.dashboardAt);
+    expect(atSignIn.filter((s) => /\/api\/(widgets|notes)\//.test(s.url))).toHaveLength(3);
+
+    // A reload asks for them as the session is restored.
+    await page.reload();
+    await page.getByRole('group', { name: 'Total Merchants', exact: true }).getByText('0').waitFor();
+    await page.getByText('No notes yet').waitFor();
+    const reloaded = await dashboardCalls();
+    expect(reloaded.calls.map((c) => c.path).sort()).toEqual(expectedCalls);
+    for (const c of reloaded.calls) expect(c.startedAt, c.path).toBeLessThan(reloaded.dashboardAt);
+    await context.close();
+  });
+
   it('loads no icon font: icons are SVG, and the font was only a stand-in while they load', async () => {
     const context = await browser.newContext();
     const page = await context.newPage();
@@ -83,8 +139,10 @@ describe('the first screen', () => {
     await page.getByRole('heading', { name: 'Welcome, Platform' }).waitFor();
     await page.waitForLoadState('networkidle');
     expect(seen.filter((s) => /\.(ttf|woff2?|eot)$/.test(s.url))).toEqual([]);
-    // The sidebar's icons are drawn as SVG (their paths arrive one module each).
+    // The sidebar's icons are drawn as SVG (their paths arrive in one module per size).
     await expect.poll(() => page.locator('nav svg[data-icon]').count()).toBeGreaterThan(3);
+    // None fell back to Blueprint's loader, whose chunk holds every icon it has (issue 31).
+    expect(seen.filter((s) => /\/assets\/(splitPathsBySizeLoader|allPaths)/.test(s.url))).toEqual([]);
     await context.close();
   });
 });

@@ -5,8 +5,8 @@ import { FocusStyleManager } from '@blueprintjs/core';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App.tsx';
+import { installIconLoader } from './icons/icon-loader.ts';
 import { preloadRoute } from './routing/preload.ts';
-import { installIconLoader } from './ui/icon-loader.ts';
 
 // Focus rings for keyboard users only.
 FocusStyleManager.onlyShowFocusOnTabs();

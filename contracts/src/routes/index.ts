@@ -124,6 +124,7 @@ export const routes = {
   recentMerchantsByCategory: widgets.recentMerchantsByCategory,
   topContributors: widgets.topContributors,
   bottomContributors: widgets.bottomContributors,
+  dashboardWidgets: widgets.dashboardWidgets,
   // The partner API v2 (accounts spec §7): the same table, so both services register it and the
   // OpenAPI document is generated from it.
   ...partnerRoutes,

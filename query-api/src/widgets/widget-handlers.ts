@@ -1,8 +1,13 @@
+import type { RouteResponse } from '@mrn/contracts';
 import {
   type BillingFields,
   billingStateOf,
   type bottomContributors,
+  CONTRIBUTOR_PAGE_SIZES,
+  type dashboardWidgets,
+  type NoteCategory,
   PLANS,
+  RECENT_MERCHANTS_PER_PAGE,
   type recentMerchantsByCategory,
   TOTAL_MEMBERS_EXCLUDED,
   type topContributors,
@@ -42,7 +47,7 @@ export function widgetHandlers(deps: QueryDeps) {
     data: { total_notes: await accountCounter('notes', req.query.account_id) },
   });
 
-  const totalMembersHandler: Handler<typeof totalMembers> = async () => {
+  const totalMembersHandler = async (): Promise<RouteResponse<typeof totalMembers>> => {
     // Member funders as Our Members lists them (active or trialing), the platform's account included
     // here because the spec's rule takes it off: count − 1 and PRO − 1 (it is an active PRO account).
     const { rows } = await deps.pool.query<{ count: number; basic: number; pro: number }>(
@@ -60,7 +65,7 @@ export function widgetHandlers(deps: QueryDeps) {
     };
   };
 
-  const totalUsersHandler: Handler<typeof totalUsers> = async () => {
+  const totalUsersHandler = async (): Promise<RouteResponse<typeof totalUsers>> => {
     const { rows } = await deps.pool.query<{ n: number }>(
       `select count(*)::int as n from read.users u join read.accounts a on a.id = u.account_id
         where u.archived_at is null and a.archived_at is null and not a.is_platform`,
@@ -68,7 +73,7 @@ export function widgetHandlers(deps: QueryDeps) {
     return { data: { total_users: rows[0]!.n } };
   };
 
-  const totalMonthlyRevenueHandler: Handler<typeof totalMonthlyRevenue> = async () => {
+  const totalMonthlyRevenueHandler = async (): Promise<RouteResponse<typeof totalMonthlyRevenue>> => {
     // What counts is decided by the one billing state (billingStateOf: `paying`): a membership paid
     // through the card payment provider (AccountMembershipStarted or Reinstated until it is cancelled),
     // a renewal still being retried included. Trials pay nothing, and neither does a membership opened
@@ -96,8 +101,15 @@ export function widgetHandlers(deps: QueryDeps) {
     };
   };
 
-  const recentMerchantsHandler: Handler<typeof recentMerchantsByCategory> = async (req) => {
-    const { page, per_page, category } = req.query;
+  const recentMerchants = async ({
+    page,
+    per_page,
+    category,
+  }: {
+    page: number;
+    per_page: number;
+    category?: NoteCategory;
+  }): Promise<RouteResponse<typeof recentMerchantsByCategory>> => {
     const byCategory = category === undefined ? '' : 'and w.latest_category = $3';
     const [list, count] = await Promise.all([
       deps.pool.query<{
@@ -138,9 +150,14 @@ export function widgetHandlers(deps: QueryDeps) {
 
   /** Funders by merchants + notes added, most (desc) or fewest (asc) first, ties by name. */
   const contributors =
-    (direction: 'desc' | 'asc'): Handler<typeof topContributors | typeof bottomContributors> =>
-    async (req) => {
-      const { page, per_page } = req.query;
+    (direction: 'desc' | 'asc') =>
+    async ({
+      page,
+      per_page,
+    }: {
+      page: number;
+      per_page: number;
+    }): Promise<RouteResponse<typeof topContributors | typeof bottomContributors>> => {
       const [list, count] = await Promise.all([
         deps.pool.query<{ id: string; name: string; merchants_added: number; notes_added: number }>(
           `select id, name, merchants_added, notes_added from read.accounts where ${FUNDERS}
@@ -160,6 +177,40 @@ export function widgetHandlers(deps: QueryDeps) {
       };
     };
 
+  const top = contributors('desc');
+  const bottom = contributors('asc');
+  const recentMerchantsHandler: Handler<typeof recentMerchantsByCategory> = (req) =>
+    recentMerchants(req.query);
+  const topHandler: Handler<typeof topContributors> = (req) => top(req.query);
+  const bottomHandler: Handler<typeof bottomContributors> = (req) => bottom(req.query);
+
+  /** Each widget's first page, as its own route answers it when asked with no parameters. */
+  const dashboardHandler: Handler<typeof dashboardWidgets> = async () => {
+    const firstPage = { page: 1, per_page: CONTRIBUTOR_PAGE_SIZES[0] };
+    const [merchants, notes, members, users, revenue, recent, topPage, bottomPage] = await Promise.all([
+      accountCounter('merchants', undefined),
+      accountCounter('notes', undefined),
+      totalMembersHandler(),
+      totalUsersHandler(),
+      totalMonthlyRevenueHandler(),
+      recentMerchants({ page: 1, per_page: RECENT_MERCHANTS_PER_PAGE }),
+      top(firstPage),
+      bottom(firstPage),
+    ]);
+    return {
+      data: {
+        total_merchants: { data: { total_merchants: merchants } },
+        total_notes: { data: { total_notes: notes } },
+        total_members: members,
+        total_users: users,
+        total_monthly_revenue: revenue,
+        recent_merchants_by_category: recent,
+        top_contributors: topPage,
+        bottom_contributors: bottomPage,
+      },
+    };
+  };
+
   return {
     totalMerchants: totalMerchantsHandler,
     totalNotes: totalNotesHandler,
@@ -167,7 +218,8 @@ export function widgetHandlers(deps: QueryDeps) {
     totalUsers: totalUsersHandler,
     totalMonthlyRevenue: totalMonthlyRevenueHandler,
     recentMerchantsByCategory: recentMerchantsHandler,
-    topContributors: contributors('desc'),
-    bottomContributors: contributors('asc'),
+    topContributors: topHandler,
+    bottomContributors: bottomHandler,
+    dashboardWidgets: dashboardHandler,
   };
 }

@@ -78,6 +78,7 @@ const WIDGETS = [
   routes.recentMerchantsByCategory,
   routes.topContributors,
   routes.bottomContributors,
+  routes.dashboardWidgets,
 ];
 
 describe('admin widgets: the demo network by hand', () => {
@@ -159,6 +160,33 @@ describe('admin widgets: the demo network by hand', () => {
       data: [],
       pagination: { current_page: 2, per_page: 10, total_pages: 1, total_count: 3 },
     });
+  });
+});
+
+describe('the dashboard’s widgets at once (issue 31)', () => {
+  it('answer each widget as its own route answers its first page, in one call', async () => {
+    const all = (await data(routes.dashboardWidgets.path)).data;
+    expect(all).toEqual({
+      total_merchants: await data(routes.totalMerchants.path),
+      total_notes: await data(routes.totalNotes.path),
+      total_members: await data(routes.totalMembers.path),
+      total_users: await data(routes.totalUsers.path),
+      total_monthly_revenue: await data(routes.totalMonthlyRevenue.path),
+      recent_merchants_by_category: await data(routes.recentMerchantsByCategory.path),
+      top_contributors: await data(routes.topContributors.path),
+      bottom_contributors: await data(routes.bottomContributors.path),
+    });
+    // The demo network's figures, as above: not a comparison of two empty answers.
+    expect(all.total_notes.data).toEqual({ total_notes: 5 });
+    expect(all.total_members.data).toEqual({ count: 3, basic: 2, pro: 1 });
+    expect(all.recent_merchants_by_category.pagination).toEqual({
+      current_page: 1,
+      per_page: 20,
+      total_pages: 1,
+      total_count: 3,
+    });
+    expect(all.top_contributors.pagination.per_page).toBe(CONTRIBUTOR_PAGE_SIZES[0]);
+    expect(all.bottom_contributors.data).toHaveLength(3);
   });
 });
 
@@ -376,6 +404,10 @@ describe('admin widgets on an empty network', () => {
       expect(await read(routes.totalMerchants.path)).toEqual({ total_merchants: 0 });
       expect(await read(routes.recentMerchantsByCategory.path)).toEqual([]);
       expect(await read(routes.topContributors.path)).toEqual([]);
+      const all = await read(routes.dashboardWidgets.path);
+      expect(all.total_members.data).toEqual({ count: 0, basic: 0, pro: 0 });
+      expect(all.recent_merchants_by_category.data).toEqual([]);
+      expect(all.bottom_contributors.data).toEqual([]);
     } finally {
       await empty.close();
     }

@@ -93,6 +93,7 @@ const FIXTURES: Record<ReadRoute, (s: Scene) => Fixture[]> = {
   recentMerchantsByCategory: none,
   topContributors: none,
   bottomContributors: none,
+  dashboardWidgets: none,
   partnerSearchMerchants: byKey,
   partnerSearchWithAdditionalData: byKey,
   partnerGetSubscription: byEin,

@@ -6,12 +6,15 @@ import { appSettingsQuery } from '../api/app-settings.ts';
 import { call } from '../api/client.ts';
 import { clearToken, readBypassMfa, readToken, storeBypassMfa, storeToken } from '../api/token-store.ts';
 import { setUnauthorizedHandler } from '../api/unauthorized.ts';
+import { prefetchDashboard } from '../pages/dashboard/dashboard-data.ts';
 import { PRODUCT_NAME } from '../product.ts';
 import { PATHS } from '../routing/paths.ts';
 import { showError, showSuccess } from '../ui/toaster.ts';
 import { forgetAttemptedRoute, readAttemptedRoute, rememberAttemptedRoute } from './attempted-route.ts';
 import { AuthContext, type AuthContextValue, type AuthState, type SignInAnswer } from './auth-context.ts';
-import { postLoginRoute } from './post-login-route.ts';
+import { pendingSessionStep, postLoginRoute } from './post-login-route.ts';
+
+const DASHBOARDS: string[] = [PATHS.dashboard, PATHS.dashboardOld];
 
 const currentRoute = () => window.location.pathname + window.location.search + window.location.hash;
 
@@ -76,9 +79,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       const attempted = readAttemptedRoute();
       const target = postLoginRoute(user, bypassMfa, attempted);
       if (target === attempted) forgetAttemptedRoute();
+      // Its data is asked for now, while the dashboard renders, not once it has.
+      if (target === PATHS.dashboard) prefetchDashboard(queryClient, user);
       navigate(target, { replace: true });
     },
-    [navigate],
+    [navigate, queryClient],
   );
 
   const signIn = useCallback(
@@ -133,6 +138,12 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       }
       if (ended()) return;
       storeToken(restored.jwt);
+      // A reload of the dashboard asks for its data now, not once the settings are in and it has rendered.
+      if (
+        DASHBOARDS.includes(window.location.pathname) &&
+        !pendingSessionStep(restored.user, readBypassMfa())
+      )
+        prefetchDashboard(queryClient, restored.user);
       if (!(await settings)) {
         if (ended()) return;
         showError(MESSAGES.appSettingsFailed);

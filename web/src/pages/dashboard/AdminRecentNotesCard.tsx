@@ -1,19 +1,18 @@
 import { H4 } from '@blueprintjs/core';
-import { ADMIN_NOTES_PAGE_SIZE, routes } from '@mrn/contracts';
+import { routes } from '@mrn/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useApiQuery } from '../../api/hooks.ts';
 import { Pager } from '../../ui/Pager.tsx';
+import { recentNotesRequest } from './dashboard-data.ts';
 import { RecentNotesCard } from './RecentNotesCard.tsx';
 
 /** Platform administrators: the latest notes of every category, 200 per page (core spec §2, §9). */
 export function AdminRecentNotesCard() {
   const [page, setPage] = useState(1);
-  const recent = useApiQuery(
-    routes.recentNotes,
-    { query: { page, per_page: ADMIN_NOTES_PAGE_SIZE } },
-    { placeholderData: keepPreviousData },
-  );
+  const recent = useApiQuery(routes.recentNotes, recentNotesRequest(page), {
+    placeholderData: keepPreviousData,
+  });
 
   return (
     <RecentNotesCard

@@ -1,14 +1,12 @@
 import { H4 } from '@blueprintjs/core';
 import { routes } from '@mrn/contracts';
 import { useApiQuery } from '../../api/hooks.ts';
+import { SUSPICIOUS_ACTIVITY_REQUEST } from './dashboard-data.ts';
 import { RecentNotesCard } from './RecentNotesCard.tsx';
-
-const SUSPICIOUS = 'Suspicious Activity';
-const SHOWN = 20;
 
 /** The latest notes in category Suspicious Activity across the network (core spec §2). */
 export function RecentSuspiciousActivityCard() {
-  const recent = useApiQuery(routes.recentNotes, { query: { category: SUSPICIOUS, per_page: SHOWN } });
+  const recent = useApiQuery(routes.recentNotes, SUSPICIOUS_ACTIVITY_REQUEST);
 
   return (
     <RecentNotesCard

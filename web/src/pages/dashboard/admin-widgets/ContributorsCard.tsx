@@ -7,6 +7,7 @@ import { useApiQuery } from '../../../api/hooks.ts';
 import { funderPath } from '../../../routing/paths.ts';
 import { DataTable } from '../../../ui/DataTable.tsx';
 import { Pager } from '../../../ui/Pager.tsx';
+import { contributorsRequest } from '../dashboard-data.ts';
 import { formatCount } from './format.ts';
 import { WidgetTableCard } from './WidgetTableCard.tsx';
 
@@ -20,11 +21,7 @@ export function ContributorsCard({ direction }: { direction: 'top' | 'bottom' })
   const [page, setPage] = useState(1);
   const [perPage, setPerPage] = useState<number>(CONTRIBUTOR_PAGE_SIZES[0]);
   const route = direction === 'top' ? routes.topContributors : routes.bottomContributors;
-  const list = useApiQuery(
-    route,
-    { query: { page, per_page: perPage } },
-    { placeholderData: keepPreviousData },
-  );
+  const list = useApiQuery(route, contributorsRequest(page, perPage), { placeholderData: keepPreviousData });
   const title = direction === 'top' ? 'Top Contributors' : 'Bottom Contributors';
   const rows = list.data?.data ?? [];
 

@@ -1,5 +1,5 @@
 import { H4, HTMLSelect } from '@blueprintjs/core';
-import { NOTE_CATEGORIES, type NoteCategory, RECENT_MERCHANTS_PER_PAGE, routes } from '@mrn/contracts';
+import { NOTE_CATEGORIES, type NoteCategory, routes } from '@mrn/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { Link } from 'react-router-dom';
@@ -8,6 +8,7 @@ import { CategoryTag, DateCell, EinCell } from '../../../merchants/table-cells.t
 import { merchantPath } from '../../../routing/paths.ts';
 import { DataTable } from '../../../ui/DataTable.tsx';
 import { Pager } from '../../../ui/Pager.tsx';
+import { recentMerchantsRequest } from '../dashboard-data.ts';
 import { recentMerchantsTitle } from './format.ts';
 import { WidgetTableCard } from './WidgetTableCard.tsx';
 
@@ -19,11 +20,9 @@ export function RecentMerchantsCard() {
   const selectId = useId();
   const [category, setCategory] = useState<NoteCategory | undefined>(undefined);
   const [page, setPage] = useState(1);
-  const recent = useApiQuery(
-    routes.recentMerchantsByCategory,
-    { query: { page, per_page: RECENT_MERCHANTS_PER_PAGE, ...(category ? { category } : {}) } },
-    { placeholderData: keepPreviousData },
-  );
+  const recent = useApiQuery(routes.recentMerchantsByCategory, recentMerchantsRequest(page, category), {
+    placeholderData: keepPreviousData,
+  });
   const title = recentMerchantsTitle(category);
   const merchants = recent.data?.data ?? [];
 

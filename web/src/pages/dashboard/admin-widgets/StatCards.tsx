@@ -2,6 +2,7 @@ import { Card, Classes, Spinner } from '@blueprintjs/core';
 import { routes } from '@mrn/contracts';
 import type { ReactNode } from 'react';
 import { useApiQuery } from '../../../api/hooks.ts';
+import { WHOLE_NETWORK_REQUEST } from '../dashboard-data.ts';
 import { formatCount, formatUsdCents } from './format.ts';
 
 /**
@@ -40,8 +41,8 @@ const select = <T,>(answer: { data: T }) => answer.data;
 
 /** Network totals for platform administrators (accounts spec §2 "Widgets"). */
 export function StatCards() {
-  const merchants = useApiQuery(routes.totalMerchants, { query: {} }, { select });
-  const notes = useApiQuery(routes.totalNotes, { query: {} }, { select });
+  const merchants = useApiQuery(routes.totalMerchants, WHOLE_NETWORK_REQUEST, { select });
+  const notes = useApiQuery(routes.totalNotes, WHOLE_NETWORK_REQUEST, { select });
   const members = useApiQuery(routes.totalMembers, undefined, { select });
   const users = useApiQuery(routes.totalUsers, undefined, { select });
   const revenue = useApiQuery(routes.totalMonthlyRevenue, undefined, { select });
