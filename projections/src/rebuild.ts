@@ -4,6 +4,7 @@ import {
   markReplayed,
   type Pool,
   type Position,
+  type RecordedEvent,
   rememberDeferredIndex,
   resetCheckpoints,
   START,
@@ -12,14 +13,14 @@ import {
 } from '@mrn/platform';
 import { exec, sql } from '@mrn/platform/typed-sql';
 import { restoreDeferredIndexes } from './deferred-indexes.ts';
-import { handledTypes, type LogName, logOf, type Projector, versionOf } from './projector.ts';
+import { handledTypes, type LogName, logOf, type Projector, REPLAYING, versionOf } from './projector.ts';
 import { dispatchBatch } from './runner.ts';
 
 /**
  * Empties the projectors' tables and checkpoints, then replays the log into all of them in one pass:
  * each batch is read once and applied by every projector side by side, while the next batch is
- * already being read. Only events of the types they handle are read, and the indexes they declare
- * deferrable are built once at the end. Returns how many events were applied. Run it while the
+ * already being read. Only events of the types they handle are read; the tables they declare derived
+ * are filled, and the indexes they declare deferrable built, once at the end. Returns how many events were applied. Run it while the
  * projectors are stopped.
  */
 export async function rebuildProjectors(
@@ -63,6 +64,11 @@ export async function rebuildProjectors(
       opts.onProgress?.(count + n),
     );
   }
+  // Tables that follow from the others, each filled in one statement (side by side), then every index
+  // the replay went without, built once over the whole tables.
+  await Promise.all(
+    projectors.flatMap((p) => (p.derived?.builds ?? []).map((build) => withTransaction(deps.pool, build))),
+  );
   await restoreDeferredIndexes(deps.pool);
   await withTransaction(deps.pool, async (tx) => {
     for (const p of projectors) {
@@ -74,7 +80,16 @@ export async function rebuildProjectors(
   return count;
 }
 
-/** One pass over a log: each batch read once and applied by every projector side by side. */
+/** How many batches the fastest projector of a replay may be ahead of the slowest. */
+const REPLAY_LOOKAHEAD = 3;
+
+/**
+ * One pass over a log: each batch read once and applied by every projector, each projector in its own
+ * transaction on a connection of its own, at its own pace up to REPLAY_LOOKAHEAD batches ahead of the
+ * slowest. In lockstep (every projector done with a batch before any began the next), this process sat
+ * idle while the slowest projector's statements ran, and PostgreSQL while this process made the next
+ * batch's rows; apart, the one's work fills the other's gaps on two cores.
+ */
 async function replayLog(
   pool: Pool,
   reader: ConsumerLog,
@@ -83,25 +98,73 @@ async function replayLog(
   onProgress: (events: number) => void,
 ): Promise<number> {
   const types = [...new Set(projectors.flatMap(handledTypes))];
-  const cursors = new Map<string, Position>(projectors.map((p) => [p.name, START]));
+  // Batches read so far, by number; a batch is dropped once every projector has applied it.
+  const batches = new Map<number, Promise<RecordedEvent[]>>();
+  const applied = new Map<string, number>(projectors.map((p) => [p.name, 0]));
+  const slowest = () => Math.min(...applied.values());
+  let failed = false;
   let count = 0;
-  const read = (from: Position) => reader.readAll({ fromPosition: from, maxCount: batchSize, types });
-  let next = read(START);
-  for (;;) {
-    const events = await next;
-    if (events.length === 0) break;
-    // Reading the next batch overlaps with writing this one: the log and the read models are
-    // different work, and on two cores they run at the same time.
-    next = read(events[events.length - 1]!.position);
-    try {
-      await dispatchBatch(pool, projectors, cursors, events);
-    } catch (error) {
-      await next.catch(() => undefined);
-      throw error;
+  let completed = 0;
+  // Resolved, and replaced, whenever a batch has been read or applied.
+  let notify = () => {};
+  let changed = new Promise<void>((resolve) => {
+    notify = resolve;
+  });
+  const signal = () => {
+    const resolve = notify;
+    changed = new Promise<void>((r) => {
+      notify = r;
+    });
+    resolve();
+  };
+
+  const readAhead = async () => {
+    let from = START;
+    for (let n = 0; !failed; n++) {
+      while (!failed && n >= slowest() + REPLAY_LOOKAHEAD) await changed;
+      if (failed) return;
+      const pending = reader.readAll({ fromPosition: from, maxCount: batchSize, types });
+      pending.catch(() => undefined); // awaited by the projectors; its failure is theirs
+      batches.set(n, pending);
+      signal();
+      const events = await pending;
+      if (events.length === 0) return;
+      from = events[events.length - 1]!.position;
     }
-    count += events.length;
-    onProgress(count);
-  }
+  };
+
+  const follow = async (p: Projector) => {
+    const cursors = new Map<string, Position>([[p.name, START]]);
+    for (let n = 0; !failed; n++) {
+      while (!failed && !batches.has(n)) await changed;
+      if (failed) return;
+      const events = await batches.get(n)!;
+      if (events.length === 0) return;
+      await dispatchBatch(pool, [p], cursors, events, REPLAYING);
+      applied.set(p.name, n + 1);
+      while (slowest() > completed) {
+        // Every projector is past this batch: it is counted, and no longer kept.
+        count += (await batches.get(completed)!).length;
+        batches.delete(completed);
+        completed++;
+        onProgress(count);
+      }
+      signal();
+    }
+  };
+
+  const outcomes = await Promise.allSettled([
+    readAhead(),
+    ...projectors.map((p) =>
+      follow(p).catch((error: unknown) => {
+        failed = true;
+        signal();
+        throw error;
+      }),
+    ),
+  ]);
+  const failure = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+  if (failure) throw failure.reason;
   return count;
 }
 

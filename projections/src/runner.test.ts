@@ -10,7 +10,7 @@ import {
 import { createTestDatabase, type TestDatabase } from '@mrn/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectionMigrations } from './migrations.ts';
-import { applyEvents, projector } from './projector.ts';
+import { applyEvents, LIVE, projector } from './projector.ts';
 import { applyBatch, liveGroup, ProjectionRunner, readCheckpoint } from './runner.ts';
 
 // The engine that follows the log for the read models (issue 31, item 2): the live group (one reader,
@@ -199,7 +199,7 @@ describe('a poison event in the live group', () => {
         handlers: {
           AppSettingsChanged: async (tx, events) => {
             if (!fixed && events.some((e) => e.data.dashboardMessage === poison)) throw new Error('not yet');
-            await recording(name).bulk!.handlers.AppSettingsChanged!(tx, events, events);
+            await recording(name).bulk!.handlers.AppSettingsChanged!(tx, events, events, LIVE);
           },
         },
       },

@@ -33,9 +33,11 @@ import {
 } from '@mrn/platform';
 import { restoreDeferredIndexes } from './deferred-indexes.ts';
 import {
+  type ApplyContext,
   applyEvents,
   handledTypes,
   handles,
+  LIVE,
   type LogName,
   logOf,
   type Projector,
@@ -92,11 +94,16 @@ const readFor = (p: Projector, events: readonly RecordedEvent[]): RecordedEvent[
  * Applies a batch and sets the checkpoint in one transaction, so a crash never applies an event twice
  * (tools and tests feeding a projector by hand; the runner moves checkpoints fenced).
  */
-export async function applyBatch(pool: Pool, p: Projector, events: RecordedEvent[]): Promise<void> {
+export async function applyBatch(
+  pool: Pool,
+  p: Projector,
+  events: RecordedEvent[],
+  ctx: ApplyContext = LIVE,
+): Promise<void> {
   const last = events[events.length - 1];
   if (!last) return;
   await withTransaction(pool, async (tx) => {
-    await applyEvents(p, tx, readFor(p, events));
+    await applyEvents(p, tx, readFor(p, events), ctx);
     await writeCheckpoint(tx, p.name, last.position);
   });
 }
@@ -111,6 +118,7 @@ export async function dispatchBatch(
   projectors: readonly Projector[],
   cursors: Map<string, Position>,
   events: RecordedEvent[],
+  ctx: ApplyContext = LIVE,
 ): Promise<void> {
   const last = events[events.length - 1];
   if (!last) return;
@@ -119,7 +127,7 @@ export async function dispatchBatch(
       const cursor = cursors.get(p.name) ?? START;
       if (cursor >= last.position) return;
       const mine = events[0]!.position > cursor ? events : events.filter((e) => e.position > cursor);
-      if (mine.some((e) => handles(p, e.type))) await applyBatch(pool, p, mine);
+      if (mine.some((e) => handles(p, e.type))) await applyBatch(pool, p, mine, ctx);
       cursors.set(p.name, last.position);
     }),
   );

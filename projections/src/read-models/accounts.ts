@@ -164,7 +164,7 @@ export const accountsProjector = projector({
           `update read.accounts a set merchants_added = a.merchants_added + r.n,
              last_merchant_added_at = greatest(a.last_merchant_added_at, r.last_at)
            from (select "accountId" as id, count(*)::int as n, max(at) as last_at
-                   from jsonb_to_recordset($1::jsonb) as x("accountId" uuid, at timestamptz) group by "accountId") r
+                   from json_to_recordset($1::json) as x("accountId" uuid, at timestamptz) group by "accountId") r
            where a.id = r.id`,
           [JSON.stringify(events.map((e) => ({ accountId: e.data.accountId, at: e.recordedAt })))],
         );
@@ -173,7 +173,7 @@ export const accountsProjector = projector({
         await tx.query(
           `update read.accounts a set notes_added = a.notes_added + r.n
            from (select "accountId" as id, count(*)::int as n
-                   from jsonb_to_recordset($1::jsonb) as x("accountId" uuid) group by "accountId") r
+                   from json_to_recordset($1::json) as x("accountId" uuid) group by "accountId") r
            where a.id = r.id`,
           [JSON.stringify(events.map((e) => ({ accountId: e.data.accountId })))],
         );

@@ -29,7 +29,7 @@ const COUNT_ACCOUNTS = (rows: string) => `
 
 /** Counter changes worked out from the events themselves (adds): $1 = [{ accountId, merchants, notes }]. */
 const ADD_TO_ACCOUNTS = COUNT_ACCOUNTS(`(select "accountId" as account_id, merchants, notes
-  from jsonb_to_recordset($1::jsonb) as x("accountId" uuid, merchants int, notes int))`);
+  from json_to_recordset($1::json) as x("accountId" uuid, merchants int, notes int))`);
 
 /** The change of each merchant's row, as it was (`o`, a self-join reads the row before the update). */
 const BUCKETS = `case when not o.archived then o.latest_category end as before,
@@ -39,14 +39,14 @@ const ADD_MERCHANTS = `
   with added as (
     insert into read.widget_merchants (merchant_id, account_id, latest_category, latest_at, latest_note_id, notes)
     select r."merchantId", r."accountId", r.category, r.at, r."noteId", coalesce(r.notes, '{}')
-      from jsonb_to_recordset($1::jsonb)
+      from json_to_recordset($1::json)
         as r("merchantId" uuid, "accountId" uuid, category text, at timestamptz, "noteId" uuid, notes jsonb)
     returning latest_category as after)
   ${COUNT_CATEGORY_MOVES('(select null::text as before, after from added)')}`;
 
 /** Notes on merchants of earlier batches: onto their rows, the last one (log order) their latest. */
 const ADD_NOTES = `
-  with s as (select * from jsonb_to_recordset($1::jsonb)
+  with s as (select * from json_to_recordset($1::json)
                as r(id uuid, notes jsonb, category text, at timestamptz, note_id uuid)),
   changed as (
     update read.widget_merchants m
@@ -58,7 +58,7 @@ const ADD_NOTES = `
 
 /** $1 = [{ id: merchant, categories: { noteId: category } }]: live notes take their new category. */
 const UPDATE_NOTES = `
-  with s as (select * from jsonb_to_recordset($1::jsonb) as r(id uuid, categories jsonb)),
+  with s as (select * from json_to_recordset($1::json) as r(id uuid, categories jsonb)),
   changed as (
     update read.widget_merchants m
        set notes = m.notes || coalesce(
@@ -74,7 +74,7 @@ const UPDATE_NOTES = `
 
 /** $1 = [{ id: merchant, note_ids }]: the notes leave the row, and their accounts' counters. */
 const ARCHIVE_NOTES = `
-  with s as (select * from jsonb_to_recordset($1::jsonb) as r(id uuid, note_ids text[])),
+  with s as (select * from json_to_recordset($1::json) as r(id uuid, note_ids text[])),
   changed as (
     update read.widget_merchants m set notes = m.notes - s.note_ids
       from s, read.widget_merchants o
@@ -118,15 +118,29 @@ const ARCHIVE_MERCHANTS = `
 
 type NoteAdded = ProjectedEvent<'NoteAdded'>;
 
-/** Each merchant's notes added in `notes`, as its row keeps them, and the last one (its latest). */
-function notesByMerchant(notes: readonly NoteAdded[]) {
-  const byMerchant = new Map<string, { notes: Record<string, [string, string, Date]>; last: NoteAdded }>();
-  for (const e of notes) {
-    const entry = byMerchant.get(e.data.merchantId) ?? { notes: {}, last: e };
+type NotesOfMerchant = { notes: Record<string, [string, string, Date]>; last: NoteAdded };
+const notesOfBatches = new WeakMap<readonly ProjectedEvent[], Map<string, NotesOfMerchant>>();
+
+/**
+ * Each merchant's notes added in the batch, as its row keeps them, and the last one (its latest):
+ * worked out once per batch, for both the merchants' inserts and the notes of merchants added before.
+ */
+function notesByMerchant(batch: readonly ProjectedEvent[]): Map<string, NotesOfMerchant> {
+  let byMerchant = notesOfBatches.get(batch);
+  if (byMerchant) return byMerchant;
+  byMerchant = new Map();
+  for (const event of batch) {
+    if (event.type !== 'NoteAdded') continue;
+    const e = event as NoteAdded;
+    let entry = byMerchant.get(e.data.merchantId);
+    if (!entry) {
+      entry = { notes: {}, last: e };
+      byMerchant.set(e.data.merchantId, entry);
+    }
     entry.notes[e.data.noteId] = [e.data.accountId, e.data.category, e.recordedAt];
     entry.last = e;
-    byMerchant.set(e.data.merchantId, entry);
   }
+  notesOfBatches.set(batch, byMerchant);
   return byMerchant;
 }
 
@@ -156,7 +170,7 @@ export const adminWidgetsProjector = projector({
       MerchantAdded: async (tx, events, batch) => {
         // A merchant comes with its first notes, mostly in the same batch: they go into its insert
         // instead of an update of the row just written (NoteAdded leaves these merchants alone).
-        const notes = notesByMerchant(batch.filter((e): e is NoteAdded => e.type === 'NoteAdded'));
+        const notes = notesByMerchant(batch);
         await tx.query({
           name: 'mrn_widgets_add_merchants',
           text: ADD_MERCHANTS,
@@ -190,7 +204,7 @@ export const adminWidgetsProjector = projector({
             .filter((e): e is ProjectedEvent<'MerchantAdded'> => e.type === 'MerchantAdded')
             .map((e) => e.data.merchantId),
         );
-        const later = [...notesByMerchant(events)].filter(([merchantId]) => !added.has(merchantId));
+        const later = [...notesByMerchant(batch)].filter(([merchantId]) => !added.has(merchantId));
         if (later.length === 0) return;
         await tx.query({
           name: 'mrn_widgets_add_notes',

@@ -3,7 +3,7 @@ import { projector } from '../projector.ts';
 // Counts add up per (account, UTC day): every statement is an upsert adding to a counter, so events
 // commute and a batch is one statement per event type whatever its size (searches come by thousands).
 const COUNT_SEARCHES = `with s as (
-    select * from jsonb_to_recordset($1::jsonb)
+    select * from json_to_recordset($1::json)
       as r("accountId" uuid, at timestamptz, api boolean, hit boolean, categories text[])
   ), daily as (
     insert into read.analytics_daily_searches (account_id, day, web_searches, api_searches, hits)
@@ -25,7 +25,7 @@ const COUNT_SEARCHES = `with s as (
 const COUNT_ADDITIONS = (column: 'merchants_added' | 'notes_added') => `
   insert into read.analytics_daily (account_id, day, ${column})
   select "accountId", (at at time zone 'utc')::date, count(*)::int
-    from jsonb_to_recordset($1::jsonb) as r("accountId" uuid, at timestamptz)
+    from json_to_recordset($1::json) as r("accountId" uuid, at timestamptz)
    group by 1, 2
   on conflict (account_id, day) do update set ${column} = read.analytics_daily.${column} + excluded.${column}`;
 

@@ -22,7 +22,7 @@ const rowOf = (n: BrokerNote, at: Date) => {
 
 const INSERT = `insert into read.broker_notes (note_id, broker_key, broker_name, merchant_id, reported_at)
   select r."noteId", r.key, r.name, r."merchantId", r.at
-  from jsonb_to_recordset($1::jsonb) as r("noteId" uuid, key text, name text, "merchantId" uuid, at timestamptz)
+  from json_to_recordset($1::json) as r("noteId" uuid, key text, name text, "merchantId" uuid, at timestamptz)
   on conflict (note_id) do update set broker_key = excluded.broker_key, broker_name = excluded.broker_name`;
 
 /**

@@ -125,7 +125,7 @@ export const contributionSearchesProjector = projector({
         await tx.query(
           `with s as (
              select "accountId" as account_id, "merchantId" as merchant_id, max(at) as at
-               from jsonb_to_recordset($1::jsonb) as x("accountId" uuid, "merchantId" uuid, at timestamptz)
+               from json_to_recordset($1::json) as x("accountId" uuid, "merchantId" uuid, at timestamptz)
               group by 1, 2
            ), old as (
              select c.account_id, c.merchant_id, c.last_searched_at
@@ -190,7 +190,7 @@ async function insertRecords(
   await tx.query(
     `with added as (
        select "accountId" as account_id, at as added_at, count(*)::int as n
-         from jsonb_to_recordset($1::jsonb) as x("accountId" uuid, at timestamptz)
+         from json_to_recordset($1::json) as x("accountId" uuid, at timestamptz)
         group by 1, 2
      ), stored as (
        insert into read.contribution_additions as a (account_id, added_at, records)

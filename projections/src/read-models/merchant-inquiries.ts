@@ -5,7 +5,7 @@ import { projector } from '../projector.ts';
 // batching of the log gives the same rows.
 const PROJECT_INQUIRIES = `insert into read.merchant_inquiries (merchant_id, account_id, last_searched_at)
   select r."merchantId", r."accountId", max(r.at)
-  from jsonb_to_recordset($1::jsonb) as r("merchantId" uuid, "accountId" uuid, at timestamptz)
+  from json_to_recordset($1::json) as r("merchantId" uuid, "accountId" uuid, at timestamptz)
   group by 1, 2
   on conflict (merchant_id, account_id) do update
     set last_searched_at = greatest(read.merchant_inquiries.last_searched_at, excluded.last_searched_at)`;

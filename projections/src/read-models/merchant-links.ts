@@ -3,7 +3,7 @@ import { linkKeys } from './merchant-link-keys.ts';
 
 /** Link keys of merchants as just reported ($1: rows of merchantId, kind, key). */
 const INSERT_KEYS = `insert into read.merchant_link_keys (kind, key, merchant_id)
-  select r.kind, r.key, r."merchantId" from jsonb_to_recordset($1::jsonb) as r("merchantId" uuid, kind text, key text)
+  select r.kind, r.key, r."merchantId" from json_to_recordset($1::json) as r("merchantId" uuid, kind text, key text)
   on conflict do nothing`;
 
 const keyRows = (

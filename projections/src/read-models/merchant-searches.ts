@@ -3,7 +3,7 @@ import { projector } from '../projector.ts';
 
 // One named statement for both tables: under load this projector runs many times a second.
 const PROJECT_SEARCHES = `with s as (
-    select * from jsonb_to_recordset($1::jsonb)
+    select * from json_to_recordset($1::json)
       as r("eventId" uuid, "accountId" uuid, at timestamptz, fein text, "merchantIds" uuid[], inquired uuid)
   ), eins as (
     insert into read.ein_searches (fein, account_id, searched_at, event_id)

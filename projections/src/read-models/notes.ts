@@ -14,7 +14,7 @@ export const notesProjector = projector({
              proxied_creator, created_at)
            select r."noteId", r."merchantId", r.category, r.note, r."submissionSource", r."brokerName", r."accountId",
              r."userId", r."proxiedCreator", r.at
-           from jsonb_to_recordset($1::jsonb) as r("noteId" uuid, "merchantId" uuid, category text, note text,
+           from json_to_recordset($1::json) as r("noteId" uuid, "merchantId" uuid, category text, note text,
              "submissionSource" text, "brokerName" text, "accountId" uuid, "userId" uuid, "proxiedCreator" uuid, at timestamptz)`,
           [JSON.stringify(events.map((e) => ({ ...e.data, at: e.recordedAt })))],
         );
@@ -23,7 +23,7 @@ export const notesProjector = projector({
         await tx.query(
           `update read.notes n set category = r.category, note = r.note, submission_source = r."submissionSource",
              broker_name = r."brokerName", updated_at = r.at
-           from jsonb_to_recordset($1::jsonb) as r("noteId" uuid, category text, note text, "submissionSource" text,
+           from json_to_recordset($1::json) as r("noteId" uuid, category text, note text, "submissionSource" text,
              "brokerName" text, at timestamptz)
            where n.id = r."noteId"`,
           [
@@ -37,7 +37,7 @@ export const notesProjector = projector({
         await tx.query(
           `update read.notes n set deletion_requested_at = r.at, deletion_reason = r.reason,
              deletion_requested_by = r."userId", deletion_requested_account = r."accountId"
-           from jsonb_to_recordset($1::jsonb) as r("noteId" uuid, reason text, "userId" uuid, "accountId" uuid, at timestamptz)
+           from json_to_recordset($1::json) as r("noteId" uuid, reason text, "userId" uuid, "accountId" uuid, at timestamptz)
            where n.id = r."noteId"`,
           [
             JSON.stringify(
@@ -49,7 +49,7 @@ export const notesProjector = projector({
       NoteArchived: async (tx, events) => {
         await tx.query(
           `update read.notes n set archived_at = r.at
-           from jsonb_to_recordset($1::jsonb) as r("noteId" uuid, at timestamptz) where n.id = r."noteId"`,
+           from json_to_recordset($1::json) as r("noteId" uuid, at timestamptz) where n.id = r."noteId"`,
           [
             JSON.stringify(
               lastBy(events, (e) => e.data.noteId).map((e) => ({ noteId: e.data.noteId, at: e.recordedAt })),
@@ -61,7 +61,7 @@ export const notesProjector = projector({
       MerchantArchived: async (tx, events) => {
         await tx.query(
           `update read.notes n set archived_at = coalesce(n.archived_at, r.at)
-           from jsonb_to_recordset($1::jsonb) as r("merchantId" uuid, at timestamptz) where n.merchant_id = r."merchantId"`,
+           from json_to_recordset($1::json) as r("merchantId" uuid, at timestamptz) where n.merchant_id = r."merchantId"`,
           [JSON.stringify(events.map((e) => ({ merchantId: e.data.merchantId, at: e.recordedAt })))],
         );
       },

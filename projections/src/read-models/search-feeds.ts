@@ -6,7 +6,7 @@ import { projector } from '../projector.ts';
 // account's stream as of the search: a setting switched on within the last moments before a search
 // may miss it, one switched off is decided exactly).
 const FEED = `with s as (
-    select * from jsonb_to_recordset($1::jsonb)
+    select * from json_to_recordset($1::json)
       as r(position text, "searchId" uuid, at timestamptz, "accountId" uuid, "userId" uuid, looked uuid, identified uuid)
   ), lookups as (
     insert into read.watched_lookups (position, search_id, searched_at, merchant_id, account_id)

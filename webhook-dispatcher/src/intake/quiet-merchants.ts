@@ -100,7 +100,7 @@ export async function storeQuietCopies(tx: PoolClient, copies: readonly Merchant
   await tx.query(
     `insert into webhook_merchants (merchant_id, fein, name, added_event_id, added_correlation)
      select merchant_id, fein, name, added_event_id, added_correlation
-       from jsonb_to_recordset($1::jsonb)
+       from json_to_recordset($1::json)
          as r(merchant_id uuid, fein text, name text, added_event_id uuid, added_correlation text)
      on conflict (merchant_id) do update set fein = excluded.fein, name = excluded.name,
        added_event_id = excluded.added_event_id, added_correlation = excluded.added_correlation`,

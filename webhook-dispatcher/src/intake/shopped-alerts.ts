@@ -309,7 +309,7 @@ async function settle(
   if (changes.length > 0) {
     await tx.query(
       `with c as (
-         select * from jsonb_to_recordset($1::jsonb) as r(account_id uuid, merchant_id uuid, alerted boolean)
+         select * from json_to_recordset($1::json) as r(account_id uuid, merchant_id uuid, alerted boolean)
        ), ended as (
          delete from webhook_shopped_alerts s using c
           where not c.alerted and s.account_id = c.account_id and s.merchant_id = c.merchant_id)
