@@ -346,13 +346,13 @@ describe('membership and billing', () => {
         stripePlanName: 'PRO',
       },
     });
-    expect(start.status).toBe(409);
+    expect(start.status, JSON.stringify(start.body)).toBe(409);
     const cancel = await server.call({
       method: 'POST',
       url: buildPath(routes.cancelSubscription.path, { id: harbor }),
       token: priya,
     });
-    expect(cancel.status).toBe(200);
+    expect(cancel.status, JSON.stringify(cancel.body)).toBe(200);
     expect(cancel.body.data.membership_status).toBe('canceled');
     expect((await server.call({ method: 'GET', url: routes.autoLogin.path, token: priya })).status).toBe(401);
   });
