@@ -173,7 +173,7 @@ describe('stacking signals', () => {
     await threshold.selectOption('2');
     const types = page.getByRole('group', { name: 'Event types the webhook receives' });
     // Every type until changed; untick "Merchant updated".
-    expect(await types.getByRole('checkbox').count()).toBe(5);
+    expect(await types.getByRole('checkbox').count()).toBe(6);
     await types.getByText('Merchant updated (merchant.updated)').click();
     expect(await types.getByLabel('Merchant updated (merchant.updated)').isChecked()).toBe(false);
     await bothWidths(page, 'stacking-alert-settings');
@@ -200,6 +200,7 @@ describe('stacking signals', () => {
           'merchant.note_added',
           'merchant.note_updated',
           'merchant.shopped',
+          'merchant.signals_changed',
         ],
       });
 

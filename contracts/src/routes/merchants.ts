@@ -144,7 +144,10 @@ export const LinkedMerchantView = z.object({
   state: z.string(),
   shared: z.array(z.enum(LINK_KINDS)),
   last_note_category: z.string().nullable(),
-  /** The worst group reported on it ever (issue 32), worst as the signals are ordered; null when none. */
+  /**
+   * The worst group reported on it ever (issue 32), worst as the signals are ordered; null when none,
+   * and for BASIC (PRO's, as inquiry velocity is).
+   */
   worst_category: z.enum(SIGNAL_GROUPS).nullable(),
   created_at: z.string(),
 });

@@ -6,6 +6,7 @@ import {
   type LinkKind,
   type listLinkedMerchants,
   type partnerLinkedMerchants,
+  seesProData,
   worstGroup,
 } from '@mrn/contracts';
 import { type Actor, forbidden, type Handler, notFound } from '@mrn/platform';
@@ -42,9 +43,13 @@ interface LinkedRow {
   reports: Record<string, number[]> | null;
 }
 
+const seesPro = (actor: Actor) =>
+  seesProData({ planLevel: actor.planLevel, isPlatformAdmin: actor.isDmAdmin });
+
 /** Linked merchants as both APIs list them. */
 function linkedMerchants(deps: QueryDeps) {
-  async function linkedTo(merchantId: string): Promise<LinkedMerchantView[]> {
+  /** `proData`: the worst category of each (issue 32) is PRO's, as inquiry velocity is. */
+  async function linkedTo(merchantId: string, proData: boolean): Promise<LinkedMerchantView[]> {
     const { rows } = await deps.pool.query<LinkedRow>({
       name: 'mrn_linked_merchants',
       text: LINKED,
@@ -59,7 +64,7 @@ function linkedMerchants(deps: QueryDeps) {
       state: r.state,
       shared: r.shared,
       last_note_category: r.last_note_category,
-      worst_category: worstGroup(Object.keys(r.reports ?? {})),
+      worst_category: proData ? worstGroup(Object.keys(r.reports ?? {})) : null,
       created_at: iso(r.created_at)!,
     }));
   }
@@ -104,7 +109,7 @@ export function linkedMerchantHandlers(deps: QueryDeps) {
   const listLinkedMerchantsHandler: Handler<typeof listLinkedMerchants> = async (req) => {
     const merchantId = await liveMerchant('id', req.params.id);
     await mayLookUp(req.actor, merchantId);
-    return { data: await linkedTo(merchantId) };
+    return { data: await linkedTo(merchantId, seesPro(req.actor)) };
   };
   return { listLinkedMerchants: listLinkedMerchantsHandler };
 }
@@ -122,7 +127,9 @@ export function partnerLinkedMerchantsHandler(deps: QueryDeps): Handler<typeof p
     if (!shown[0]) throw notFound('Merchant not found.');
     return {
       errors: [],
-      data: (await linkedTo(shown[0].id)).map(({ resource_id: _id, ...linked }) => linked),
+      data: (await linkedTo(shown[0].id, seesPro(req.actor))).map(
+        ({ resource_id: _id, ...linked }) => linked,
+      ),
     };
   };
 }

@@ -158,6 +158,14 @@ describe('risk signals', () => {
     });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.data).toMatchObject([{ fein: LINKED_FEIN, worst_category: 'suspicious_activity' }]);
+    // BASIC sees the linked merchant, not its worst category (PRO's, as inquiry velocity is).
+    await search(dashboard.priya!, FEIN);
+    const basic = await server.call({
+      method: 'GET',
+      url: buildPath(routes.listLinkedMerchants.path, { id: merchant }),
+      token: dashboard.priya,
+    });
+    expect(basic.body.data).toMatchObject([{ fein: LINKED_FEIN, worst_category: null }]);
   });
 
   it('drops an archived note from the counts and counts a dispute filed against the EIN as open', async () => {

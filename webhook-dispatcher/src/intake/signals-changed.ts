@@ -79,6 +79,9 @@ export async function signalsChangedBy(
   fein: string,
 ): Promise<SignalsChangedNotice | null> {
   const { before, after, owner } = await notesAround(read, raw, e.data.merchantId);
+  // A merchant's first report is told as it is (merchant.added, merchant.note_added): signals change
+  // from what a merchant already had.
+  if (!before.some((n) => n.kind !== null && n.kind !== 'satisfied')) return null;
   const change = signalChange(before, after);
   if (change.newGroups.length === 0 && !change.newFunder) return null;
   const none = { open: 0, resolved: 0 };

@@ -41,6 +41,8 @@ import { InquiryAudit } from './InquiryAudit.tsx';
 import { MerchantHistory } from './MerchantHistory.tsx';
 import { SearchHistory } from './SearchHistory.tsx';
 
+const countedNotes = (n: number) => `Showing ${n} ${n === 1 ? 'note' : 'notes'}`;
+
 /** /merchants/{id}: merchant detail with notes (core spec §2); platform admins get the admin variant. */
 export function MerchantPage() {
   const { id = '' } = useParams();
@@ -298,7 +300,7 @@ function MerchantDetailBody({
             <>
               {signalFilter && (
                 <Callout intent={Intent.PRIMARY} icon="filter" className="mrn-inline-callout" role="status">
-                  Showing the {notesOfSignal(notes.data, signalFilter, new Date()).length} notes counted in{' '}
+                  {countedNotes(notesOfSignal(notes.data, signalFilter, new Date()).length)} counted in{' '}
                   {describeSignalFilter(signalFilter)}.{' '}
                   <Button
                     variant="minimal"
