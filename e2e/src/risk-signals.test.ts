@@ -45,6 +45,17 @@ beforeAll(async () => {
     });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
   }
+  // A second one of the name, reported by no one: a name search lists both.
+  const second = await server.call({
+    method: 'POST',
+    url: routes.addMerchant.path,
+    token: dana,
+    payload: {
+      merchant: { fein: '77-3300002', legal_name: 'Signal Harbor Tacos Two LLC', city: 'Tampa', state: 'FL' },
+      note: { category: 'Other', note: 'Opened a second location.', submission_source: 'in-house' },
+    },
+  });
+  expect(second.status, JSON.stringify(second.body)).toBe(201);
   expect(await server.projectedAll(undefined, 20_000)).toBe(true);
 });
 afterAll(async () => {
@@ -98,6 +109,7 @@ describe('risk signals', () => {
     // A name search lists it with its compact line.
     await search(page, 'signal harbor');
     const row = page.getByRole('row').filter({ hasText: 'Signal Harbor Tacos LLC' });
+    await page.getByRole('row').filter({ hasText: 'Signal Harbor Tacos Two LLC' }).waitFor();
     await row.getByRole('link', { name: /^Default \/ Default Account: 1 note ever/ }).waitFor();
     await row.getByText(/Cured/).waitFor();
     await bothWidths(page, 'signals-search-results');

@@ -16,6 +16,7 @@ import { loadAccount } from '../accounts/account-service.ts';
 import { subscriptions } from '../aggregates.ts';
 import { defineAggregate, transact } from '../command-handler.ts';
 import { type CommandDeps, metadataFor } from '../context.ts';
+import { recordIds } from '../idempotency.ts';
 import { readEinRows } from '../imports/ein-csv.ts';
 import { subscriptionAccount } from '../merchant-subscriptions/merchant-subscription-handlers.ts';
 import {
@@ -95,13 +96,14 @@ export async function startScreening(
   actor: Actor,
   input: { source: ScreeningSource; fileName: string | null; rows: ScreeningRow[]; rejected: RejectedRow[] },
   metadata: ReturnType<typeof metadataFor>,
+  /** With an Idempotency-Key, the same id for the same request: a retried POST starts nothing new. */
+  screeningId: string = newId(),
 ) {
   if (!actor.isDmAdmin) {
     const { state: account } = await loadAccount(deps, actor.accountId);
     if (account.status === 'open' && account.contributionLocked && !account.contributionOverride)
       throw forbidden(SCREENING_TEXTS.locked);
   }
-  const screeningId = newId();
   const now = deps.clock.now();
   const { position } = await transact(deps, { ctx: { now, actor }, metadata }, async (unit) => {
     await unit.decide(screenings, screeningId, {
@@ -133,6 +135,10 @@ export async function startScreening(
 export function screeningHandlers(deps: CommandDeps) {
   const createScreeningHandler: Handler<typeof createScreening> = async (req) => {
     const { rows, rejected } = await screeningRows(deps, req.actor, req.body);
+    const ids = await recordIds(deps.pool, req.request, req.actor, {
+      route: 'createScreening',
+      body: req.body,
+    });
     const answer = await startScreening(
       deps,
       req.actor,
@@ -143,6 +149,7 @@ export function screeningHandlers(deps: CommandDeps) {
         rejected,
       },
       metadataFor(req),
+      ids('screening'),
     );
     req.reply.code(201);
     return answer;
@@ -181,11 +188,16 @@ export function screeningHandlers(deps: CommandDeps) {
 export function partnerScreeningHandler(deps: CommandDeps): Handler<typeof partnerCreateScreening> {
   return async (req) => {
     const { rows, rejected } = await screeningRows(deps, req.actor, { source: 'api', feins: req.body.feins });
+    const ids = await recordIds(deps.pool, req.request, req.actor, {
+      route: 'partnerCreateScreening',
+      body: req.body,
+    });
     const answer = await startScreening(
       deps,
       req.actor,
       { source: 'api', fileName: null, rows, rejected },
       metadataFor(req),
+      ids('screening'),
     );
     req.reply.code(201);
     return { errors: [], data: answer.data };

@@ -51,7 +51,11 @@ export const screeningDecider: Decider<ScreeningCommand, ScreeningState, Screeni
       case 'RequestScreening': {
         // Asked again with the same id: a retried submission.
         if (state.requested) return [];
-        if (command.rows.length === 0) throw ruleBroken(SCREENING_TEXTS.noEins, { rows: command.rejected });
+        // Each row's problem, as a refused field: what the file must change.
+        if (command.rows.length === 0)
+          throw ruleBroken(SCREENING_TEXTS.noEins, {
+            fields: command.rejected.map((r) => ({ field: `row ${r.row}`, message: r.problem })),
+          });
         if (command.rows.length > SCREENING_MAX_EINS)
           throw ruleBroken(SCREENING_TEXTS.tooMany(command.rows.length));
         const { type: _, ...data } = command;

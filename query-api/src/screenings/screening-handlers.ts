@@ -8,8 +8,9 @@ import {
   type partnerGetScreening,
   type partnerScreeningResults,
   SCREENING_ROWS_PER_PAGE,
+  SCREENING_TEXTS,
 } from '@mrn/contracts';
-import type { Handler } from '@mrn/platform';
+import { type Actor, conflict, type Handler } from '@mrn/platform';
 import type { QueryDeps } from '../context.ts';
 import { hitsOf, reportRows, screeningOf, screeningsOf } from './screening-queries.ts';
 import { screeningCsv, screeningPdf } from './screening-report.ts';
@@ -33,11 +34,11 @@ export function screeningQueryHandlers(deps: QueryDeps) {
   };
 
   const getHandler: Handler<typeof getScreening> = async (req) => ({
-    data: await screeningOf(deps.pool, req.actor, req.params.id),
+    data: await screeningOf(deps, req.actor, req.params.id),
   });
 
   const rowsHandler: Handler<typeof listScreeningRows> = async (req) => {
-    await screeningOf(deps.pool, req.actor, req.params.id);
+    await screeningOf(deps, req.actor, req.params.id);
     const { page, per_page = SCREENING_ROWS_PER_PAGE, ...filters } = req.query;
     const { rows, total } = await reportRows(deps.pool, req.params.id, filters, {
       limit: per_page,
@@ -46,8 +47,15 @@ export function screeningQueryHandlers(deps: QueryDeps) {
     return { data: rows, pagination: pagination(page, per_page, total) };
   };
 
+  /** The files are of a whole report: refused (409) while the screening runs. */
+  const finished = async (actor: Actor, id: string) => {
+    const screening = await screeningOf(deps, actor, id);
+    if (screening.status !== 'done') throw conflict(SCREENING_TEXTS.notDone);
+    return screening;
+  };
+
   const csvHandler: Handler<typeof downloadScreeningCsv> = async (req) => {
-    await screeningOf(deps.pool, req.actor, req.params.id);
+    await finished(req.actor, req.params.id);
     const { rows } = await reportRows(deps.pool, req.params.id, req.query);
     req.reply.header('content-type', 'text/csv; charset=utf-8');
     req.reply.header(
@@ -58,7 +66,7 @@ export function screeningQueryHandlers(deps: QueryDeps) {
   };
 
   const pdfHandler: Handler<typeof downloadScreeningPdf> = async (req) => {
-    const screening = await screeningOf(deps.pool, req.actor, req.params.id);
+    const screening = await finished(req.actor, req.params.id);
     const { rows } = await reportRows(deps.pool, req.params.id, { outcome: 'found', window: 'ever' });
     const flagged = rows.filter(
       (r) => (r.signals?.categories.length ?? 0) > 0 || (r.signals?.disputes.open ?? 0) > 0,
@@ -76,7 +84,7 @@ export function screeningQueryHandlers(deps: QueryDeps) {
   };
 
   const hitsHandler: Handler<typeof listScreeningHits> = async (req) => {
-    await screeningOf(deps.pool, req.actor, req.params.id);
+    await screeningOf(deps, req.actor, req.params.id);
     return { data: await hitsOf(deps.pool, req.params.id) };
   };
 
@@ -94,10 +102,10 @@ export function screeningQueryHandlers(deps: QueryDeps) {
 export function partnerScreeningHandlers(deps: QueryDeps) {
   const getHandler: Handler<typeof partnerGetScreening> = async (req) => ({
     errors: [],
-    data: await screeningOf(deps.pool, req.actor, req.params.id),
+    data: await screeningOf(deps, req.actor, req.params.id),
   });
   const resultsHandler: Handler<typeof partnerScreeningResults> = async (req) => {
-    await screeningOf(deps.pool, req.actor, req.params.id);
+    await screeningOf(deps, req.actor, req.params.id);
     const { page, per_page = SCREENING_ROWS_PER_PAGE, ...filters } = req.query;
     const { rows, total } = await reportRows(deps.pool, req.params.id, filters, {
       limit: per_page,

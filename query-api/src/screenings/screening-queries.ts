@@ -1,4 +1,5 @@
 import {
+  type EventOf,
   type MerchantSignals,
   SCREENING_TEXTS,
   type ScreeningRowsQuery,
@@ -7,8 +8,9 @@ import {
   SIGNAL_GROUP_LABELS,
   SIGNAL_GROUPS,
   type SignalGroup,
+  streams,
 } from '@mrn/contracts';
-import { type Actor, notFound, type Pool } from '@mrn/platform';
+import { type Actor, type EventStore, notFound, type Pool, type RecordedEvent } from '@mrn/platform';
 import { iso } from '../views.ts';
 
 // The report of a screening as its account reads it (query-api/src/screenings/screening-worker.ts keeps
@@ -71,15 +73,47 @@ const toView = (r: ScreeningRow, exposure: ScreeningView['exposure']): Screening
   exposure,
 });
 
-/** The caller's account's screening (any account's, for a platform administrator), or a 404. */
-export async function screeningOf(pool: Pool, actor: Actor, id: string): Promise<ScreeningView> {
-  const { rows } = await pool.query<ScreeningRow>(
+/**
+ * The caller's account's screening (any account's, for a platform administrator), or a 404. One just
+ * started and not yet taken in by the worker's intake is answered from its request in the log, queued:
+ * the id a funder was just given works at once.
+ */
+export async function screeningOf(
+  deps: { pool: Pool; store: EventStore },
+  actor: Actor,
+  id: string,
+): Promise<ScreeningView> {
+  const { rows } = await deps.pool.query<ScreeningRow>(
     `select ${SCREENING_COLUMNS} from screenings s left join read.users u on u.id = s.user_id where s.id = $1`,
     [id],
   );
-  const r = rows[0];
+  const r = rows[0] ?? (await requested(deps.store, id));
   if (!r || (!actor.isDmAdmin && r.account_id !== actor.accountId)) throw notFound(SCREENING_TEXTS.notFound);
-  return toView(r, await exposureOf(pool, id));
+  return toView(r, rows[0] ? await exposureOf(deps.pool, id) : []);
+}
+
+/** A screening as its request in the log says, before the intake has kept it. */
+async function requested(store: EventStore, id: string): Promise<ScreeningRow | undefined> {
+  for await (const e of store.readStream(streams.screening(id))) {
+    if (e.type !== 'ScreeningRequested') continue;
+    const d = (e as RecordedEvent<'ScreeningRequested', EventOf<'ScreeningRequested'>['data']>).data;
+    return {
+      id,
+      account_id: d.accountId,
+      source: d.source,
+      file_name: d.fileName,
+      requested_by: null,
+      total: d.rows.length,
+      screened: 0,
+      found: 0,
+      flagged: 0,
+      rejected: d.rejected.length,
+      status: 'queued',
+      created_at: e.recordedAt,
+      finished_at: null,
+    };
+  }
+  return undefined;
 }
 
 export async function screeningsOf(

@@ -142,6 +142,14 @@ describe('a screening of a CSV', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     id = res.body.data.resource_id;
     expect(res.body.data.total).toBe(4);
+    // The id just given works at once, whether the worker has taken it in yet or not.
+    const atOnce = await server.call({
+      method: 'GET',
+      url: buildPath(routes.getScreening.path, { id }),
+      token: tokens.marco,
+    });
+    expect(atOnce.status, JSON.stringify(atOnce.body)).toBe(200);
+    expect(atOnce.body.data.total).toBe(4);
     expect(res.body.data.rejected).toEqual([
       { row: 4, input: 'not an ein', problem: 'must be 9 digits, as 12-3456789' },
       { row: 6, input: '78-1000001', problem: 'the same EIN as row 3' },
@@ -261,7 +269,10 @@ describe('what a screening refuses, writing nothing', () => {
     }
     const none = await start(tokens.dana!, { source: 'csv', file_name: 'a.csv', csv: 'EIN\r\nnope\r\n12' });
     expect(none.status).toBe(422);
-    expect(none.body.errors[0].message ?? JSON.stringify(none.body)).toContain('no EIN');
+    expect(JSON.stringify(none.body)).toContain('no EIN');
+    // Each row's problem, as a refused field.
+    expect(JSON.stringify(none.body)).toContain('row 2');
+    expect(JSON.stringify(none.body)).toContain('must be 9 digits');
     const many = Array.from({ length: 10_001 }, (_, i) => String(700_000_000 + i)).join('\n');
     const tooMany = await start(tokens.dana!, { source: 'csv', file_name: 'big.csv', csv: many });
     expect(tooMany.status).toBe(422);
@@ -269,6 +280,22 @@ describe('what a screening refuses, writing nothing', () => {
     const basic = await start(tokens.priya!, { source: 'csv', file_name: 'a.csv', csv: '781000001' });
     expect(basic.status).toBe(403);
     expect(await screeningCount()).toBe(before);
+  });
+
+  it('starts one screening for a POST retried with its Idempotency-Key', async () => {
+    const before = await screeningCount();
+    const send = () =>
+      server.call({
+        method: 'POST',
+        url: routes.createScreening.path,
+        token: tokens.dana,
+        headers: { 'idempotency-key': 'screen-portfolio-1' },
+        payload: { source: 'csv', file_name: 'retry.csv', csv: '781000001\n781000002' },
+      });
+    const [a, b] = [await send(), await send()];
+    expect([a.status, b.status]).toEqual([201, 201]);
+    expect(b.body.data.resource_id).toBe(a.body.data.resource_id);
+    expect(await screeningCount()).toBe(before + 1);
   });
 
   it('holds the daily allowance when screenings arrive at once', async () => {

@@ -52,7 +52,7 @@ export function SignalsLine({ merchantId, signals }: { merchantId: string; signa
           aria-label={`${c.label}: ${notes(c.ever)} ever, ${c.last_90_days} in the last 90 days`}
           title={SIGNAL_TEXTS.group(c.label)}
         >
-          <Tag intent={intentOf(c.group)} minimal interactive>
+          <Tag intent={intentOf(c.group)} minimal interactive multiline>
             {c.label} {c.ever}
             {c.last_90_days > 0 ? ` (${c.last_90_days} in 90 d)` : ''}
           </Tag>
@@ -81,11 +81,12 @@ export function SignalsLine({ merchantId, signals }: { merchantId: string; signa
   );
 }
 
-const WINDOW_COLUMNS: readonly [SignalWindow, string, 'last_90_days' | 'last_12_months' | 'ever'][] = [
-  ['90d', '90 days', 'last_90_days'],
-  ['12m', '12 months', 'last_12_months'],
-  ['ever', 'Ever', 'ever'],
-];
+const WINDOW_COLUMNS: readonly [SignalWindow, string, string, 'last_90_days' | 'last_12_months' | 'ever'][] =
+  [
+    ['90d', '90 days', '90 d', 'last_90_days'],
+    ['12m', '12 months', '12 mo', 'last_12_months'],
+    ['ever', 'Ever', 'Ever', 'ever'],
+  ];
 
 /**
  * The merchant page's risk signals, at its top: reporting funders, each group's counts by window (each
@@ -123,9 +124,12 @@ export function SignalsPanel({ merchantId, signals }: { merchantId: string; sign
           <thead>
             <tr>
               <th scope="col">Category</th>
-              {WINDOW_COLUMNS.map(([window, label]) => (
-                <th key={window} scope="col" className="mrn-signals-count">
-                  {label}
+              {WINDOW_COLUMNS.map(([window, label, short]) => (
+                <th key={window} scope="col" className="mrn-signals-count" aria-label={label}>
+                  <span className="mrn-signals-wide">{label}</span>
+                  <span className="mrn-signals-narrow" aria-hidden="true">
+                    {short}
+                  </span>
                 </th>
               ))}
               <th scope="col">Latest</th>
@@ -136,12 +140,12 @@ export function SignalsPanel({ merchantId, signals }: { merchantId: string; sign
               <tr key={c.group}>
                 <th scope="row">
                   <Explained text={SIGNAL_TEXTS.group(c.label)}>
-                    <Tag intent={intentOf(c.group)} minimal tabIndex={0}>
+                    <Tag intent={intentOf(c.group)} minimal multiline tabIndex={0}>
                       {c.label}
                     </Tag>
                   </Explained>
                 </th>
-                {WINDOW_COLUMNS.map(([window, label, field]) => (
+                {WINDOW_COLUMNS.map(([window, label, , field]) => (
                   <td key={window} className="mrn-signals-count">
                     {c[field] > 0 ? (
                       <Link
@@ -155,7 +159,7 @@ export function SignalsPanel({ merchantId, signals }: { merchantId: string; sign
                     )}
                   </td>
                 ))}
-                <td>{formatDate(c.last_reported_at)}</td>
+                <td className="mrn-signals-date">{formatDate(c.last_reported_at)}</td>
               </tr>
             ))}
           </tbody>
