@@ -17,6 +17,7 @@ import { merchantSubscriptionHandlers } from './merchant-subscriptions/merchant-
 import { merchantHandlers } from './merchants/merchant-handlers.ts';
 import { partnerCommandHandlers } from './partner-api/partner-api-handlers.ts';
 import { sandboxHandlers } from './sandbox/sandbox-handlers.ts';
+import { screeningHandlers } from './screenings/screening-handlers.ts';
 import { userHandlers } from './users/user-handlers.ts';
 
 /** The command side's slice of the route table. */
@@ -37,6 +38,7 @@ export function commandHandlers(deps: CommandDeps): HandlersFor<RoutesOf<'comman
     ...merchantSubscriptionHandlers(deps),
     ...partnerCommandHandlers(deps),
     ...sandboxHandlers(deps),
+    ...screeningHandlers(deps),
   };
 }
 

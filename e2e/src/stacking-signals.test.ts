@@ -134,7 +134,9 @@ describe('stacking signals', () => {
     await item.waitFor();
     expect(await item.getByText('Same phone').count()).toBe(1);
     expect(await item.getByText('Same address').count()).toBe(1);
-    expect(await item.getByText('Default Account').count()).toBe(1);
+    expect(await item.getByText('Default Account', { exact: true }).count()).toBe(1);
+    // Its worst category ever (PRO's, issue 32), opening the notes it was counted from.
+    expect(await item.getByRole('link', { name: 'Worst reported: Default / Default Account' }).count()).toBe(1);
     await bothWidths(page, 'stacking-merchant-page');
 
     // The linked merchant's page links back.
@@ -173,7 +175,7 @@ describe('stacking signals', () => {
     await threshold.selectOption('2');
     const types = page.getByRole('group', { name: 'Event types the webhook receives' });
     // Every type until changed; untick "Merchant updated".
-    expect(await types.getByRole('checkbox').count()).toBe(5);
+    expect(await types.getByRole('checkbox').count()).toBe(6);
     await types.getByText('Merchant updated (merchant.updated)').click();
     expect(await types.getByLabel('Merchant updated (merchant.updated)').isChecked()).toBe(false);
     await bothWidths(page, 'stacking-alert-settings');
@@ -200,6 +202,7 @@ describe('stacking signals', () => {
           'merchant.note_added',
           'merchant.note_updated',
           'merchant.shopped',
+          'merchant.signals_changed',
         ],
       });
 

@@ -84,6 +84,16 @@ export const publishedTables: readonly PublishedTable[] = [
     why: 'inquiry velocity on search answers, merchant pages and the partner API (from read.merchant_inquiries)',
   },
   {
+    table: 'read.merchant_signals',
+    readers: [QUERY],
+    why: 'risk signals (issue 32) on search answers, merchant pages, linked merchants and the partner API: one row per merchant, windows counted when read',
+  },
+  {
+    table: 'read.signal_disputes',
+    readers: [QUERY],
+    why: "risk signals: a merchant's open and resolved disputes, by EIN",
+  },
+  {
     table: 'read.broker_notes',
     readers: [QUERY],
     why: 'broker records (PRO): the Brokers page and notes naming a broker',

@@ -13,6 +13,7 @@ import { inquiryAuditHandlers } from './merchants/inquiry-audit-handlers.ts';
 import { linkedMerchantHandlers } from './merchants/linked-merchant-handlers.ts';
 import { merchantQueryHandlers } from './merchants/merchant-handlers.ts';
 import { partnerQueryHandlers } from './partner-api/partner-api-handlers.ts';
+import { screeningQueryHandlers } from './screenings/screening-handlers.ts';
 import { searchHandlers } from './search/search-handlers.ts';
 import { widgetHandlers } from './widgets/widget-handlers.ts';
 
@@ -35,6 +36,7 @@ export function queryHandlers(deps: QueryDeps): HandlersFor<RoutesOf<'query'>> {
     ...partnerQueryHandlers(deps),
     ...analyticsHandlers(deps),
     ...widgetHandlers(deps),
+    ...screeningQueryHandlers(deps),
   };
 }
 

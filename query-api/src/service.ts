@@ -11,6 +11,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { registerOpenApiDocument } from './partner-api/openapi.ts';
 import { registerQueryApi } from './plugin.ts';
+import { ScreeningWorker } from './screenings/screening-worker.ts';
 import { SearchRecorder } from './search/search-recorder.ts';
 
 export interface QueryService {
@@ -45,6 +46,14 @@ export async function startQueryService(deps: {
     genericPlans: true,
   });
   const partnerApi = registerQueryApi({ ...deps, lookups, searches }, deps.only);
+  // Screenings asked for on the command side, screened in the background (one intake at a time across
+  // processes, by its lease; every process's runner takes screenings no live runner holds).
+  const screenings = new ScreeningWorker({
+    pool: deps.pool,
+    store: deps.store,
+    logger: deps.logger,
+    leaseUrl: deps.databaseUrl,
+  }).start();
   if (deps.only !== 'partner')
     registerOpenApiDocument(deps.app, {
       productName: deps.config.PRODUCT_NAME,
@@ -59,6 +68,7 @@ export async function startQueryService(deps: {
     searches,
     partnerApi,
     async stop() {
+      await screenings.stop();
       await searches.flush();
       await searchPool.end();
       await lookups.end();

@@ -1,12 +1,15 @@
 import {
   type InquiryVelocity,
   LOCKED_CATEGORIES,
+  type MerchantSignals,
   type MerchantView,
   type NoteCategory,
   type NoteView,
   PLATFORM_ONLY_CATEGORY,
   type SearchedMerchantView,
+  type SignalSummary,
   seesProData,
+  signalsFrom,
 } from '@mrn/contracts';
 import type { Actor, Pool } from '@mrn/platform';
 
@@ -117,12 +120,40 @@ export function toInquiries(r: InquiryRow, actor: Actor): InquiryVelocity {
   };
 }
 
+/**
+ * Risk signals of each merchant `m` (issue 32): its projected summary, one row by key, and its EIN's
+ * disputes; the windows are counted from the summary's times as of the read (toSignals).
+ */
+export const SIGNAL_COLUMNS =
+  'sg.funders as signal_funders, sg.reports as signal_reports, sd.open as disputes_open, sd.resolved as disputes_resolved';
+export const SIGNAL_JOINS = `left join read.merchant_signals sg on sg.merchant_id = m.id
+  left join lateral (select count(*) filter (where not d.resolved)::int as open, count(*) filter (where d.resolved)::int as resolved
+                       from read.signal_disputes d where d.fein = m.fein) sd on true`;
+
+export interface SignalRow {
+  signal_funders: number | null;
+  signal_reports: SignalSummary['reports'] | null;
+  disputes_open: number | null;
+  disputes_resolved: number | null;
+}
+
+export const toSignals = (r: SignalRow, asOf = new Date()): MerchantSignals =>
+  signalsFrom(
+    r.signal_reports ? { funders: r.signal_funders ?? 0, reports: r.signal_reports } : null,
+    { open: r.disputes_open ?? 0, resolved: r.disputes_resolved ?? 0 },
+    asOf,
+  );
+
 /** A merchant as a search or its page shows it. */
 export const toSearchedMerchantView = (
-  r: MerchantRow & InquiryRow,
+  r: MerchantRow & InquiryRow & SignalRow,
   actor: Actor,
   watched: ReadonlySet<string>,
-): SearchedMerchantView => ({ ...toMerchantView(r, actor, watched), inquiries: toInquiries(r, actor) });
+): SearchedMerchantView => ({
+  ...toMerchantView(r, actor, watched),
+  inquiries: toInquiries(r, actor),
+  signals: toSignals(r),
+});
 
 export const NOTE_COLUMNS = `n.id, n.merchant_id, n.category, n.note, n.submission_source, n.broker_name, n.account_id, n.user_id,
   n.proxied_creator, n.created_at, n.updated_at, n.deletion_requested_at, n.deletion_reason,

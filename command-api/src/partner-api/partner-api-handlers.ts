@@ -25,6 +25,7 @@ import { verifyApiCredentials } from '../auth/api-credentials.ts';
 import { closeSession, openSession } from '../auth/sessions.ts';
 import { type CommandDeps, metadataFor } from '../context.ts';
 import { type RecordRequest, recordMerchant, recordNote } from '../merchants/records.ts';
+import { partnerScreeningHandler } from '../screenings/screening-handlers.ts';
 
 export const PARTNER_TEXTS = {
   merchantNotFound: 'No merchant has been reported with this EIN.',
@@ -228,5 +229,6 @@ export function partnerCommandHandlers(deps: CommandDeps) {
     partnerAddNoteWithAdditionalData: addNote as Handler<typeof partnerAddNoteWithAdditionalData>,
     partnerSubscribe: subscribeHandler,
     partnerDeleteSubscription: unsubscribeHandler,
+    partnerCreateScreening: partnerScreeningHandler(deps),
   };
 }

@@ -14,6 +14,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'merchant.note_added',
   'merchant.note_updated',
   'merchant.shopped',
+  'merchant.signals_changed',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
@@ -23,6 +24,7 @@ export const WEBHOOK_EVENT_TYPE_LABELS: Record<WebhookEventType, string> = {
   'merchant.note_added': 'Note added',
   'merchant.note_updated': 'Note updated',
   'merchant.shopped': 'Being shopped',
+  'merchant.signals_changed': 'Risk signals changed',
 };
 
 export interface AlertSettings {
@@ -57,6 +59,8 @@ export const WEBHOOK_EVENT_DESCRIPTIONS: Record<WebhookEventType, string> = {
   'merchant.note_updated': 'Another funder changed its note on a watched merchant.',
   'merchant.shopped':
     'Distinct other funders looking a watched merchant up within 7 days reached your alert threshold (once per crossing; counts only, never which funders).',
+  'merchant.signals_changed':
+    "Another funder's note gave a watched merchant a category it did not have, or made it a funder more: its risk signals before and after (counts only, never which funders).",
 };
 
 /** The `data` of a merchant.shopped webhook: what the dispatcher sends and the guide shows. */

@@ -372,6 +372,31 @@ export const eventSchemas = {
     errors: z.number().int(),
   }),
   SubscriptionImportFailed: z.object({ accountId: z.string(), importId: z.string(), reason: z.string() }),
+  /**
+   * `screening-{id}` (issue 32): a portfolio screening asked for, with the EINs it screens (each once,
+   * with the row of the file it came from) and the rows it does not, each with its problem. The query
+   * side screens it in the background and keeps the report.
+   */
+  ScreeningRequested: z.object({
+    screeningId: z.string(),
+    accountId: z.string(),
+    userId: z.string(),
+    source: z.enum(['csv', 'subscriptions', 'api']),
+    fileName: z.string().nullable(),
+    /** Each EIN to screen and its row in the file (for the watched EINs: their order, from 1). */
+    rows: z.array(z.object({ row: z.number().int(), input: z.string(), fein: z.string() })),
+    rejected: z.array(z.object({ row: z.number().int(), input: z.string(), problem: z.string() })),
+  }),
+  /**
+   * `screening-allowance-{accountId}-{day}`: EINs the account's screenings took of the day's allowance
+   * (UTC day), appended with the ScreeningRequested in one atomic write.
+   */
+  ScreeningAllowanceUsed: z.object({
+    accountId: z.string(),
+    day: z.string(),
+    screeningId: z.string(),
+    eins: z.number().int(),
+  }),
   AppSettingsChanged: z.object({
     dashboardMessageEnabled: z.boolean(),
     dashboardMessageSeverity: z.enum(MESSAGE_SEVERITIES),
@@ -403,4 +428,6 @@ export const streams = {
   dispute: (id: string) => `dispute-${id}`,
   contributionClock: () => 'contribution-clock',
   stripeEvent: (id: string) => `stripe-event-${id}`,
+  screening: (id: string) => `screening-${id}`,
+  screeningAllowance: (accountId: string, day: string) => `screening-allowance-${accountId}-${day}`,
 } as const;

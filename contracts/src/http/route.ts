@@ -22,6 +22,7 @@ export const READ_MODELS = [
   'merchant_searches',
   'merchant_inquiries',
   'merchant_links',
+  'merchant_signals',
   'broker_notes',
   'disputes',
   'contribution',

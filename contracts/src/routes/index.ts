@@ -10,6 +10,7 @@ import * as merchantSubscriptions from './merchant-subscriptions.ts';
 import * as merchants from './merchants.ts';
 import { partnerRoutes } from './partner-api.ts';
 import * as sandbox from './sandbox.ts';
+import * as screenings from './screenings.ts';
 import * as users from './users.ts';
 import * as widgets from './widgets.ts';
 
@@ -125,6 +126,14 @@ export const routes = {
   topContributors: widgets.topContributors,
   bottomContributors: widgets.bottomContributors,
   dashboardWidgets: widgets.dashboardWidgets,
+  createScreening: screenings.createScreening,
+  listScreenings: screenings.listScreenings,
+  getScreening: screenings.getScreening,
+  listScreeningRows: screenings.listScreeningRows,
+  downloadScreeningCsv: screenings.downloadScreeningCsv,
+  downloadScreeningPdf: screenings.downloadScreeningPdf,
+  listScreeningHits: screenings.listScreeningHits,
+  addMerchantSubscriptions: screenings.addMerchantSubscriptions,
   // The partner API v2 (accounts spec §7): the same table, so both services register it and the
   // OpenAPI document is generated from it.
   ...partnerRoutes,

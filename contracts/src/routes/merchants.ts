@@ -1,6 +1,7 @@
 import { BROKER_NAME_MAX } from '../domain/brokers.ts';
 import { isEinDigits, normaliseEin } from '../domain/ein.ts';
 import { NOTE_CATEGORIES, NOTE_MAX, SUBMISSION_SOURCES } from '../domain/notes.ts';
+import { SIGNAL_GROUPS } from '../domain/signals.ts';
 import { STATES } from '../domain/us-states.ts';
 import { dataEnvelope, Pagination } from '../http/envelope.ts';
 import { optionalDate, optionalText, pageQuery, requiredText, uuid } from '../http/fields.ts';
@@ -97,8 +98,36 @@ export const InquiryVelocity = z.object({
 });
 export type InquiryVelocity = z.infer<typeof InquiryVelocity>;
 
-/** A merchant as a search or its page shows it: with its inquiry velocity. */
-export const SearchedMerchantView = MerchantView.extend({ inquiries: InquiryVelocity });
+/**
+ * Risk signals (issue 32, contracts/src/domain/signals.ts): what funders reported, counted and dated,
+ * worst group first; only the groups reported. Every plan sees them (they are counts of the notes every
+ * plan reads); PRO adds inquiry velocity and the linked merchants' worst categories.
+ */
+export const MerchantSignals = z.object({
+  funders: z.number().int().describe('Distinct funders with a live note in any of the groups.'),
+  categories: z.array(
+    z.object({
+      group: z.enum(SIGNAL_GROUPS),
+      label: z.string(),
+      last_90_days: z.number().int(),
+      last_12_months: z.number().int(),
+      ever: z.number().int(),
+      last_reported_at: z.string(),
+    }),
+  ),
+  cured_at: z
+    .string()
+    .nullable()
+    .describe('When a Default Satisfied note followed the latest default; null when not cured.'),
+  disputes: z.object({ open: z.number().int(), resolved: z.number().int() }),
+});
+export type MerchantSignals = z.infer<typeof MerchantSignals>;
+
+/** A merchant as a search or its page shows it: with its inquiry velocity and risk signals. */
+export const SearchedMerchantView = MerchantView.extend({
+  inquiries: InquiryVelocity,
+  signals: MerchantSignals,
+});
 export type SearchedMerchantView = z.infer<typeof SearchedMerchantView>;
 
 /** What links two merchants (issue 24): the same normalised business phone, or street address. */
@@ -115,6 +144,11 @@ export const LinkedMerchantView = z.object({
   state: z.string(),
   shared: z.array(z.enum(LINK_KINDS)),
   last_note_category: z.string().nullable(),
+  /**
+   * The worst group reported on it ever (issue 32), worst as the signals are ordered; null when none,
+   * and for BASIC (PRO's, as inquiry velocity is).
+   */
+  worst_category: z.enum(SIGNAL_GROUPS).nullable(),
   created_at: z.string(),
 });
 export type LinkedMerchantView = z.infer<typeof LinkedMerchantView>;
@@ -186,6 +220,7 @@ export const searchMerchants = route({
     'merchants',
     'merchant_searches',
     'merchant_inquiries',
+    'merchant_signals',
     'contribution',
     'contribution_searches',
     'merchant_subscriptions',
@@ -256,7 +291,7 @@ export const getMerchant = route({
   method: 'GET',
   path: '/api/merchants/:id',
   service: 'query',
-  readModels: ['merchants', 'merchant_subscriptions', 'merchant_inquiries'],
+  readModels: ['merchants', 'merchant_subscriptions', 'merchant_inquiries', 'merchant_signals'],
   access: 'member',
   params: idParam,
   response: dataEnvelope(SearchedMerchantView),
@@ -302,6 +337,7 @@ export const listLinkedMerchants = route({
   readModels: [
     'merchants',
     'merchant_links',
+    'merchant_signals',
     'merchant_searches',
     'contribution',
     'contribution_searches',

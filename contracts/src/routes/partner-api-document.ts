@@ -43,6 +43,23 @@ const FOUND_IN_PRODUCTION = { ...ACME, added_by: null };
 const INQUIRIES_IN_PRODUCTION = { available: true, last_7_days: 3, last_30_days: 4, last_90_days: 6 };
 // The sandbox's merchant is looked up by no other funder: only the caller searches the sandbox.
 const INQUIRIES_IN_SANDBOX = { available: true, last_7_days: 0, last_30_days: 0, last_90_days: 0 };
+// What its one note (below) counts as, read some months later: one funder, one Stacking History note
+// within the last 12 months but not the last 90 days.
+const SIGNALS_IN_PRODUCTION = {
+  funders: 1,
+  categories: [
+    {
+      group: 'stacking_history' as const,
+      label: 'Stacking History',
+      last_90_days: 0,
+      last_12_months: 1,
+      ever: 1,
+      last_reported_at: ADDED,
+    },
+  ],
+  cured_at: null,
+  disputes: { open: 0, resolved: 0 },
+};
 const FOUND_NOTE_IN_PRODUCTION = {
   note_category: 'Stacking History',
   note: 'Took a second position 10 days after funding.',
@@ -64,11 +81,34 @@ const FOUND = {
   // Another funder's merchant: who reported it is not shown.
   added_by: null,
 };
+// The sandbox's one note, as its signals count it.
+const SIGNALS_IN_SANDBOX = {
+  ...SIGNALS_IN_PRODUCTION,
+  categories: [{ ...SIGNALS_IN_PRODUCTION.categories[0]!, last_reported_at: '2026-03-09T00:00:00.000Z' }],
+};
 const FOUND_NOTE = {
   note_category: 'Stacking History',
   note: 'Sandbox note: took a second position 10 days after funding.',
   created_at: '2026-03-09T00:00:00.000Z',
   added_by: null,
+};
+
+/** The example screening: three entries, one not an EIN; one merchant found with a stacking report. */
+const SCREENING_ID = '5f0c8a9e-3b1d-4c2a-9e7f-1a2b3c4d5e6f';
+const SCREENING_RESULT = {
+  row: 1,
+  input: '123456789',
+  fein: '123456789',
+  outcome: 'found' as const,
+  problem: null,
+  merchant: {
+    resource_id: '0b6f3c1e-8d2a-4f5b-9c7e-2a1b3c4d5e6f',
+    legal_name: 'Acme Coffee LLC',
+    dba: null,
+    city: 'Austin',
+    state: 'TX',
+  },
+  signals: SIGNALS_IN_PRODUCTION,
 };
 
 /** What each call answers to the request example of its route (`docs.example`). */
@@ -82,7 +122,14 @@ export const PARTNER_ANSWER_EXAMPLES: AnswerExamples = {
   },
   partnerSearchMerchants: {
     errors: [],
-    data: [{ ...FOUND_IN_PRODUCTION, inquiries: INQUIRIES_IN_PRODUCTION, notes: [FOUND_NOTE_IN_PRODUCTION] }],
+    data: [
+      {
+        ...FOUND_IN_PRODUCTION,
+        inquiries: INQUIRIES_IN_PRODUCTION,
+        signals: SIGNALS_IN_PRODUCTION,
+        notes: [FOUND_NOTE_IN_PRODUCTION],
+      },
+    ],
   },
   partnerAddMerchant: {
     errors: [],
@@ -117,6 +164,7 @@ export const PARTNER_ANSWER_EXAMPLES: AnswerExamples = {
       {
         ...FOUND_IN_PRODUCTION,
         inquiries: INQUIRIES_IN_PRODUCTION,
+        signals: SIGNALS_IN_PRODUCTION,
         notes: [
           { ...FOUND_NOTE_IN_PRODUCTION, submission_source: 'broker', broker_name: 'Main Street Brokers' },
         ],
@@ -169,9 +217,66 @@ export const PARTNER_ANSWER_EXAMPLES: AnswerExamples = {
         state: 'TX',
         shared: ['address', 'phone'],
         last_note_category: 'Default',
+        worst_category: 'default',
         created_at: '2025-11-02T16:40:05.000Z',
       },
     ],
+  },
+  partnerCreateScreening: {
+    errors: [],
+    data: {
+      resource_id: SCREENING_ID,
+      status: 'queued',
+      total: 2,
+      rejected: [{ row: 3, input: '12345', problem: 'must be 9 digits, as 12-3456789' }],
+    },
+  },
+  partnerGetScreening: {
+    errors: [],
+    data: {
+      resource_id: SCREENING_ID,
+      status: 'done',
+      source: 'api',
+      file_name: null,
+      requested_by: 'Dana Whitfield',
+      total: 2,
+      screened: 2,
+      found: 1,
+      flagged: 1,
+      rejected: 1,
+      created_at: '2026-11-24T15:04:05.000Z',
+      finished_at: '2026-11-24T15:04:06.000Z',
+      exposure: [
+        { group: 'stacking_history', label: 'Stacking History', last_90_days: 0, last_12_months: 1, ever: 1 },
+      ],
+    },
+  },
+  partnerScreeningResults: {
+    errors: [],
+    data: {
+      results: [
+        SCREENING_RESULT,
+        {
+          row: 2,
+          input: '98-7654321',
+          fein: '987654321',
+          outcome: 'not_found',
+          problem: null,
+          merchant: null,
+          signals: null,
+        },
+        {
+          row: 3,
+          input: '12345',
+          fein: null,
+          outcome: 'rejected',
+          problem: 'must be 9 digits, as 12-3456789',
+          merchant: null,
+          signals: null,
+        },
+      ],
+      total_count: 3,
+    },
   },
 };
 
@@ -187,7 +292,7 @@ const SANDBOX_FEIN = SANDBOX_MERCHANT_EIN.replace('-', '');
 export const PARTNER_SANDBOX_ANSWER_EXAMPLES: Partial<AnswerExamples> = {
   partnerSearchMerchants: {
     errors: [],
-    data: [{ ...FOUND, inquiries: INQUIRIES_IN_SANDBOX, notes: [FOUND_NOTE] }],
+    data: [{ ...FOUND, inquiries: INQUIRIES_IN_SANDBOX, signals: SIGNALS_IN_SANDBOX, notes: [FOUND_NOTE] }],
   },
   partnerSearchWithAdditionalData: {
     errors: [],
@@ -195,6 +300,7 @@ export const PARTNER_SANDBOX_ANSWER_EXAMPLES: Partial<AnswerExamples> = {
       {
         ...FOUND,
         inquiries: INQUIRIES_IN_SANDBOX,
+        signals: SIGNALS_IN_SANDBOX,
         notes: [{ ...FOUND_NOTE, submission_source: 'broker', broker_name: 'Main Street Brokers' }],
       },
     ],

@@ -1,11 +1,13 @@
 import { BROKER_NAME_MAX } from '../domain/brokers.ts';
 import { isEinDigits, normaliseEin } from '../domain/ein.ts';
 import { MEMBER_NOTE_CATEGORIES, NOTE_MAX, SUBMISSION_SOURCES } from '../domain/notes.ts';
+import { SCREENING_MAX_EINS, SCREENING_TEXTS } from '../domain/screening.ts';
 import { STATES } from '../domain/us-states.ts';
 import { optionalDate, optionalText, requiredText } from '../http/fields.ts';
 import { route } from '../http/route.ts';
 import { z } from '../zod.ts';
-import { InquiryVelocity, LinkedMerchantView } from './merchants.ts';
+import { InquiryVelocity, LinkedMerchantView, MerchantSignals } from './merchants.ts';
+import { ScreeningRowsQuery, ScreeningRowView, ScreeningStarted, ScreeningView } from './screenings.ts';
 
 // The public developer API, version 2 (accounts spec §7 "Public developer API"), at its documented
 // paths. Every answer is `{ errors, data }`: `errors` is empty on success, and on a refusal lists
@@ -130,9 +132,13 @@ export const PartnerMerchantWithSource = z.object({
 });
 export type PartnerMerchantWithSource = z.infer<typeof PartnerMerchantWithSource>;
 /** A merchant as a search answers it: with its inquiry velocity (figures for PRO accounts). */
-export const PartnerSearchedMerchant = PartnerMerchant.extend({ inquiries: InquiryVelocity });
+export const PartnerSearchedMerchant = PartnerMerchant.extend({
+  inquiries: InquiryVelocity,
+  signals: MerchantSignals,
+});
 export const PartnerSearchedMerchantWithSource = PartnerMerchantWithSource.extend({
   inquiries: InquiryVelocity,
+  signals: MerchantSignals,
 });
 export type PartnerSearchedMerchantWithSource = z.infer<typeof PartnerSearchedMerchantWithSource>;
 
@@ -179,6 +185,7 @@ export const partnerSearchMerchants = route({
     'notes',
     'merchant_searches',
     'merchant_inquiries',
+    'merchant_signals',
     'contribution',
     'contribution_searches',
     'merchant_subscriptions',
@@ -190,7 +197,7 @@ export const partnerSearchMerchants = route({
   docs: {
     summary: 'Search merchants',
     description:
-      'A 9-digit EIN finds that merchant; legal-name keywords find up to 5 merchants, with their notes. More matches ask you to narrow the search. Every search is recorded, as on the dashboard. Each merchant carries `inquiries`: how many distinct other funders looked it up in the last 7, 30 and 90 days (never which); the figures are for PRO accounts, others get `available: false` and nulls.',
+      'A 9-digit EIN finds that merchant; legal-name keywords find up to 5 merchants, with their notes. More matches ask you to narrow the search. Every search is recorded, as on the dashboard. Each merchant carries `inquiries`: how many distinct other funders looked it up in the last 7, 30 and 90 days (never which); the figures are for PRO accounts, others get `available: false` and nulls. Each also carries `signals`: how many distinct funders reported it, and for each category group reported (worst first: Default / Default Account, Suspicious Activity, Stacking History, Slow Pay, Split Payer, Criminal History, Covid-19 Hardship, Other) its live notes in the last 90 days, the last 12 months and ever, and when the latest was added; `cured_at` when a Default Satisfied followed the latest default; the open and resolved disputes filed against the EIN. No funder is named.',
     example: { params: { key: EXAMPLE_EIN } },
     sandboxExample: { params: { key: SANDBOX_EIN } },
   },
@@ -308,6 +315,7 @@ export const partnerSearchWithAdditionalData = route({
     'notes',
     'merchant_searches',
     'merchant_inquiries',
+    'merchant_signals',
     'contribution',
     'contribution_searches',
     'merchant_subscriptions',
@@ -407,6 +415,7 @@ export const partnerLinkedMerchants = route({
     'merchant_links',
     'merchant_searches',
     'merchant_inquiries',
+    'merchant_signals',
     'contribution',
     'contribution_searches',
   ],
@@ -420,6 +429,71 @@ export const partnerLinkedMerchants = route({
       "Other reported EINs that share this merchant's business phone (normalised to E.164) or street address (the same street number, street name and type, city and state; suite and unit are not compared), newest first, at most 50, with what they share and their latest note category. Not found when no live merchant has the EIN. The look-up is a search of the EIN: recorded as one, counted toward the daily search limit and refused while the account is locked for its contribution, as `GET /api/v2/merchants/{key}` is.",
     example: { params: { fein: EXAMPLE_EIN } },
     sandboxExample: { params: { fein: SANDBOX_EIN } },
+  },
+});
+
+const screeningParam = z.object({
+  id: z.uuid({ error: 'must be the id a screening was started with' }),
+});
+
+export const partnerCreateScreening = route({
+  method: 'POST',
+  path: '/api/v2/screenings',
+  service: 'command',
+  access: 'api',
+  plan: 'PRO',
+  body: z.object({
+    feins: z
+      .array(z.string({ error: 'must be text' }).max(40, 'must be at most 40 characters'), {
+        error: 'must be a list of EINs',
+      })
+      .min(1, 'must name at least one EIN')
+      .max(SCREENING_MAX_EINS, `must name at most ${SCREENING_MAX_EINS} EINs`),
+  }),
+  response: answer(ScreeningStarted),
+  action: 'start the screening',
+  docs: {
+    summary: 'Screen a portfolio (asynchronous)',
+    description: `Up to ${SCREENING_MAX_EINS.toLocaleString('en-US')} EINs screened at once: each found or not, with its risk \`signals\`. Answers at once with the screening's id and each entry that is not an EIN (or repeats one), which is not screened; follow it with \`GET /api/v2/screenings/{id}\` and read the results, worst first, from \`GET /api/v2/screenings/{id}/results\`. ${SCREENING_TEXTS.rules} PRO accounts.`,
+    example: { body: { feins: [EXAMPLE_EIN, '98-7654321', '12345'] } },
+    status: 201,
+  },
+});
+
+export const partnerGetScreening = route({
+  method: 'GET',
+  path: '/api/v2/screenings/:id',
+  service: 'query',
+  access: 'api',
+  plan: 'PRO',
+  params: screeningParam,
+  readModels: ['users'],
+  response: answer(ScreeningView),
+  action: 'retrieve the screening',
+  docs: {
+    summary: 'A screening: progress and summary',
+    description:
+      'Its status (`queued`, `running`, `done`), how many EINs are screened of the total, found and reported by at least one funder (`flagged`), and the exposure by category: how many merchants found have a live note in each category group in the last 90 days, 12 months and ever.',
+    example: { params: { id: '5f0c8a9e-3b1d-4c2a-9e7f-1a2b3c4d5e6f' } },
+  },
+});
+
+export const partnerScreeningResults = route({
+  method: 'GET',
+  path: '/api/v2/screenings/:id/results',
+  service: 'query',
+  access: 'api',
+  plan: 'PRO',
+  params: screeningParam,
+  query: ScreeningRowsQuery,
+  readModels: [],
+  response: answer(z.object({ results: z.array(ScreeningRowView), total_count: z.number().int() })),
+  action: 'retrieve the screening results',
+  docs: {
+    summary: 'A screening: results, worst first',
+    description:
+      'One result per row screened so far, worst first: merchants found by their worst category group and their number of reporting funders, then those found with nothing reported, then EINs not found, then the entries that were not EINs. `page` and `per_page` (at most 500) page them; `outcome`, `category` and `window` (`90d`, `12m`, `ever`) filter them. Signals are as they stood when the row was screened.',
+    example: { params: { id: '5f0c8a9e-3b1d-4c2a-9e7f-1a2b3c4d5e6f' }, query: { per_page: '50' } },
   },
 });
 
@@ -437,4 +511,7 @@ export const partnerRoutes = {
   partnerAddNoteWithAdditionalData,
   partnerSearchHistory,
   partnerLinkedMerchants,
+  partnerCreateScreening,
+  partnerGetScreening,
+  partnerScreeningResults,
 } as const;

@@ -9,6 +9,7 @@ import { disputesProjector } from './disputes.ts';
 import { merchantInquiriesProjector } from './merchant-inquiries.ts';
 import { merchantLinksProjector } from './merchant-links.ts';
 import { merchantSearchesProjector } from './merchant-searches.ts';
+import { merchantSignalsProjector } from './merchant-signals.ts';
 import { merchantSubscriptionsProjector } from './merchant-subscriptions.ts';
 import { merchantsProjector } from './merchants.ts';
 import { notesProjector } from './notes.ts';
@@ -25,6 +26,7 @@ export const allProjectors: readonly Projector[] = [
   merchantSearchesProjector,
   merchantInquiriesProjector,
   merchantLinksProjector,
+  merchantSignalsProjector,
   brokerNotesProjector,
   disputesProjector,
   contributionProjector,
@@ -50,6 +52,7 @@ export {
   merchantInquiriesProjector,
   merchantLinksProjector,
   merchantSearchesProjector,
+  merchantSignalsProjector,
   merchantSubscriptionsProjector,
   merchantsProjector,
   notesProjector,

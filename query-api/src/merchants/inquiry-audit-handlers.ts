@@ -10,6 +10,7 @@ export const AUDIT_TEXTS = {
   listed: 'Listed among other merchants by a name search: not a look-up',
   platformAdmin: 'A platform administrator’s search: not counted',
   unknown: 'Recorded before the audit was kept: rebuild merchant_searches to know',
+  screening: 'A portfolio screening (issue 32): a review of merchants already funded, not counted',
 } as const;
 
 interface SearchRow {
@@ -18,6 +19,7 @@ interface SearchRow {
   looked_up: boolean | null;
   is_platform: boolean | null;
   now: Date;
+  screening?: boolean;
 }
 
 /**
@@ -46,11 +48,22 @@ export function inquiryAuditHandlers(deps: QueryDeps) {
         order by s.searched_at desc, s.event_id`,
       [req.params.id],
     );
+    // Portfolio screenings that found it: recorded for the audit, counted nowhere.
+    const screened = await deps.pool.query<SearchRow>(
+      `select s.created_at as searched_at, s.account_id, false as looked_up, a.is_platform, now() as now,
+              true as screening
+         from screening_rows r join screenings s on s.id = r.screening_id
+         left join read.accounts a on a.id = s.account_id
+        where r.merchant_id = $1 and s.created_at > now() - interval '90 days'`,
+      [req.params.id],
+    );
+    rows.push(...screened.rows);
+    rows.sort((a, b) => b.searched_at.getTime() - a.searched_at.getTime());
     // A label per funder, in order of first appearance, oldest first: the same funder keeps its label.
     const labels = new Map<string, string>();
     for (const r of [...rows].reverse())
       if (!r.is_platform && !labels.has(r.account_id)) labels.set(r.account_id, `Funder ${labels.size + 1}`);
-    const counted = (r: SearchRow) => r.looked_up === true && !r.is_platform;
+    const counted = (r: SearchRow) => r.looked_up === true && !r.is_platform && !r.screening;
     const windows = INQUIRY_WINDOW_DAYS.map((days) => {
       const funders = new Set(
         rows
@@ -66,13 +79,15 @@ export function inquiryAuditHandlers(deps: QueryDeps) {
         searched_at: iso(r.searched_at)!,
         funder: r.is_platform ? 'Platform administrator' : labels.get(r.account_id)!,
         counted: counted(r),
-        why: r.is_platform
-          ? AUDIT_TEXTS.platformAdmin
-          : r.looked_up === null
-            ? AUDIT_TEXTS.unknown
-            : r.looked_up
-              ? AUDIT_TEXTS.lookedUp
-              : AUDIT_TEXTS.listed,
+        why: r.screening
+          ? AUDIT_TEXTS.screening
+          : r.is_platform
+            ? AUDIT_TEXTS.platformAdmin
+            : r.looked_up === null
+              ? AUDIT_TEXTS.unknown
+              : r.looked_up
+                ? AUDIT_TEXTS.lookedUp
+                : AUDIT_TEXTS.listed,
       })),
     };
     return { data };

@@ -6,6 +6,8 @@ import {
   type LinkKind,
   type listLinkedMerchants,
   type partnerLinkedMerchants,
+  seesProData,
+  worstGroup,
 } from '@mrn/contracts';
 import { type Actor, forbidden, type Handler, notFound } from '@mrn/platform';
 import type { QueryDeps } from '../context.ts';
@@ -17,12 +19,13 @@ import { iso } from '../views.ts';
  * newest first, each with every kind it shares: possibly the same business under another EIN (issue 24).
  */
 const LINKED = `select m.id, m.fein, m.legal_name, m.dba, m.city, m.state, m.last_note_category, m.created_at,
-    array_agg(distinct o.kind order by o.kind) as shared
+    array_agg(distinct o.kind order by o.kind) as shared, s.reports
   from read.merchant_link_keys mine
   join read.merchant_link_keys o on o.kind = mine.kind and o.key = mine.key and o.merchant_id <> mine.merchant_id
   join read.merchants m on m.id = o.merchant_id and m.archived_at is null
+  left join read.merchant_signals s on s.merchant_id = m.id
   where mine.merchant_id = $1
-  group by m.id
+  group by m.id, s.merchant_id
   order by m.created_at desc, m.id
   limit ${LINKED_MERCHANTS_MAX}`;
 
@@ -36,11 +39,17 @@ interface LinkedRow {
   last_note_category: string | null;
   created_at: Date;
   shared: LinkKind[];
+  /** Its risk signals' report times by group (read.merchant_signals), null when nothing counts. */
+  reports: Record<string, number[]> | null;
 }
+
+const seesPro = (actor: Actor) =>
+  seesProData({ planLevel: actor.planLevel, isPlatformAdmin: actor.isDmAdmin });
 
 /** Linked merchants as both APIs list them. */
 function linkedMerchants(deps: QueryDeps) {
-  async function linkedTo(merchantId: string): Promise<LinkedMerchantView[]> {
+  /** `proData`: the worst category of each (issue 32) is PRO's, as inquiry velocity is. */
+  async function linkedTo(merchantId: string, proData: boolean): Promise<LinkedMerchantView[]> {
     const { rows } = await deps.pool.query<LinkedRow>({
       name: 'mrn_linked_merchants',
       text: LINKED,
@@ -55,6 +64,7 @@ function linkedMerchants(deps: QueryDeps) {
       state: r.state,
       shared: r.shared,
       last_note_category: r.last_note_category,
+      worst_category: proData ? worstGroup(Object.keys(r.reports ?? {})) : null,
       created_at: iso(r.created_at)!,
     }));
   }
@@ -99,7 +109,7 @@ export function linkedMerchantHandlers(deps: QueryDeps) {
   const listLinkedMerchantsHandler: Handler<typeof listLinkedMerchants> = async (req) => {
     const merchantId = await liveMerchant('id', req.params.id);
     await mayLookUp(req.actor, merchantId);
-    return { data: await linkedTo(merchantId) };
+    return { data: await linkedTo(merchantId, seesPro(req.actor)) };
   };
   return { listLinkedMerchants: listLinkedMerchantsHandler };
 }
@@ -117,7 +127,9 @@ export function partnerLinkedMerchantsHandler(deps: QueryDeps): Handler<typeof p
     if (!shown[0]) throw notFound('Merchant not found.');
     return {
       errors: [],
-      data: (await linkedTo(shown[0].id)).map(({ resource_id: _id, ...linked }) => linked),
+      data: (await linkedTo(shown[0].id, seesPro(req.actor))).map(
+        ({ resource_id: _id, ...linked }) => linked,
+      ),
     };
   };
 }

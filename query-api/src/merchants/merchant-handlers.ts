@@ -28,6 +28,9 @@ import {
   NOTE_JOINS,
   type NoteRow,
   pagination,
+  SIGNAL_COLUMNS,
+  SIGNAL_JOINS,
+  type SignalRow,
   toMerchantView,
   toNoteView,
   toSearchedMerchantView,
@@ -120,8 +123,8 @@ export function merchantQueryHandlers(deps: QueryDeps) {
   };
   // A live merchant's page: with its inquiry velocity for the viewer (issue 24).
   const getMerchantHandler: Handler<typeof getMerchant> = async (req) => {
-    const { rows } = await deps.pool.query<MerchantRow & InquiryRow>(
-      `select ${MERCHANT_COLUMNS}, ${INQUIRY_COLUMNS} from read.merchants m ${MERCHANT_JOINS} ${INQUIRY_JOIN}
+    const { rows } = await deps.pool.query<MerchantRow & InquiryRow & SignalRow>(
+      `select ${MERCHANT_COLUMNS}, ${INQUIRY_COLUMNS}, ${SIGNAL_COLUMNS} from read.merchants m ${MERCHANT_JOINS} ${INQUIRY_JOIN} ${SIGNAL_JOINS}
         where m.id = $2 and m.archived_at is null`,
       [req.actor.accountId, req.params.id],
     );

@@ -13,6 +13,7 @@ import {
 import { type Actor, forbidden, type Handler, notFound, ruleBroken } from '@mrn/platform';
 import type { QueryDeps } from '../context.ts';
 import { partnerLinkedMerchantsHandler } from '../merchants/linked-merchant-handlers.ts';
+import { partnerScreeningHandlers } from '../screenings/screening-handlers.ts';
 import { merchantSearch, SEARCH_TEXTS } from '../search/search-handlers.ts';
 import {
   NOTE_COLUMNS,
@@ -21,6 +22,7 @@ import {
   toInquiries,
   toMerchantView,
   toNoteView,
+  toSignals,
   visibleNotes,
 } from '../views.ts';
 
@@ -63,6 +65,7 @@ export function partnerQueryHandlers(deps: QueryDeps) {
         created_at: view.created_at,
         added_by: view.added_by,
         inquiries: toInquiries(m, actor),
+        signals: toSignals(m),
         notes: rows
           .filter((n) => n.merchant_id === m.id)
           .map((n) => {
@@ -140,5 +143,6 @@ export function partnerQueryHandlers(deps: QueryDeps) {
     partnerGetSubscription: getSubscriptionHandler,
     partnerSearchHistory: searchHistoryHandler,
     partnerLinkedMerchants: partnerLinkedMerchantsHandler(deps),
+    ...partnerScreeningHandlers(deps),
   };
 }

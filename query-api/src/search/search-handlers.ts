@@ -21,6 +21,9 @@ import {
   MERCHANT_COLUMNS,
   MERCHANT_JOINS,
   type MerchantRow,
+  SIGNAL_COLUMNS,
+  SIGNAL_JOINS,
+  type SignalRow,
   toSearchedMerchantView,
   watchedOf,
 } from '../views.ts';
@@ -63,8 +66,8 @@ const WATCHED = `exists (select 1 from read.merchant_subscriptions ws where ws.a
 const BY_EIN_WITH_STANDING = `select s.locked_out, m.*
   from (select 1) as one
   left join (${STANDING}) as s on true
-  left join lateral (select ${MERCHANT_COLUMNS}, ${WATCHED}, ${INQUIRY_COLUMNS}
-                      from read.merchants m ${MERCHANT_JOINS} ${INQUIRY_JOIN}
+  left join lateral (select ${MERCHANT_COLUMNS}, ${WATCHED}, ${INQUIRY_COLUMNS}, ${SIGNAL_COLUMNS}
+                      from read.merchants m ${MERCHANT_JOINS} ${INQUIRY_JOIN} ${SIGNAL_JOINS}
                       where m.fein = $2 and m.archived_at is null) as m on true`;
 
 // Merchants with a word beginning with the driving word ($1 <= word < $2) whose name also has a word
@@ -102,8 +105,8 @@ const CROWDED_KEPT = 4096;
 const KEYWORD_PAIRS = (limit: number) =>
   `select ids, found from read.keyword_matches($1, $2, $3, $4, $5, ${limit}, ${KEYWORD_CROWDED})`;
 
-const MERCHANTS_BY_ID = `select ${MERCHANT_COLUMNS}, ${WATCHED}, ${INQUIRY_COLUMNS}
-  from read.merchants m ${MERCHANT_JOINS} ${INQUIRY_JOIN}
+const MERCHANTS_BY_ID = `select ${MERCHANT_COLUMNS}, ${WATCHED}, ${INQUIRY_COLUMNS}, ${SIGNAL_COLUMNS}
+  from read.merchants m ${MERCHANT_JOINS} ${INQUIRY_JOIN} ${SIGNAL_JOINS}
   where m.id = any($2::uuid[]) and m.archived_at is null`;
 
 // Each typed word, or the most similar vocabulary word when no known word begins with it.
@@ -130,7 +133,7 @@ export const SEARCH_STATEMENTS = {
 } as const;
 
 /** A merchant a search found, whether the searching account watches its EIN, and its inquiry velocity. */
-export type SearchedRow = MerchantRow & InquiryRow & { watched: boolean };
+export type SearchedRow = MerchantRow & InquiryRow & SignalRow & { watched: boolean };
 
 /** What a search found: the merchants shown, whether more matched, and the recorded search's position. */
 

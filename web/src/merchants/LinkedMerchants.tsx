@@ -1,9 +1,15 @@
-import { Button, Callout, Intent, Spinner, SpinnerSize, Tag } from '@blueprintjs/core';
-import { LINKED_TEXTS, type LinkedMerchantView, routes } from '@mrn/contracts';
+import { Button, Callout, Intent, Spinner, SpinnerSize, Tag, Tooltip } from '@blueprintjs/core';
+import {
+  LINKED_TEXTS,
+  type LinkedMerchantView,
+  routes,
+  SIGNAL_GROUP_LABELS,
+  SIGNAL_TEXTS,
+} from '@mrn/contracts';
 import { Link } from 'react-router-dom';
 import { ApiError } from '../api/api-error.ts';
 import { useApiQuery } from '../api/hooks.ts';
-import { merchantPath } from '../routing/paths.ts';
+import { merchantPath, signalNotesPath } from '../routing/paths.ts';
 import { displayEin, formatDate } from './format.ts';
 import { CategoryTag } from './table-cells.tsx';
 import { useMerchantSearch } from './use-merchant-search.tsx';
@@ -77,6 +83,18 @@ function LinkedMerchantItem({ merchant: m }: { merchant: LinkedMerchantView }) {
             {SHARED_LABEL[kind]}
           </Tag>
         ))}
+        {m.worst_category ? (
+          <Tooltip content={<span className="mrn-tooltip-text">{SIGNAL_TEXTS.linked}</span>} placement="top">
+            <Link
+              to={signalNotesPath(m.resource_id, m.worst_category, 'ever')}
+              aria-label={`Worst reported: ${SIGNAL_GROUP_LABELS[m.worst_category]}`}
+            >
+              <Tag intent={Intent.DANGER} icon="warning-sign" minimal interactive>
+                Worst: {SIGNAL_GROUP_LABELS[m.worst_category]}
+              </Tag>
+            </Link>
+          </Tooltip>
+        ) : null}
         {m.last_note_category ? <CategoryTag category={m.last_note_category} /> : <Tag minimal>No notes</Tag>}
         <span className="mrn-secondary">
           {m.city}, {m.state} · added {formatDate(m.created_at)}

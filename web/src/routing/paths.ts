@@ -63,6 +63,13 @@ export const brokerPath = (key: string): string => `/brokers/${encodeURIComponen
 export const merchantPath = (id: string, highlightNoteId?: string): string =>
   `/merchants/${encodeURIComponent(id)}${highlightNoteId ? `?highlight=${encodeURIComponent(highlightNoteId)}` : ''}`;
 
+/**
+ * A merchant's page with its notes narrowed to those a risk signal was counted from (issue 32): a group,
+ * or `satisfied` (what made a default cured), in a window.
+ */
+export const signalNotesPath = (id: string, kind: string, window: string): string =>
+  `/merchants/${encodeURIComponent(id)}?signal=${encodeURIComponent(kind)}&window=${encodeURIComponent(window)}#notes`;
+
 export const funderPath = (id: string, tab?: string): string =>
   `/funders/${encodeURIComponent(id)}${tab ? `?tab=${encodeURIComponent(tab)}` : ''}`;
 

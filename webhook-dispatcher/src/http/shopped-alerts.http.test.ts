@@ -91,6 +91,7 @@ describe('being-shopped alert settings', () => {
         'merchant.note_added',
         'merchant.note_updated',
         'merchant.shopped',
+        'merchant.signals_changed',
       ],
     });
     expect(await accountOf()).toMatchObject({ shopped_alert_threshold: null, webhook_event_types: null });

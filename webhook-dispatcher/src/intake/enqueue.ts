@@ -4,11 +4,13 @@ import {
   formatEin,
   parseEvent,
   type ShoppedWebhookData,
+  type SignalsChangedWebhookData,
 } from '@mrn/contracts';
 import type { PoolClient, Position, RecordedEvent } from '@mrn/platform';
 import { resumeEndpoint } from '../endpoints/endpoint-health.ts';
 import { newWebhookSecret } from '../signing/signing.ts';
 import { judgeThresholdChange, recordWatches, type ShoppedAlert } from './shopped-alerts.ts';
+import { type SignalsChangedNotice, type StreamReader, signalsChangedBy } from './signals-changed.ts';
 
 /** What a subscriber is told (accounts spec §3), as the `data` of a Standard Webhooks payload. */
 export interface NotificationData {
@@ -27,7 +29,7 @@ export type ShoppedData = ShoppedWebhookData;
 export interface WebhookPayload {
   type: string;
   timestamp: string;
-  data: NotificationData | ShoppedData;
+  data: NotificationData | ShoppedData | SignalsChangedWebhookData;
 }
 
 /** Never sent to another funder: reserved for platform administrators (DESIGN §5). */
@@ -66,6 +68,8 @@ export interface ApplyContext {
    * so far (shopped-alerts.ts, `judgedLookups`).
    */
   judgedLookups(): Promise<Position>;
+  /** A stream from its start (the event store): a watched merchant's notes around a note event. */
+  readStream: StreamReader;
 }
 
 const TYPE_OF_ACTION: Record<NotificationData['action'], string> = {
@@ -86,6 +90,27 @@ const actingAccount = (e: RecordedEvent): string | null =>
 export function emailText(p: WebhookPayload): { subject: string; text: string } {
   const d = p.data;
   const ein = formatEin(d.merchant_ein);
+  if (d.action === 'Signals Changed') {
+    const lines = [
+      `Another funder's note changed the risk signals of a merchant you watch.`,
+      '',
+      `Merchant EIN: ${ein}`,
+      `Merchant Name: ${d.merchant_name}`,
+    ];
+    if (d.new_categories.length > 0) lines.push(`New categories: ${d.new_categories.join(', ')}`);
+    lines.push(`Funders reporting it: ${d.before.funders} before, ${d.after.funders} now`);
+    for (const c of d.after.categories)
+      lines.push(
+        `${c.label}: ${c.last_90_days} in the last 90 days, ${c.last_12_months} in 12 months, ${c.ever} ever`,
+      );
+    if (d.after.cured_at) lines.push(`Default cured (Default Satisfied) on ${d.after.cured_at.slice(0, 10)}`);
+    lines.push(
+      `Merchant URL: ${d.merchant_url}`,
+      '',
+      'Counts only: the network never names the funders. You are not told of your own notes.',
+    );
+    return { subject: `Risk signals changed: ${d.merchant_name} (EIN ${ein})`, text: lines.join('\n') };
+  }
   if (d.action === 'Being Shopped') {
     const lines = [
       `${d.other_funders_last_7_days} other funders looked up a merchant you watch in the last 7 days: it may be shopping for several advances at once.`,
@@ -292,7 +317,14 @@ export async function applyEvent(tx: PoolClient, raw: RecordedEvent, ctx: ApplyC
       const folded = sameRequest
         ? await foldIntoMerchantAdded(tx, e, ctx, notice, merchant.added_event_id!)
         : [];
-      return enqueue(tx, e, ctx, notice, folded);
+      const written = await enqueue(tx, e, ctx, notice, folded);
+      const changed = await signalsChangedBy(
+        ctx.readStream,
+        e as unknown as EventOf<'NoteAdded'> | EventOf<'NoteUpdated'>,
+        raw,
+        merchant.fein,
+      );
+      return written + (changed ? await sendSignalsChanged(tx, changed, raw, ctx, d.merchantId) : 0);
     }
     default:
       return 0;
@@ -333,6 +365,27 @@ export async function sendShoppedAlerts(
     });
   }
   return written;
+}
+
+/** A note's change of a watched merchant's risk signals (signals-changed.ts), to every watcher but its funder. */
+async function sendSignalsChanged(
+  tx: PoolClient,
+  n: SignalsChangedNotice,
+  e: RecordedEvent,
+  ctx: { publicUrl: string; now: Date },
+  merchantId: string,
+): Promise<number> {
+  const { rows } = await tx.query<{ name: string }>(
+    'select name from webhook_merchants where merchant_id = $1',
+    [merchantId],
+  );
+  if (!rows[0]) return 0;
+  const payload: WebhookPayload = {
+    type: 'merchant.signals_changed',
+    timestamp: e.recordedAt.toISOString(),
+    data: { ...n.data, merchant_name: rows[0].name, merchant_url: merchantUrl(ctx, merchantId) },
+  };
+  return insertDeliveries(tx, { id: n.key }, ctx, { fein: n.data.merchant_ein, actor: n.owner, payload });
 }
 
 const merchantUrl = (ctx: { publicUrl: string }, merchantId: string) =>

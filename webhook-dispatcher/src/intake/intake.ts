@@ -162,7 +162,11 @@ export class DispatcherIntake implements SourceTarget {
    */
   private async applyInOrder(tx: PoolClient, events: RecordedEvent[], base: Context): Promise<number> {
     let judged: Promise<Position> | undefined;
-    const ctx: ApplyContext = { ...base, judgedLookups: () => (judged ??= judgedLookups(tx)) };
+    const ctx: ApplyContext = {
+      ...base,
+      judgedLookups: () => (judged ??= judgedLookups(tx)),
+      readStream: (streamId) => this.opts.store.readStream(streamId),
+    };
     if (events.some((e) => SHOPPED_TYPES.has(e.type))) await ctx.judgedLookups();
     const { eventByEvent, quietCopies } = await setQuietMerchantsApart(tx, events);
     await storeQuietCopies(tx, quietCopies);

@@ -30,7 +30,9 @@ import { LinkedMerchants } from '../../merchants/LinkedMerchants.tsx';
 import { Fact, MerchantFacts } from '../../merchants/MerchantFacts.tsx';
 import { NoteDialog, type NoteDialogMode } from '../../merchants/NoteDialog.tsx';
 import { NotesList } from '../../merchants/NotesList.tsx';
+import { SignalsPanel } from '../../merchants/RiskSignals.tsx';
 import { SubscriptionSwitch } from '../../merchants/SubscriptionSwitch.tsx';
+import { describeSignalFilter, notesOfSignal, signalFilterOf } from '../../merchants/signal-notes.ts';
 import { deletedMerchantPath, PATHS } from '../../routing/paths.ts';
 import { PageSpinner } from '../../ui/PageSpinner.tsx';
 import { useDocumentTitle } from '../../ui/use-document-title.ts';
@@ -38,6 +40,8 @@ import { EditMerchantDialog } from './EditMerchantDialog.tsx';
 import { InquiryAudit } from './InquiryAudit.tsx';
 import { MerchantHistory } from './MerchantHistory.tsx';
 import { SearchHistory } from './SearchHistory.tsx';
+
+const countedNotes = (n: number) => `Showing ${n} ${n === 1 ? 'note' : 'notes'}`;
 
 /** /merchants/{id}: merchant detail with notes (core spec §2); platform admins get the admin variant. */
 export function MerchantPage() {
@@ -161,6 +165,7 @@ function MerchantDetail({ merchant }: { merchant: SearchedMerchantView }) {
             <InquiryTag inquiries={merchant.inquiries} />
           </Fact>
         </MerchantFacts>
+        <SignalsPanel merchantId={merchant.resource_id} signals={merchant.signals} />
       </Card>
 
       {user.is_dm_admin ? (
@@ -213,8 +218,10 @@ function MerchantDetailBody({
 }) {
   const user = useSignedInUser();
   const isPro = hasProFeatures(user);
-  const [searchParams] = useSearchParams();
+  const [searchParams, setSearchParams] = useSearchParams();
   const highlight = searchParams.get('highlight');
+  const signalFilter = signalFilterOf(searchParams);
+  const signalKey = signalFilter ? `${signalFilter.kind}:${signalFilter.window}` : null;
   const [archiving, setArchiving] = useState<NoteView | null>(null);
   const [requesting, setRequesting] = useState<NoteView | null>(null);
   const notes = useApiQuery(
@@ -223,6 +230,10 @@ function MerchantDetailBody({
     // A merchant deleted meanwhile answers 404: the merchant query explains that, not a toast.
     { select: (a) => a.data, meta: { errorToast: true, quietStatuses: [404, 410] } },
   );
+  // A signal's link lands on the notes it was counted from, once they are shown.
+  useEffect(() => {
+    if (signalKey && notes.data) document.getElementById('notes')?.scrollIntoView({ block: 'start' });
+  }, [signalKey, notes.data]);
 
   return (
     <div className="mrn-merchant-layout">
@@ -267,6 +278,7 @@ function MerchantDetailBody({
       </div>
       <Section
         className="mrn-merchant-notes"
+        id="notes"
         title="Notes"
         icon="annotation"
         elevation={1}
@@ -285,13 +297,27 @@ function MerchantDetailBody({
               {notes.error.message}
             </Callout>
           ) : (
-            <NotesList
-              notes={notes.data}
-              showSubmissionSource={isPro}
-              highlightId={highlight}
-              actions={{ onEdit: onEditNote, onArchive: setArchiving, onRequestDeletion: setRequesting }}
-              emptyTitle="No notes about this merchant yet"
-            />
+            <>
+              {signalFilter && (
+                <Callout intent={Intent.PRIMARY} icon="filter" className="mrn-inline-callout" role="status">
+                  {countedNotes(notesOfSignal(notes.data, signalFilter, new Date()).length)} counted in{' '}
+                  {describeSignalFilter(signalFilter)}.{' '}
+                  <Button
+                    variant="minimal"
+                    size="small"
+                    text="Show all notes"
+                    onClick={() => setSearchParams({}, { replace: true })}
+                  />
+                </Callout>
+              )}
+              <NotesList
+                notes={signalFilter ? notesOfSignal(notes.data, signalFilter, new Date()) : notes.data}
+                showSubmissionSource={isPro}
+                highlightId={highlight}
+                actions={{ onEdit: onEditNote, onArchive: setArchiving, onRequestDeletion: setRequesting }}
+                emptyTitle={signalFilter ? 'No notes in this signal' : 'No notes about this merchant yet'}
+              />
+            </>
           )}
         </SectionCard>
       </Section>

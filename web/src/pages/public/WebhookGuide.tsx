@@ -1,5 +1,10 @@
 import { Card, Classes, H3, H4, HTMLTable } from '@blueprintjs/core';
-import { SHOPPED_PAYLOAD_EXAMPLE, WEBHOOK_EVENT_DESCRIPTIONS, WEBHOOK_EVENT_TYPES } from '@mrn/contracts';
+import {
+  SHOPPED_PAYLOAD_EXAMPLE,
+  SIGNALS_CHANGED_PAYLOAD_EXAMPLE,
+  WEBHOOK_EVENT_DESCRIPTIONS,
+  WEBHOOK_EVENT_TYPES,
+} from '@mrn/contracts';
 import {
   RETRY_SCHEDULE_TEXT,
   VERIFY_SNIPPET,
@@ -14,10 +19,11 @@ export function WebhookGuide() {
     <Card elevation={1} className="mrn-webhook-guide">
       <H3>Subscription webhooks</H3>
       <p className={Classes.RUNNING_TEXT}>
-        When another funder adds or updates a merchant or a note on an EIN you watch, or a watched merchant is
-        being shopped, your webhook address receives a <code>POST</code> with a JSON body. Answer with any 2xx
-        status within 10 seconds; redirects are not followed. Messages follow the{' '}
-        <a href="https://www.standardwebhooks.com/">Standard Webhooks</a> specification.
+        When another funder adds or updates a merchant or a note on an EIN you watch, a watched merchant is
+        being shopped, or another funder's note changes its risk signals, your webhook address receives a{' '}
+        <code>POST</code> with a JSON body. Answer with any 2xx status within 10 seconds; redirects are not
+        followed. Messages follow the <a href="https://www.standardwebhooks.com/">Standard Webhooks</a>{' '}
+        specification.
       </p>
       <pre className="mrn-code">{JSON.stringify(WEBHOOK_PAYLOAD_EXAMPLE, null, 2)}</pre>
       <H4>Event types</H4>
@@ -47,6 +53,13 @@ export function WebhookGuide() {
         A <code>merchant.shopped</code> payload carries the counts instead of a note:
       </p>
       <pre className="mrn-code">{JSON.stringify(SHOPPED_PAYLOAD_EXAMPLE, null, 2)}</pre>
+      <p className={Classes.RUNNING_TEXT}>
+        A <code>merchant.signals_changed</code> payload says which categories are new and whether a funder
+        more reported the merchant, with its risk signals before and after the note (sent beside the{' '}
+        <code>merchant.note_added</code> or <code>merchant.note_updated</code> of that note; never for your
+        own notes):
+      </p>
+      <pre className="mrn-code">{JSON.stringify(SIGNALS_CHANGED_PAYLOAD_EXAMPLE, null, 2)}</pre>
       <H4>Headers</H4>
       <HTMLTable compact className="mrn-webhook-headers">
         <thead>

@@ -5,6 +5,7 @@ import { useApiQuery } from '../../api/hooks.ts';
 import { MerchantSearchForm } from '../../layout/MerchantSearchForm.tsx';
 import { cityState } from '../../merchants/format.ts';
 import { InquiryTag } from '../../merchants/InquiryBadge.tsx';
+import { SignalsLine } from '../../merchants/RiskSignals.tsx';
 import { EinCell, LatestCategoryCell } from '../../merchants/table-cells.tsx';
 import { SEARCH_RESULTS_STALE_MS } from '../../merchants/use-merchant-search.tsx';
 import { merchantPath, newMerchantPath } from '../../routing/paths.ts';
@@ -13,7 +14,7 @@ import { PageSpinner } from '../../ui/PageSpinner.tsx';
 import { TableCard } from '../../ui/TableCard.tsx';
 import { useDocumentTitle } from '../../ui/use-document-title.ts';
 
-const COLUMNS = ['Name', 'EIN/BN', 'City/State', 'Latest Note Category', 'Other Funders'];
+const COLUMNS = ['Name', 'EIN/BN', 'City/State', 'Latest Note Category', 'Risk Signals', 'Other Funders'];
 
 /** /search: the merchants a search found, titled Merchants (core spec §2). */
 export function SearchPage() {
@@ -93,6 +94,9 @@ function SearchResults({ term }: { term: string }) {
             <EinCell fein={m.fein} />
             <td data-label="City/State">{cityState(m)}</td>
             <LatestCategoryCell category={m.last_note_category} />
+            <td data-label="Risk Signals">
+              <SignalsLine merchantId={m.resource_id} signals={m.signals} />
+            </td>
             <td data-label="Other Funders">
               <InquiryTag inquiries={m.inquiries} />
             </td>
