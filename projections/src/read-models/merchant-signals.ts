@@ -19,15 +19,18 @@ const SUMMARY_OF = (where: string) => `
            where not archived and kind is not null and ${where}
            group by merchant_id) f using (merchant_id)`;
 
-const RESUMMARISE = `with gone as (delete from read.merchant_signals where merchant_id = any($1::uuid[]))
-  insert into read.merchant_signals (merchant_id, funders, reports)
+const RESUMMARISE = `insert into read.merchant_signals (merchant_id, funders, reports)
   ${SUMMARY_OF('merchant_id = any($1::uuid[])')}`;
 
 const BUILD_SUMMARIES = `insert into read.merchant_signals (merchant_id, funders, reports)
   select * from (${SUMMARY_OF('true')}) s order by merchant_id`;
 
 async function resummarise(tx: PoolClient, merchantIds: Iterable<string>): Promise<void> {
-  await tx.query(RESUMMARISE, [[...new Set(merchantIds)]]);
+  const ids = [...new Set(merchantIds)];
+  // Two statements: the parts of one data-modifying WITH share a snapshot, so an insert beside the
+  // delete still met the rows it deleted (duplicate key on a merchant's second note).
+  await tx.query('delete from read.merchant_signals where merchant_id = any($1::uuid[])', [ids]);
+  await tx.query(RESUMMARISE, [ids]);
 }
 
 /**
