@@ -1,10 +1,10 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { buildPath, formatEin, type NoteCategory, routes } from '@mrn/contracts';
 import { DEMO_PASSWORD } from '@mrn/server';
 import { startTestServer, TEST_ADMIN, type TestServer } from '@mrn/server/testing';
 import type { Browser, Download, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, screenshot } from './browser.ts';
+import { launchBrowser, SCREENSHOT_DIR, screenshot } from './browser.ts';
 import { signedInPage } from './session.ts';
 
 // Portfolio screening (issue 32, item 3) in Chromium against the real server: a PRO funder screens a
@@ -283,6 +283,8 @@ describe('portfolio screening', () => {
     const pdf = await downloaded(page, 'Download PDF');
     expect(pdf.bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
     expect(pdf.file.suggestedFilename()).toMatch(/\.pdf$/);
+    // Kept beside the screenshots, for a person to read.
+    await writeFile(`${SCREENSHOT_DIR}screening-report.pdf`, pdf.bytes);
     const csv = await downloaded(page, 'Download CSV');
     const lines = csv.bytes.toString('utf8').split(/\r?\n/).filter(Boolean);
     expect(lines[0]).toMatch(/^row,input,ein,outcome,problem,legal_name/);
@@ -311,7 +313,7 @@ describe('portfolio screening', () => {
     const listed = page.getByRole('row').filter({ hasText: 'q3-portfolio.csv' });
     await listed.waitFor();
     const cells = await listed.getByRole('cell').allTextContents();
-    // Screened, Started, Status, EINs, Found, Flagged, Not Screened, Started By
+    // Portfolio, Started, Status, EINs, Found, Flagged, Not Screened, Started By
     expect([cells[0], ...cells.slice(2)]).toEqual([
       'q3-portfolio.csv',
       'Done',

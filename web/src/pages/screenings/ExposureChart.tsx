@@ -46,7 +46,8 @@ export function ExposureChart({
 }) {
   const { ref, width } = useElementWidth<HTMLDivElement>();
   const narrow = width < NARROW;
-  const labelWidth = narrow ? 0 : 190;
+  // Narrow: the names sit above the bars, and the axis's first figure needs a few pixels.
+  const labelWidth = narrow ? 8 : 190;
   const valueWidth = 104;
   const rowHeight = narrow ? 44 : 34;
   const barHeight = narrow ? 14 : 18;

@@ -274,7 +274,7 @@ function RejectedNotice({ rejected, onList }: { rejected: ScreeningRejectedRow[]
       title={`${count(rejected.length)} ${rejected.length === 1 ? 'row was' : 'rows were'} not screened`}
       className="mrn-screen-rejected"
     >
-      <p>The rest of the file is screened. Correct these rows and screen them again if they matter:</p>
+      <p>The other rows are screened. Correct these and screen them again if they matter:</p>
       <ul className="mrn-screen-rejected-list">
         {shown.map((r) => (
           <li key={r.row}>

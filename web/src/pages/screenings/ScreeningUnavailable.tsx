@@ -1,5 +1,5 @@
 import { Card, Classes, H2, H4, Icon, type IconName, Intent, Tag } from '@blueprintjs/core';
-import { SCREENING_DAILY_EINS, SCREENING_MAX_EINS, SCREENING_TEXTS } from '@mrn/contracts';
+import { SCREENING_MAX_EINS, SCREENING_TEXTS } from '@mrn/contracts';
 import { Link } from 'react-router-dom';
 import { useSignedInUser } from '../../auth/auth-context.ts';
 import { PATHS } from '../../routing/paths.ts';
@@ -31,10 +31,7 @@ const WHAT_IT_DOES: { icon: IconName; text: string }[] = [
     icon: 'document',
     text: 'Download it as a CSV for your spreadsheets and as a PDF for your credit committee, and watch every merchant found in one step.',
   },
-  {
-    icon: 'info-sign',
-    text: `A screening is not a search: other funders do not see it in their inquiry figures, and it does not use your daily searches. Up to ${SCREENING_DAILY_EINS.toLocaleString('en-US')} EINs a day.`,
-  },
+  { icon: 'info-sign', text: SCREENING_TEXTS.rules },
 ];
 
 /**
@@ -70,7 +67,6 @@ export function ScreeningUnavailable() {
             ? `Upgrade ${user.account_name} to PRO on the Membership tab of your Account page. You see the prorated amount before you confirm; PRO also brings unlimited searches, inquiry velocity, merchant subscriptions, API access and broker records.`
             : `Ask an admin of ${user.account_name} to upgrade the account to PRO on the Membership tab of its Account page. PRO also brings unlimited searches, inquiry velocity, merchant subscriptions, API access and broker records.`}
         </p>
-        <p className={`${Classes.TEXT_MUTED} mrn-small`}>{SCREENING_TEXTS.rules}</p>
         <div className="mrn-form-actions mrn-actions-start">
           {user.is_admin && (
             <ButtonLink to={`${PATHS.account}?tab=membership`} text="Upgrade to PRO" primary />

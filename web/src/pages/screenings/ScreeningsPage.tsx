@@ -42,7 +42,7 @@ import './screenings.css';
 /** The list of past screenings is asked again this often while one of them runs. */
 const LIST_REFRESH_MS = 2_000;
 const LIST_PAGE_SIZES = [20] as const;
-const COLUMNS = ['Screened', 'Started', 'Status', 'EINs', 'Found', 'Flagged', 'Not Screened', 'Started By'];
+const COLUMNS = ['Portfolio', 'Started', 'Status', 'EINs', 'Found', 'Flagged', 'Not Screened', 'Started By'];
 const count = (n: number) => n.toLocaleString('en-US');
 
 /**
