@@ -49,7 +49,7 @@ const SIGNALS_IN_PRODUCTION = {
   funders: 1,
   categories: [
     {
-      group: 'stacking_history',
+      group: 'stacking_history' as const,
       label: 'Stacking History',
       last_90_days: 0,
       last_12_months: 1,

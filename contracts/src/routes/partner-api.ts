@@ -198,8 +198,8 @@ export const partnerSearchMerchants = route({
     summary: 'Search merchants',
     description:
       'A 9-digit EIN finds that merchant; legal-name keywords find up to 5 merchants, with their notes. More matches ask you to narrow the search. Every search is recorded, as on the dashboard. Each merchant carries `inquiries`: how many distinct other funders looked it up in the last 7, 30 and 90 days (never which); the figures are for PRO accounts, others get `available: false` and nulls. Each also carries `signals`: how many distinct funders reported it, and for each category group reported (worst first: Default / Default Account, Suspicious Activity, Stacking History, Slow Pay, Split Payer, Criminal History, Covid-19 Hardship, Other) its live notes in the last 90 days, the last 12 months and ever, and when the latest was added; `cured_at` when a Default Satisfied followed the latest default; the open and resolved disputes filed against the EIN. No funder is named.',
-    example: { key: EXAMPLE_EIN },
-    sandboxExample: { key: SANDBOX_EIN },
+    example: { params: { key: EXAMPLE_EIN } },
+    sandboxExample: { params: { key: SANDBOX_EIN } },
   },
 });
 

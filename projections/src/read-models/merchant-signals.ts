@@ -19,18 +19,18 @@ const SUMMARY_OF = (where: string) => `
            where not archived and kind is not null and ${where}
            group by merchant_id) f using (merchant_id)`;
 
-const RESUMMARISE = `insert into read.merchant_signals (merchant_id, funders, reports)
-  ${SUMMARY_OF('merchant_id = any($1::uuid[])')}`;
+// The summaries of the merchants given, upserted; a merchant left with nothing that counts loses its row.
+const RESUMMARISE = `with summary as (${SUMMARY_OF('merchant_id = any($1::uuid[])')}),
+  gone as (delete from read.merchant_signals s where s.merchant_id = any($1::uuid[])
+             and not exists (select 1 from summary x where x.merchant_id = s.merchant_id))
+  insert into read.merchant_signals (merchant_id, funders, reports) select merchant_id, funders, reports from summary
+  on conflict (merchant_id) do update set funders = excluded.funders, reports = excluded.reports`;
 
 const BUILD_SUMMARIES = `insert into read.merchant_signals (merchant_id, funders, reports)
   select * from (${SUMMARY_OF('true')}) s order by merchant_id`;
 
 async function resummarise(tx: PoolClient, merchantIds: Iterable<string>): Promise<void> {
-  const ids = [...new Set(merchantIds)];
-  // Two statements: the parts of one data-modifying WITH share a snapshot, so an insert beside the
-  // delete still met the rows it deleted (duplicate key on a merchant's second note).
-  await tx.query('delete from read.merchant_signals where merchant_id = any($1::uuid[])', [ids]);
-  await tx.query(RESUMMARISE, [ids]);
+  await tx.query(RESUMMARISE, [[...new Set(merchantIds)]]);
 }
 
 /**

@@ -207,6 +207,11 @@ export class ScreeningWorker {
     this.wake?.();
   }
 
+  /** For tests: the requests in the log kept (the intake read to the log's end), nothing screened. */
+  async readRequests(): Promise<void> {
+    await this.consumer.runOnce();
+  }
+
   /** For tests: the intake read to the log's end, then every screening screened to its end. */
   async runOnce(): Promise<void> {
     await this.consumer.runOnce();

@@ -98,6 +98,7 @@ const HARBOR_RECORDS = new Set<RouteName>([
   'rotateWebhookSigningSecret',
   'createSubscriptionImport',
   'downloadSubscriptionImportResults',
+  'addMerchantSubscriptions',
 ]);
 
 const id = (value: string) => ({ params: { id: value } });
@@ -105,6 +106,8 @@ const harborAccount = (c: Ctx) => id(c.harbor);
 const victim = (c: Ctx) => id(c.victim);
 const self = (c: Ctx, role: Role) => id(c.self[role]);
 const none = () => ({});
+/** A screening no one started: the matrix asks only whether the route refuses the caller. */
+const NO_SCREENING = '00000000-0000-4000-8000-0000000000ee';
 /** A dispute id no one submitted: the matrix asks only whether the route refuses the caller. */
 const NO_DISPUTE = '00000000-0000-4000-8000-0000000000dd';
 
@@ -277,6 +280,17 @@ const FIXTURES: Record<RouteName, (c: Ctx, role: Role) => Fixture> = {
   partnerAddNoteWithAdditionalData: () => ({ body: {} }),
   partnerSearchHistory: () => ({ params: { fein: '123456789' } }),
   partnerLinkedMerchants: () => ({ params: { fein: '123456789' } }),
+  createScreening: () => ({ body: {} }),
+  listScreenings: none,
+  getScreening: () => id(NO_SCREENING),
+  listScreeningRows: () => id(NO_SCREENING),
+  downloadScreeningCsv: () => id(NO_SCREENING),
+  downloadScreeningPdf: () => id(NO_SCREENING),
+  listScreeningHits: () => id(NO_SCREENING),
+  addMerchantSubscriptions: (c) => ({ ...harborAccount(c), body: { feins: ['440000009'] } }),
+  partnerCreateScreening: () => ({ body: {} }),
+  partnerGetScreening: () => id(NO_SCREENING),
+  partnerScreeningResults: () => id(NO_SCREENING),
 };
 
 let server: TestServer;
@@ -499,6 +513,19 @@ const SPEC_ACCESS: Record<RouteName, string> = {
   partnerAddNoteWithAdditionalData: 'api+PRO',
   partnerSearchHistory: 'api+PRO',
   partnerLinkedMerchants: 'api',
+  // Issue 32: portfolio screening is PRO, for any member of the account (its report is the account's);
+  // watching every hit at once is the subscription admins' call, as watching one EIN is.
+  createScreening: 'member+PRO',
+  listScreenings: 'member+PRO',
+  getScreening: 'member+PRO',
+  listScreeningRows: 'member+PRO',
+  downloadScreeningCsv: 'member+PRO',
+  downloadScreeningPdf: 'member+PRO',
+  listScreeningHits: 'member+PRO',
+  addMerchantSubscriptions: 'account_admin+PRO',
+  partnerCreateScreening: 'api+PRO',
+  partnerGetScreening: 'api+PRO',
+  partnerScreeningResults: 'api+PRO',
 };
 
 const ROUTE_REFUSALS = new Set<string>([

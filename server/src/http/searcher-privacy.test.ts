@@ -101,6 +101,15 @@ const FIXTURES: Record<ReadRoute, (s: Scene) => Fixture[]> = {
   partnerDeleteSubscription: () => [],
   partnerSearchHistory: byEin,
   partnerLinkedMerchants: byEin,
+  // Screenings are the caller's account's own (another's id answers 404, as one that does not exist).
+  listScreenings: none,
+  getScreening: () => [{ params: { id: ZERO } }],
+  listScreeningRows: () => [{ params: { id: ZERO } }],
+  downloadScreeningCsv: () => [{ params: { id: ZERO } }],
+  downloadScreeningPdf: () => [{ params: { id: ZERO } }],
+  listScreeningHits: () => [{ params: { id: ZERO } }],
+  partnerGetScreening: () => [{ params: { id: ZERO } }],
+  partnerScreeningResults: () => [{ params: { id: ZERO } }],
 };
 
 /** Who walks: every kind of caller from another funder, through the dashboard and the partner API. */

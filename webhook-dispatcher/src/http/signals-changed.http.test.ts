@@ -136,11 +136,17 @@ describe('merchant.signals_changed', () => {
       },
     });
     expect(hit.body).not.toMatch(/Harbor|Lakeside|Summit/);
-    const mails = await server.call({ method: 'GET', url: routes.listDevMailbox.path, token: tokens.admin });
-    const signalMails = (mails.body.data as { to: string; subject: string }[]).filter((m) =>
-      m.subject.startsWith('Risk signals changed: Signals Changed LLC'),
-    );
-    expect(signalMails.map((m) => m.to)).toEqual(['alerts@summitcapital.example']);
+    const signalMails = async () =>
+      (
+        (await server.call({ method: 'GET', url: routes.listDevMailbox.path, token: tokens.admin })).body
+          .data as {
+          to: string;
+          subject: string;
+        }[]
+      )
+        .filter((m) => m.subject.startsWith('Risk signals changed: Signals Changed LLC'))
+        .map((m) => m.to);
+    await expect.poll(signalMails, { timeout: 15_000 }).toEqual(['alerts@summitcapital.example']);
   });
 
   it('tells a funder more, but not a further note of a group and funder already counted, nor the watcher its own', async () => {
