@@ -44,6 +44,15 @@ const LIST_REFRESH_MS = 2_000;
 const LIST_PAGE_SIZES = [20] as const;
 const COLUMNS = ['Portfolio', 'Started', 'Status', 'EINs', 'Found', 'Flagged', 'Not Screened', 'Started By'];
 const count = (n: number) => n.toLocaleString('en-US');
+/** Rows of a refused file listed under the refusal. */
+const REFUSED_ROWS_LISTED = 10;
+
+/**
+ * The rows a refusal names ("row 7: must be 9 digits…"), when the server lists them as fields: a file
+ * with no EIN at all is refused whole, and each of its rows has its problem.
+ */
+const rowProblems = (error: ApiError): string[] =>
+  (error.body?.fields ?? []).filter((f) => /^row \d+$/.test(f.field)).map((f) => `${f.field}: ${f.message}`);
 
 /**
  * /screenings (issue 32, PRO): start a screening, from a CSV of EINs or from the EINs the account watches,
@@ -78,7 +87,7 @@ function StartScreening() {
   const [file, setFile] = useState<File | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState<ScreeningRequestBody['source'] | null>(null);
-  const [refusal, setRefusal] = useState<string | null>(null);
+  const [refusal, setRefusal] = useState<{ text: string; rows: string[] } | null>(null);
 
   const start = async (body: ScreeningRequestBody) => {
     setBusy(body.source);
@@ -93,7 +102,10 @@ function StartScreening() {
     } catch (error) {
       setBusy(null);
       if (error instanceof ApiError && error.status === 401) return;
-      setRefusal(error instanceof Error ? error.message : String(error));
+      setRefusal({
+        text: error instanceof Error ? error.message : String(error),
+        rows: error instanceof ApiError ? rowProblems(error) : [],
+      });
     }
   };
 
@@ -197,7 +209,17 @@ function StartScreening() {
           title="The screening was not started"
           className="mrn-screen-refusal"
         >
-          {refusal}
+          {refusal.text}
+          {refusal.rows.length > 0 && (
+            <ul className="mrn-screen-rejected-list">
+              {refusal.rows.slice(0, REFUSED_ROWS_LISTED).map((row) => (
+                <li key={row}>{row}</li>
+              ))}
+              {refusal.rows.length > REFUSED_ROWS_LISTED && (
+                <li>and {count(refusal.rows.length - REFUSED_ROWS_LISTED)} more rows</li>
+              )}
+            </ul>
+          )}
         </Callout>
       )}
     </Card>
