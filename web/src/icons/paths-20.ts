@@ -37,6 +37,7 @@ import errorPaths from '@blueprintjs/icons/lib/esm/generated/20px/paths/error.js
 import expandAllPaths from '@blueprintjs/icons/lib/esm/generated/20px/paths/expand-all.js';
 import eyeOffPaths from '@blueprintjs/icons/lib/esm/generated/20px/paths/eye-off.js';
 import eyeOpenPaths from '@blueprintjs/icons/lib/esm/generated/20px/paths/eye-open.js';
+import filterPaths from '@blueprintjs/icons/lib/esm/generated/20px/paths/filter.js';
 import filterRemovePaths from '@blueprintjs/icons/lib/esm/generated/20px/paths/filter-remove.js';
 import floppyDiskPaths from '@blueprintjs/icons/lib/esm/generated/20px/paths/floppy-disk.js';
 import historyPaths from '@blueprintjs/icons/lib/esm/generated/20px/paths/history.js';
@@ -66,6 +67,7 @@ import plusPaths from '@blueprintjs/icons/lib/esm/generated/20px/paths/plus.js';
 import refreshPaths from '@blueprintjs/icons/lib/esm/generated/20px/paths/refresh.js';
 import resetPaths from '@blueprintjs/icons/lib/esm/generated/20px/paths/reset.js';
 import searchPaths from '@blueprintjs/icons/lib/esm/generated/20px/paths/search.js';
+import searchTemplatePaths from '@blueprintjs/icons/lib/esm/generated/20px/paths/search-template.js';
 import sendMessagePaths from '@blueprintjs/icons/lib/esm/generated/20px/paths/send-message.js';
 import sharePaths from '@blueprintjs/icons/lib/esm/generated/20px/paths/share.js';
 import shieldPaths from '@blueprintjs/icons/lib/esm/generated/20px/paths/shield.js';
@@ -123,6 +125,7 @@ export const ICON_PATHS: Partial<Record<IconName, IconPaths>> = {
   'expand-all': expandAllPaths,
   'eye-off': eyeOffPaths,
   'eye-open': eyeOpenPaths,
+  filter: filterPaths,
   'filter-remove': filterRemovePaths,
   'floppy-disk': floppyDiskPaths,
   history: historyPaths,
@@ -152,6 +155,7 @@ export const ICON_PATHS: Partial<Record<IconName, IconPaths>> = {
   refresh: refreshPaths,
   reset: resetPaths,
   search: searchPaths,
+  'search-template': searchTemplatePaths,
   'send-message': sendMessagePaths,
   share: sharePaths,
   shield: shieldPaths,

@@ -31,6 +31,21 @@ describe('sidebarLinks', () => {
     expect(labels(member)).not.toContain('Brokers');
   });
 
+  it('adds Portfolio Screening for PRO funder members only (issue 32)', () => {
+    expect(labels({ ...member, plan_level: 'PRO' })).toEqual([
+      'Dashboard',
+      'Analytics',
+      'Contribution',
+      'Our Members',
+      'Brokers',
+      'Portfolio Screening',
+      'Profile',
+      'Logout',
+    ]);
+    expect(labels(member)).not.toContain('Portfolio Screening');
+    expect(labels({ ...member, plan_level: 'PRO', is_dm_admin: true })).not.toContain('Portfolio Screening');
+  });
+
   it('adds Brokers, Funders, Merchants, Disputes, Mailbox and Settings for platform admins', () => {
     const links = labels({ ...member, is_dm_admin: true });
     expect(links).toEqual([

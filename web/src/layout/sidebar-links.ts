@@ -28,6 +28,14 @@ export function sidebarLinks(user: SidebarUser): SidebarLink[] {
       label: 'Brokers',
       icon: 'briefcase',
     },
+    // Portfolio screening is PRO (issue 32) and screens a funder's own portfolio: not for staff, whose
+    // account has none. A BASIC member opening its address is told what it does and how to get it.
+    user.plan_level === 'PRO' &&
+      !user.is_dm_admin && {
+        to: PATHS.screenings,
+        label: 'Portfolio Screening',
+        icon: 'search-template',
+      },
     user.is_admin && { to: PATHS.account, label: 'Account', icon: 'office' },
     user.is_dm_admin && { to: PATHS.funders, label: 'Funders', icon: 'bank-account' },
     user.is_dm_admin && { to: PATHS.merchants, label: 'Merchants', icon: 'shop' },

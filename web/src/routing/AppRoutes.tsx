@@ -73,6 +73,11 @@ const SubscriptionsUnavailable = page(
   () => import('../pages/merchant-subscriptions/SubscriptionsUnavailable.tsx'),
   'SubscriptionsUnavailable',
 );
+const ScreeningsPage = page(() => import('../pages/screenings/ScreeningsPage.tsx'), 'ScreeningsPage');
+const ScreeningReportPage = page(
+  () => import('../pages/screenings/ScreeningReportPage.tsx'),
+  'ScreeningReportPage',
+);
 const FundersPage = page(() => import('../pages/funders/FundersPage.tsx'), 'FundersPage');
 const NewFunderPage = page(() => import('../pages/funders/NewFunderPage.tsx'), 'NewFunderPage');
 const FunderPage = page(() => import('../pages/funders/FunderPage.tsx'), 'FunderPage');
@@ -101,6 +106,8 @@ registerPreloadedRoutes([
   [PATHS.members, OurMembersPage],
   [PATHS.account, AccountPage],
   [PATHS.contribution, ContributionPage],
+  [PATHS.screenings, ScreeningsPage],
+  [PATHS.screening, ScreeningReportPage],
   [PATHS.merchantSubscriptions, MerchantSubscriptionsPage],
   [PATHS.merchantSubscriptionImports, MerchantSubscriptionsPage],
   [PATHS.merchantSubscriptionWebhookLogs, MerchantSubscriptionsPage],
@@ -155,6 +162,9 @@ export function AppRoutes() {
           <Route path={PATHS.brokers} element={<BrokersPage />} />
           <Route path={PATHS.broker} element={<BrokerPage />} />
           <Route path={PATHS.contribution} element={<ContributionPage />} />
+          {/* PRO (issue 32): BASIC members see what screening does and how to get it, at the same address. */}
+          <Route path={PATHS.screenings} element={<ScreeningsPage />} />
+          <Route path={PATHS.screening} element={<ScreeningReportPage />} />
           {placeholders(MEMBER_PLACEHOLDERS)}
 
           <Route element={<RequireRole has={isAccountAdmin} />}>

@@ -32,6 +32,9 @@ export const PATHS = {
   merchant: '/merchants/:id',
   brokers: '/brokers',
   broker: '/brokers/:key',
+  /** Portfolio screening (issue 32, PRO): start one, the list of past ones, and each one's report. */
+  screenings: '/screenings',
+  screening: '/screenings/:id',
 
   account: '/account',
   newAccountMember: '/account/members/new',
@@ -58,6 +61,9 @@ export const searchPath = (term: string): string => `${PATHS.search}?search=${en
 
 /** /brokers/{key}: a broker's record, by its normalised name. */
 export const brokerPath = (key: string): string => `/brokers/${encodeURIComponent(key)}`;
+
+/** /screenings/{id}: a screening's report. */
+export const screeningPath = (id: string): string => `/screenings/${encodeURIComponent(id)}`;
 
 /** /merchants/{id}, with `?highlight={noteId}` to mark one note row. */
 export const merchantPath = (id: string, highlightNoteId?: string): string =>
