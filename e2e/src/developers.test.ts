@@ -8,7 +8,8 @@ import { launchBrowser, SCREENSHOT_DIR, screenshot } from './browser.ts';
 import { signedInPage } from './session.ts';
 
 // /developers renders the OpenAPI document the server publishes: signed out and as a PRO admin with
-// merchant subscriptions, in production and sandbox, under the product's Content-Security-Policy.
+// merchant subscriptions, in production and sandbox, under the product's Content-Security-Policy; the
+// webhook guide for both.
 
 let server: TestServer;
 let browser: Browser;
@@ -66,9 +67,11 @@ describe('/developers', () => {
     await expect
       .poll(() => page.getByText('600 calls a minute for each API user', { exact: false }).count())
       .toBe(1);
-    // Subscription calls and webhooks are for accounts with subscriptions only.
+    // Subscription calls are for accounts with subscriptions only; the webhook guide is for every
+    // visitor (issue 32), with what it takes to receive webhooks.
     expect(await page.getByRole('region', { name: 'Merchant subscriptions' }).count()).toBe(0);
-    expect(await page.getByRole('heading', { name: 'Subscription webhooks' }).count()).toBe(0);
+    expect(await page.getByRole('heading', { name: 'Subscription webhooks' }).count()).toBe(1);
+    expect(await page.getByText('Webhooks come with merchant subscriptions').count()).toBe(1);
     expect(await page.getByTestId('base-address').textContent()).toBe(server.url);
 
     const show = page.getByRole('button', { name: 'Show Search merchants', exact: true });
@@ -132,6 +135,7 @@ describe('/developers', () => {
     await page.goto(`${server.url}/developers`);
     await page.getByRole('region', { name: 'Merchant subscriptions' }).waitFor();
     await page.getByRole('heading', { name: 'Subscription webhooks' }).waitFor();
+    expect(await page.getByText('Webhooks come with merchant subscriptions').count()).toBe(0);
     // The event types a webhook may carry, and the shopped alert's sample (issue 24).
     const guide = page.locator('.mrn-webhook-guide');
     await guide.getByRole('heading', { name: 'Event types' }).waitFor();

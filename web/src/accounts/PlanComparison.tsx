@@ -1,11 +1,17 @@
-import { HTMLTable, Icon, Intent } from '@blueprintjs/core';
-import type { PlanLevel } from '@mrn/contracts';
+import { HTMLTable, Icon, Intent, Tag } from '@blueprintjs/core';
+import { COMING_SOON, type PlanLevel, type PlanOffer } from '@mrn/contracts';
 import { planFeatureRows } from './plans.ts';
 import './plan-comparison.css';
 
-function Cell({ value }: { value: string | boolean }) {
+function Cell({ value }: { value: PlanOffer }) {
   if (value === true) return <Icon icon="tick" intent={Intent.SUCCESS} title="Included" />;
   if (value === false) return <Icon icon="minus" className="bp6-text-muted" title="Not included" />;
+  if (value === COMING_SOON)
+    return (
+      <Tag intent={Intent.PRIMARY} minimal round>
+        {value}
+      </Tag>
+    );
   return <>{value}</>;
 }
 

@@ -1,5 +1,6 @@
 import { routes, type SessionUser } from '@mrn/contracts';
 import { useApiQuery } from '../api/hooks.ts';
+import { hasOwnContribution } from '../layout/contribution.ts';
 import { standingOf } from './standing.ts';
 
 /** While a warning or lock stands, the figure is looked at again this often: it lifts by itself. */
@@ -27,6 +28,9 @@ export function useContribution(accountId: string | undefined) {
   );
 }
 
-/** The signed-in member's own funder (the platform's own account is never assessed). */
+/**
+ * The signed-in member's own funder; nothing for platform administrators (the platform's own account is
+ * never assessed, and its figure is not theirs to watch).
+ */
 export const useOwnContribution = (user: SessionUser | null) =>
-  useContribution(user ? user.account_resource_id : undefined);
+  useContribution(user && hasOwnContribution(user) ? user.account_resource_id : undefined);

@@ -6,6 +6,7 @@ import { useOwnContribution } from '../contribution/queries.ts';
 import { PATHS } from '../routing/paths.ts';
 import { Logo } from '../ui/Logo.tsx';
 import { ContributionIndicator } from './ContributionIndicator.tsx';
+import { hasOwnContribution } from './contribution.ts';
 import { MerchantSearchForm } from './MerchantSearchForm.tsx';
 
 interface TopBarProps {
@@ -45,11 +46,15 @@ export function TopBar({ showMemberTools, onOpenMenu }: TopBarProps) {
       <NavbarGroup align={Alignment.END}>
         {user && showMemberTools && (
           <>
-            <ContributionIndicator
-              percent={user.account_total_ninety_days_contribution_percentage}
-              view={contribution.data}
-            />
-            <NavbarDivider className="mrn-wide-only" />
+            {hasOwnContribution(user) && (
+              <>
+                <ContributionIndicator
+                  percent={user.account_total_ninety_days_contribution_percentage}
+                  view={contribution.data}
+                />
+                <NavbarDivider className="mrn-wide-only" />
+              </>
+            )}
             <MerchantSearchForm
               className="mrn-topbar-search mrn-wide-only"
               placeholder="Full EIN/legal name search"

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contributionIntent, formatContribution } from './contribution.ts';
+import { contributionIntent, formatContribution, hasOwnContribution } from './contribution.ts';
 
 describe('contribution display', () => {
   it('says "Over 100%" above 100, and rounds so that nothing below 0.5 % reads as 0.5 %', () => {
@@ -21,5 +21,12 @@ describe('contribution display', () => {
     expect(contributionIntent(0.5)).toBe('warning');
     expect(contributionIntent(1)).toBe('warning');
     expect(contributionIntent(1.01)).toBe('success');
+  });
+});
+
+describe('whose contribution is shown', () => {
+  it('shows funder members their contribution, never platform administrators (issue 32)', () => {
+    expect(hasOwnContribution({ is_dm_admin: false })).toBe(true);
+    expect(hasOwnContribution({ is_dm_admin: true })).toBe(false);
   });
 });

@@ -2,6 +2,7 @@ import type { IconName } from '@blueprintjs/icons';
 import type { SessionUser } from '@mrn/contracts';
 import { canUseMerchantSubscriptions } from '../auth/permissions.ts';
 import { PATHS } from '../routing/paths.ts';
+import { hasOwnContribution } from './contribution.ts';
 
 export interface SidebarLink {
   to: string;
@@ -20,7 +21,7 @@ export function sidebarLinks(user: SidebarUser): SidebarLink[] {
     { to: PATHS.dashboard, label: 'Dashboard', icon: 'dashboard' },
     { to: PATHS.analytics, label: 'Analytics', icon: 'timeline-bar-chart' },
     // Every funder member sees their funder's contribution (accounts spec §6); staff see it per funder.
-    !user.is_dm_admin && { to: PATHS.contribution, label: 'Contribution', icon: 'percentage' },
+    hasOwnContribution(user) && { to: PATHS.contribution, label: 'Contribution', icon: 'percentage' },
     { to: PATHS.members, label: 'Our Members', icon: 'people' },
     // Broker records are PRO data (issue 24); BASIC finds the page through a note's upgrade path.
     (user.plan_level === 'PRO' || user.is_dm_admin) && {

@@ -3,7 +3,7 @@ import { type ReactNode, useEffect, useRef } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
 import { forgetAttemptedRoute, rememberAttemptedRoute } from '../auth/attempted-route.ts';
 import { useAuth, useSignedInUser } from '../auth/auth-context.ts';
-import { canUseMerchantSubscriptions } from '../auth/permissions.ts';
+import { merchantSubscriptionsAccess } from '../auth/permissions.ts';
 import { pendingSessionStep } from '../auth/post-login-route.ts';
 import { PageSpinner } from '../ui/PageSpinner.tsx';
 import { BRIEF_ERROR_TOAST_MS, showError } from '../ui/toaster.ts';
@@ -62,13 +62,14 @@ export const isAccountAdmin = (user: SessionUser) => user.is_admin;
 export const isPlatformAdmin = (user: SessionUser) => user.is_dm_admin;
 
 /**
- * Merchant subscriptions: an account admin (else no access) whose account has them; an admin whose
- * account does not (BASIC, or PRO with them not turned on) sees `unavailable`, which says what they
- * are and how to get them, at the address asked for.
+ * Merchant subscriptions: an account admin whose account has them. An admin whose account does not
+ * (BASIC, or PRO with them not turned on), and any member of a BASIC account, sees `unavailable` at the
+ * address asked for: what they are, what PRO gives and who can get it. A member of a PRO account is
+ * told these pages are not theirs (their administrators').
  */
 export function RequireMerchantSubscriptions({ unavailable }: { unavailable: ReactNode }) {
-  const user = useSignedInUser();
-  if (!user.is_admin) return <NoAccess />;
-  if (!canUseMerchantSubscriptions(user)) return unavailable;
+  const access = merchantSubscriptionsAccess(useSignedInUser());
+  if (access === 'refuse') return <NoAccess />;
+  if (access === 'explain') return unavailable;
   return <Outlet />;
 }

@@ -8,33 +8,25 @@ export const LONG_SUCCESS_TOAST_MS = 10_000;
 export const BRIEF_ERROR_TOAST_MS = 10_000;
 const PERSISTENT = 0;
 
+/**
+ * Where every toast opens: the bottom right corner of the window (toaster.css), errors as successes
+ * (issue 32). At the top, even below the top bar, a toast covered what a page opens with for as long as
+ * it showed (an error until dismissed): the dashboard's welcome heading, the contribution warning and
+ * lock banners, a page's title and its buttons, at 1280 px as on a phone.
+ */
+const TOAST_POSITION = Position.BOTTOM_RIGHT;
+
 let toaster: Promise<Toaster> | null = null;
 const getToaster = () => {
-  // Errors: top centre, below the top bar (toaster.css), where they are seen; at the very top a toast
-  // covered the bar's contribution figure and search, at 1280 px as on a phone.
-  toaster ??= OverlayToaster.create({ position: Position.TOP, maxToasts: 5, className: 'mrn-toaster' });
+  toaster ??= OverlayToaster.create({ position: TOAST_POSITION, maxToasts: 5, className: 'mrn-toaster' });
   return toaster;
-};
-
-let successToaster: Promise<Toaster> | null = null;
-const getSuccessToaster = () => {
-  // Successes: in the bottom right corner of the window (toaster.css), out of the way. At the top they
-  // covered what sits under the top bar for their 6 seconds, longer while the pointer rested on them:
-  // the merchant page's Subscription Enabled switch just pressed, the dashboard's welcome heading, the
-  // contribution banner.
-  successToaster ??= OverlayToaster.create({
-    position: Position.BOTTOM_RIGHT,
-    maxToasts: 5,
-    className: 'mrn-toaster-success',
-  });
-  return successToaster;
 };
 
 export function showSuccess(
   message: string,
   { timeoutMs = SUCCESS_TOAST_MS }: { timeoutMs?: number } = {},
 ): void {
-  void getSuccessToaster().then((t) =>
+  void getToaster().then((t) =>
     t.show({ message, intent: Intent.SUCCESS, icon: 'tick-circle', timeout: timeoutMs }),
   );
 }

@@ -2,12 +2,13 @@ import { Card, H2, NonIdealState } from '@blueprintjs/core';
 import { BROKERS_PER_PAGE, type BrokerRecordView, routes } from '@mrn/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router-dom';
+import { UpgradeActions } from '../../accounts/ProUpgrade.tsx';
 import { useApiQuery } from '../../api/hooks.ts';
 import { useSignedInUser } from '../../auth/auth-context.ts';
 import { hasProFeatures } from '../../auth/permissions.ts';
 import { DataGrid, type GridColumn } from '../../grid/DataGrid.tsx';
 import { formatDate } from '../../merchants/format.ts';
-import { brokerPath, PATHS } from '../../routing/paths.ts';
+import { brokerPath } from '../../routing/paths.ts';
 import { ListState } from '../../ui/ListState.tsx';
 import { PagedListToolbar } from '../../ui/PagedListToolbar.tsx';
 import { useDocumentTitle } from '../../ui/use-document-title.ts';
@@ -87,7 +88,7 @@ export function BrokersPage() {
           icon="lock"
           title="Broker records are a PRO feature"
           description="Submission sources are PRO data: upgrade to PRO to see which brokers brought merchants that later defaulted, were stacked or looked fraudulent."
-          action={<Link to={PATHS.pro}>What PRO includes</Link>}
+          action={<UpgradeActions user={user} />}
         />
       )}
     </div>

@@ -1,5 +1,5 @@
 import { AnchorButton, Callout, Intent } from '@blueprintjs/core';
-import { PLANS } from '@mrn/contracts';
+import { PLANS, proFeatureSentence } from '@mrn/contracts';
 import { PRO_SITE_PATH } from '../../product.ts';
 
 const proMonthlyPrice = `$${(PLANS.PRO.priceCents / 100).toLocaleString('en-US')}`;
@@ -9,9 +9,7 @@ export function ProIntroBanner() {
   return (
     <Callout className="mrn-pro-banner" intent={Intent.PRIMARY} icon="star" title="Introducing PRO">
       <p>
-        EIN search history, merchant subscriptions with e-mail and webhook alerts, submission source data, API
-        access, up to {PLANS.PRO.keywordMatchLimit} keyword matches and unlimited daily searches, for{' '}
-        {proMonthlyPrice} per month.
+        {proFeatureSentence()} For {proMonthlyPrice} per month.
       </p>
       <AnchorButton
         href={PRO_SITE_PATH}

@@ -9,6 +9,7 @@ import { CategoryTag, DateCell, EinCell } from '../../merchants/table-cells.tsx'
 import { merchantPath } from '../../routing/paths.ts';
 import { DataTable } from '../../ui/DataTable.tsx';
 import { ListState } from '../../ui/ListState.tsx';
+import type { Retryable } from '../../ui/RetryButton.tsx';
 
 type RecentNotes = RouteResponse<typeof routes.recentNotes>;
 
@@ -18,7 +19,7 @@ const ALL_CATEGORIES_COLUMNS = ['Merchant', 'EIN/BN', 'Category', 'Date', 'Added
 interface RecentNotesCardProps {
   /** The card's title, with anything that sits beside it. */
   heading: ReactNode;
-  recent: { isPending: boolean; error: ApiError | null; data?: RecentNotes };
+  recent: { isPending: boolean; error: ApiError | null; data?: RecentNotes } & Retryable;
   loadingLabel: string;
   emptyIcon: IconName;
   emptyTitle: string;
@@ -31,7 +32,10 @@ interface RecentNotesCardProps {
   allCategories?: boolean;
 }
 
-/** A dashboard card listing recent notes, each opening its merchant with the note highlighted. */
+/**
+ * A dashboard card listing recent notes, each opening its merchant with the note highlighted; one that
+ * failed to load says why, with Retry.
+ */
 export function RecentNotesCard({
   heading,
   recent,
@@ -55,6 +59,7 @@ export function RecentNotesCard({
         emptyIcon={emptyIcon}
         emptyTitle={emptyTitle}
         emptyDescription={emptyDescription}
+        retry={recent}
       />
       {notes.length > 0 && (
         <DataTable

@@ -1,22 +1,11 @@
 import { Card, Classes, H2, H4, Icon, type IconName, Intent, Tag } from '@blueprintjs/core';
-import { Link } from 'react-router-dom';
+import { askAdminToUpgrade, ProFeatureList, UPGRADE_PATH } from '../../accounts/ProUpgrade.tsx';
 import { useSignedInUser } from '../../auth/auth-context.ts';
 import { PRODUCT_NAME } from '../../product.ts';
 import { PATHS } from '../../routing/paths.ts';
+import { ButtonLink } from '../../ui/ButtonLink.tsx';
 import { useDocumentTitle } from '../../ui/use-document-title.ts';
 import './subscriptions-unavailable.css';
-
-/** A router link drawn as a Blueprint button (it navigates, so it is a link for assistive technology). */
-function ButtonLink({ to, text, primary }: { to: string; text: string; primary?: boolean }) {
-  return (
-    <Link
-      to={to}
-      className={`${Classes.BUTTON} ${primary ? Classes.INTENT_PRIMARY : Classes.MINIMAL} mrn-button-link`}
-    >
-      <span className={Classes.BUTTON_TEXT}>{text}</span>
-    </Link>
-  );
-}
 
 const WHAT_IT_DOES: { icon: IconName; text: string }[] = [
   {
@@ -34,9 +23,11 @@ const WHAT_IT_DOES: { icon: IconName; text: string }[] = [
 ];
 
 /**
- * What an account admin sees on the merchant subscription pages when the account cannot use them yet
- * (accounts §2, §6: PRO accounts with subscriptions enabled): what the feature does and how to get it,
- * instead of being sent elsewhere without a word.
+ * What the merchant subscription pages show when the account cannot use them yet (accounts §2, §6: PRO
+ * accounts with subscriptions enabled, for their admins): what the feature does and how to get it,
+ * instead of being sent elsewhere without a word. An admin of a PRO account is told who turns them on;
+ * in a BASIC account, what PRO gives and who can upgrade: the admin themselves, or, for any other
+ * member, their account administrator (issue 32).
  */
 export function SubscriptionsUnavailable() {
   const user = useSignedInUser();
@@ -68,6 +59,12 @@ export function SubscriptionsUnavailable() {
           ))}
         </ul>
       </Card>
+      {!onPro && (
+        <Card elevation={1}>
+          <H4>What PRO gives</H4>
+          <ProFeatureList />
+        </Card>
+      )}
       <Card elevation={1}>
         <H4>How to get it</H4>
         {onPro ? (
@@ -82,16 +79,23 @@ export function SubscriptionsUnavailable() {
               in your Account settings, and this page lists the EINs you watch.
             </li>
           </ol>
-        ) : (
+        ) : user.is_admin ? (
           <ol className={`${Classes.LIST} ${Classes.RUNNING_TEXT}`}>
             <li>
               Upgrade {user.account_name} to PRO on the Membership tab of your Account page. You see the
-              prorated amount before you confirm; PRO also brings unlimited searches, API access, EIN search
-              history and submission sources.
+              prorated amount before you confirm.
             </li>
             <li>
               Then ask {PRODUCT_NAME}’s platform administrators to turn merchant subscriptions on for your
               account, and choose where notifications go in your Account settings.
+            </li>
+          </ol>
+        ) : (
+          <ol className={`${Classes.LIST} ${Classes.RUNNING_TEXT}`}>
+            <li>{askAdminToUpgrade(user.account_name)}</li>
+            <li>
+              Once {user.account_name} is on PRO, your administrators have merchant subscriptions turned on
+              and manage the EINs your account watches here.
             </li>
           </ol>
         )}
@@ -99,9 +103,9 @@ export function SubscriptionsUnavailable() {
           {onPro ? (
             <ButtonLink to={`${PATHS.account}?tab=settings`} text="Account settings" primary />
           ) : (
-            <ButtonLink to={`${PATHS.account}?tab=membership`} text="Upgrade to PRO" primary />
+            user.is_admin && <ButtonLink to={UPGRADE_PATH} text="Upgrade to PRO" primary />
           )}
-          <ButtonLink to={PATHS.pro} text="What PRO includes" />
+          <ButtonLink to={PATHS.pro} text="What PRO includes" primary={!onPro && !user.is_admin} />
         </div>
       </Card>
     </div>

@@ -18,10 +18,12 @@ import {
 import { API_TEXTS } from '@mrn/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { Link } from 'react-router-dom';
 import { ApiError } from '../../api/api-error.ts';
 import { useAuth } from '../../auth/auth-context.ts';
 import { canUseMerchantSubscriptions } from '../../auth/permissions.ts';
 import { PRODUCT_NAME } from '../../product.ts';
+import { PATHS } from '../../routing/paths.ts';
 import { CopyButton } from '../../ui/CopyButton.tsx';
 import { PageSpinner } from '../../ui/PageSpinner.tsx';
 import { useDocumentTitle } from '../../ui/use-document-title.ts';
@@ -355,7 +357,10 @@ function Reference({
 
 /**
  * /developers: the partner API v2 guide (accounts §2, §7), rendered from the OpenAPI document the
- * server publishes, so the endpoints, examples and limits shown are the ones the server has.
+ * server publishes, so the endpoints, examples and limits shown are the ones the server has. The
+ * subscription calls are listed for accounts that can make them; the webhook guide (event types,
+ * payloads, signatures) is for every visitor, signed in or not (issue 32), with what it takes to get
+ * webhooks for those whose account does not have them.
  */
 export function DevelopersPage() {
   useDocumentTitle('Developers');
@@ -461,7 +466,20 @@ export function DevelopersPage() {
       ) : (
         <Reference doc={reference.data} base={base} environment={environment} hiddenTags={hiddenTags} />
       )}
-      {showSubscriptions && <WebhookGuide />}
+      {!showSubscriptions && (
+        <Callout
+          intent={Intent.PRIMARY}
+          icon="notifications"
+          title="Webhooks come with merchant subscriptions"
+        >
+          <p className={Classes.RUNNING_TEXT}>
+            Merchant subscriptions are a PRO feature, turned on for each account by {PRODUCT_NAME}’s platform
+            administrators. This is what your systems would receive: the event types, their payloads and how
+            to verify them. <Link to={PATHS.pro}>What PRO includes</Link>
+          </p>
+        </Callout>
+      )}
+      <WebhookGuide />
     </article>
   );
 }

@@ -1,5 +1,5 @@
-import { AnchorButton, Button, Callout, Card, Classes, H2, H3, H4, Intent } from '@blueprintjs/core';
-import { PLANS } from '@mrn/contracts';
+import { AnchorButton, Button, Callout, Card, Classes, H2, H3, H4, Intent, Tag } from '@blueprintjs/core';
+import { PRO_FEATURES, type ProFeature } from '@mrn/contracts';
 import { Link, useNavigate } from 'react-router-dom';
 import { PlanComparison } from '../../accounts/PlanComparison.tsx';
 import { monthlyPrice } from '../../accounts/plans.ts';
@@ -110,29 +110,33 @@ export function DisputeProcessPage() {
   );
 }
 
-const PRO_FEATURES: { title: string; text: string }[] = [
-  {
-    title: 'Unlimited daily searches',
-    text: `Search as often as your team needs; BASIC allows up to ${PLANS.BASIC.dailySearchLimit?.toLocaleString('en-US')} a day.`,
-  },
-  {
-    title: `${PLANS.PRO.keywordMatchLimit} keyword matches`,
-    text: `Legal-name searches return up to ${PLANS.PRO.keywordMatchLimit} merchants instead of ${PLANS.BASIC.keywordMatchLimit}.`,
-  },
-  { title: 'API access', text: 'Search and report from your own systems with the partner REST API.' },
-  {
-    title: 'Merchant subscriptions',
-    text: 'Watch EINs and get an e-mail or a signed webhook the moment another member reports on them.',
-  },
-  {
-    title: 'Submission source data',
-    text: 'See whether a record came in-house/retail or through a broker/ISO, and which broker.',
-  },
-  {
-    title: 'EIN search history',
-    text: 'See how often a merchant was searched by the network over the last six months: a stacking signal.',
-  },
-];
+/** A card of /pro: a feature of contracts' one list, saying when BASIC has it too or it is coming. */
+function FeatureCard({ feature }: { feature: ProFeature }) {
+  return (
+    <Card elevation={1} className="mrn-feature">
+      <div className="mrn-feature-title">
+        <H4>{feature.title ?? feature.name}</H4>
+        {feature.coming ? (
+          <Tag intent={Intent.PRIMARY} minimal round>
+            Coming soon
+          </Tag>
+        ) : (
+          feature.basic === true && (
+            <Tag minimal round>
+              Every plan
+            </Tag>
+          )
+        )}
+      </div>
+      <p>{feature.description}</p>
+    </Card>
+  );
+}
+
+const PRO_SECTIONS = [
+  { group: 'signals', title: 'Stacking and risk signals' },
+  { group: 'tools', title: 'Tools for your team' },
+] as const;
 
 /** /pro (public): the PRO marketing page. */
 export function ProPage() {
@@ -144,8 +148,9 @@ export function ProPage() {
       <header className="mrn-pro-hero">
         <H2>{PRODUCT_NAME} PRO</H2>
         <p className="mrn-pro-lead">
-          Everything in BASIC plus the tools funders use to catch stacking early: unlimited searches, API
-          access, merchant subscriptions and EIN search history.
+          Everything in BASIC plus the signals funders use to catch stacking early: who else is looking a
+          merchant up, alerts when a merchant you watch is being shopped or its risk signals change, broker
+          records, and the tools to act on them.
         </p>
         <p className="mrn-plan-price">
           {monthlyPrice('PRO')} <span className={Classes.TEXT_MUTED}>/ month</span>
@@ -174,14 +179,16 @@ export function ProPage() {
         </div>
       </header>
       <ProductWalkthrough tour="pro" title={`${PRODUCT_NAME} PRO in four steps`} framed />
-      <div className="mrn-feature-grid">
-        {PRO_FEATURES.map((f) => (
-          <Card key={f.title} elevation={1} className="mrn-feature">
-            <H4>{f.title}</H4>
-            <p>{f.text}</p>
-          </Card>
-        ))}
-      </div>
+      {PRO_SECTIONS.map((section) => (
+        <section key={section.group} className="mrn-pro-section" aria-labelledby={`pro-${section.group}`}>
+          <H3 id={`pro-${section.group}`}>{section.title}</H3>
+          <div className="mrn-feature-grid">
+            {PRO_FEATURES.filter((f) => f.group === section.group).map((f) => (
+              <FeatureCard key={f.key} feature={f} />
+            ))}
+          </div>
+        </section>
+      ))}
       <Card elevation={1} id="compare">
         <H3>Compare plans</H3>
         <PlanComparison />

@@ -1,5 +1,12 @@
 import { Button, Callout, Card, Classes, H2, H4, Intent } from '@blueprintjs/core';
-import { type BillingState, hasActiveMembership, PLANS, type PlanLevel, routes } from '@mrn/contracts';
+import {
+  type BillingState,
+  hasActiveMembership,
+  PLANS,
+  type PlanLevel,
+  proFeatureSentence,
+  routes,
+} from '@mrn/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
@@ -23,7 +30,7 @@ export const ASK_ADMIN_TEXT =
 
 const PLAN_SUMMARIES: Record<PlanLevel, string> = {
   BASIC: `Merchant search, adding merchants and notes, up to ${PLANS.BASIC.dailySearchLimit?.toLocaleString('en-US')} searches a day.`,
-  PRO: 'Everything in Basic, unlimited searches, API access, merchant subscriptions and EIN search history.',
+  PRO: proFeatureSentence(),
 };
 
 /**

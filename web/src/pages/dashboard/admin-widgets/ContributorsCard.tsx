@@ -27,6 +27,7 @@ export function ContributorsCard({ direction }: { direction: 'top' | 'bottom' })
 
   return (
     <WidgetTableCard
+      title={title}
       heading={
         <div className="mrn-card-title-row">
           <H4>{title}</H4>

@@ -28,6 +28,7 @@ export function RecentMerchantsCard() {
 
   return (
     <WidgetTableCard
+      title={title}
       heading={
         <div className="mrn-card-title-row">
           <H4 id={`${selectId}-title`}>{title}</H4>

@@ -2,12 +2,13 @@ import { Card, Classes, Spinner } from '@blueprintjs/core';
 import { routes } from '@mrn/contracts';
 import type { ReactNode } from 'react';
 import { useApiQuery } from '../../../api/hooks.ts';
+import { type Retryable, RetryButton } from '../../../ui/RetryButton.tsx';
 import { WHOLE_NETWORK_REQUEST } from '../dashboard-data.ts';
 import { formatCount, formatUsdCents } from './format.ts';
 
 /**
- * One figure. While it loads, a spinner; if the call fails, a dash: widget failures are silent (accounts
- * spec §8), no toast and no error text, only the spinner stops.
+ * One figure. While it loads, a spinner; if the call fails, a dash and Retry: widget failures are quiet
+ * (accounts spec §8), no toast and no error text, but the figure can be asked for again (issue 32).
  */
 function StatCard({
   label,
@@ -15,7 +16,7 @@ function StatCard({
   children,
 }: {
   label: string;
-  query: { isPending: boolean; isError: boolean };
+  query: { isPending: boolean; isError: boolean } & Retryable;
   children: () => ReactNode;
 }) {
   return (
@@ -25,10 +26,11 @@ function StatCard({
         {query.isPending ? (
           <Spinner size={20} aria-label={`Loading ${label.toLowerCase()}`} />
         ) : query.isError ? (
-          <>
+          <span className="mrn-stat-failed">
             <span aria-hidden="true">—</span>
             <span className="mrn-visually-hidden">not available</span>
-          </>
+            <RetryButton query={query} what={label} small />
+          </span>
         ) : (
           children()
         )}
