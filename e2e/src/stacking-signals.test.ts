@@ -136,7 +136,9 @@ describe('stacking signals', () => {
     expect(await item.getByText('Same address').count()).toBe(1);
     expect(await item.getByText('Default Account', { exact: true }).count()).toBe(1);
     // Its worst category ever (PRO's, issue 32), opening the notes it was counted from.
-    expect(await item.getByRole('link', { name: 'Worst reported: Default / Default Account' }).count()).toBe(1);
+    expect(await item.getByRole('link', { name: 'Worst reported: Default / Default Account' }).count()).toBe(
+      1,
+    );
     await bothWidths(page, 'stacking-merchant-page');
 
     // The linked merchant's page links back.

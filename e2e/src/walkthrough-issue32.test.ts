@@ -84,7 +84,8 @@ describe('issue 32 item 5: found in the product walk-through', () => {
     await page.getByText(/merchant\.signals_changed webhook/).waitFor();
     await page.getByText(/Upload up to 10,000 EINs/).waitFor();
     const screening = page.locator('.mrn-feature').filter({ hasText: 'Portfolio screening' });
-    await screening.getByText('Coming soon').waitFor();
+    await screening.getByText(/Upload up to 10,000 EINs/).waitFor();
+    expect(await screening.getByText('Coming soon').count()).toBe(0);
     const rows = await planRows(page);
     for (const name of SIGNALS)
       expect(
@@ -114,7 +115,8 @@ describe('issue 32 item 5: found in the product walk-through', () => {
     await priya.goto(`${server.url}/membership`);
     const proCard = priya.locator('.mrn-plan-card-pro');
     await proCard.getByText(/inquiry velocity/).waitFor();
-    expect(await proCard.textContent()).toContain('portfolio screening (coming soon)');
+    expect(await proCard.textContent()).toContain('portfolio screening');
+    expect(await proCard.textContent()).not.toContain('coming soon');
     expect((await planRows(priya)).some((r) => r.startsWith('Risk-signal alerts'))).toBe(true);
     await priya.context().close();
   });

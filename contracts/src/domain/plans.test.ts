@@ -22,11 +22,11 @@ describe('PRO_FEATURES', () => {
     expect(proFeatureSentence()).not.toContain('linked merchants');
   });
 
-  it('announces portfolio screening as a PRO feature that is coming: up to 10,000 EINs and a report', () => {
+  it('offers portfolio screening as a PRO feature: up to 10,000 EINs and a report', () => {
     const screening = byKey.portfolio_screening;
-    expect(screening).toMatchObject({ basic: false, pro: 'Coming soon', coming: true });
+    expect(screening).toMatchObject({ basic: false, pro: true });
     expect(screening?.description).toMatch(/up to 10,000 EINs.*report/i);
-    expect(PRO_FEATURES.filter((f) => f.coming).map((f) => f.key)).toEqual(['portfolio_screening']);
+    expect(PRO_FEATURES.filter((f) => f.coming).map((f) => f.key)).toEqual([]);
   });
 
   it('takes its limits from PLANS', () => {
@@ -42,7 +42,7 @@ describe('PRO_FEATURES', () => {
   it('sums PRO up in one sentence naming every feature BASIC lacks', () => {
     const sentence = proFeatureSentence();
     expect(sentence).toMatch(/^Everything in BASIC, plus unlimited searches, /);
-    expect(sentence).toMatch(/ and portfolio screening \(coming soon\)\.$/);
+    expect(sentence).toMatch(/ and portfolio screening\.$/);
     for (const phrase of ['inquiry velocity', 'being-shopped alerts', 'risk-signal alerts', 'broker records'])
       expect(sentence).toContain(phrase);
   });

@@ -1,4 +1,5 @@
 import { INQUIRY_WINDOW_DAYS } from './inquiries.ts';
+import { SCREENING_MAX_EINS } from './screening.ts';
 import { SHOPPED_THRESHOLD, SHOPPED_WINDOW_DAYS } from './shopped-alerts.ts';
 
 /** Plans and their limits: the one place prices live (DESIGN §4: PRO is $945 everywhere). */
@@ -60,7 +61,7 @@ const count = (n: number) => n.toLocaleString('en-US');
 /** "7, 30 and 90". */
 const days = (windows: readonly number[]) => `${windows.slice(0, -1).join(', ')} and ${windows.at(-1)}`;
 const BASIC_SEARCHES = PLANS.BASIC.dailySearchLimit;
-export const PORTFOLIO_SCREENING_MAX_EINS = 10_000;
+export const PORTFOLIO_SCREENING_MAX_EINS = SCREENING_MAX_EINS;
 
 /**
  * What PRO gives, one list for every place that says it (issue 32): the plan table of /pro, /membership
@@ -181,15 +182,14 @@ export const PRO_FEATURES: readonly ProFeature[] = [
     key: 'portfolio_screening',
     name: 'Portfolio screening',
     group: 'tools',
-    phrase: 'portfolio screening (coming soon)',
-    description: `Upload up to ${count(PORTFOLIO_SCREENING_MAX_EINS)} EINs at once and get a report on your whole book from the network's records.`,
+    phrase: 'portfolio screening',
+    description: `Upload up to ${count(PORTFOLIO_SCREENING_MAX_EINS)} EINs at once (or screen the EINs you watch) and get a report on your whole book from the network's records: each merchant's risk signals, worst first, the exposure by category, as CSV and PDF.`,
     basic: false,
-    pro: COMING_SOON,
-    coming: true,
+    pro: true,
   },
 ];
 
-/** "Everything in BASIC, plus unlimited searches, …, and portfolio screening (coming soon)." */
+/** "Everything in BASIC, plus unlimited searches, …, and portfolio screening." */
 export function proFeatureSentence(): string {
   const phrases = PRO_FEATURES.filter((f) => f.basic !== true).map((f) => f.phrase);
   return `Everything in BASIC, plus ${phrases.slice(0, -1).join(', ')} and ${phrases.at(-1)}.`;

@@ -15,13 +15,13 @@ describe('plans', () => {
     expect(rows['Merchant subscriptions (e-mail and webhook alerts)']).toEqual([false, true]);
   });
 
-  it('lists the PRO signals, linked merchants in both plans and portfolio screening as coming (issue 32)', () => {
+  it('lists the PRO signals, linked merchants in both plans and portfolio screening as a PRO feature (issue 32)', () => {
     const rows = Object.fromEntries(planFeatureRows().map((r) => [r.feature, [r.basic, r.pro]]));
     expect(rows['Inquiry velocity']).toEqual([false, true]);
     expect(rows['Being-shopped alerts']).toEqual([false, true]);
     expect(rows['Risk-signal alerts']).toEqual([false, true]);
     expect(rows['Broker records']).toEqual([false, true]);
     expect(rows['Linked merchants (possibly the same business)']).toEqual([true, true]);
-    expect(rows['Portfolio screening']).toEqual([false, 'Coming soon']);
+    expect(rows['Portfolio screening']).toEqual([false, true]);
   });
 });
