@@ -151,8 +151,8 @@ describe('/developers', () => {
       `curl -X POST '${server.url}/api/v2/merchant_subscriptions'`,
     );
     await page.getByRole('button', { name: 'Show all' }).click();
-    // Every partner call, linked merchants (issue 24) the twelfth.
-    expect(await page.locator('button[aria-controls^="endpoint-"][aria-expanded="true"]').count()).toBe(12);
+    // Every partner call: linked merchants (issue 24) the twelfth, then screening's three (issue 32).
+    expect(await page.locator('button[aria-controls^="endpoint-"][aria-expanded="true"]').count()).toBe(15);
     await page.getByRole('button', { name: 'Hide all' }).click();
     await page.getByRole('button', { name: 'Show Search merchants, with submission sources' }).click();
     await page.getByRole('radio', { name: 'Sandbox' }).click();
