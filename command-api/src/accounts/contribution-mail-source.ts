@@ -26,7 +26,11 @@ async function around(
   let now = before;
   const after: string[] = [];
   for await (const e of store.readStream(streams.account(accountId))) {
-    const parsed = parseEvent({ type: e.type, data: e.data, metadata: e.metadata }) as unknown as AccountEvent;
+    const parsed = parseEvent({
+      type: e.type,
+      data: e.data,
+      metadata: e.metadata,
+    }) as unknown as AccountEvent;
     now = accountDecider.evolve(now, parsed);
     if (e.revision < event.revision) before = now;
     else if (e.revision > event.revision) after.push(e.type);

@@ -65,7 +65,9 @@ describe('contribution e-mails', () => {
       productName: facts.productName,
     });
     expect(lock.to).toBe('priya@harbor.example');
-    expect(lock.subject).toBe('Search is locked for Harbor Advance: contribution 0.49% is below the 0.5% minimum');
+    expect(lock.subject).toBe(
+      'Search is locked for Harbor Advance: contribution 0.49% is below the 0.5% minimum',
+    );
     expect(lock.text).toContain('Hello Priya,');
     expect(lock.text).toContain(
       'The 90-day contribution of Harbor Advance is 0.49%, below the 0.5% minimum needed to search Merchant Risk Network.',

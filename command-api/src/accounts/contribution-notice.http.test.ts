@@ -358,7 +358,9 @@ describe('the warning lifts by itself', () => {
     });
     // Its admin hears that search is open again; its member is told on every page.
     const mails = await waitForMail(PEOPLE.dana, 2);
-    expect(mails[1]!.subject).toBe('Search is open again for Summit Capital Funding: contribution is back at 0.5%');
+    expect(mails[1]!.subject).toBe(
+      'Search is open again for Summit Capital Funding: contribution is back at 0.5%',
+    );
     expect(mails[1]!.body_text).toContain('at or above the 0.5% minimum, so the contribution lock is lifted');
     expect(await mailTo(PEOPLE.marco)).toEqual([]);
   });
@@ -406,7 +408,9 @@ describe('search locks at the expiry (issue 32)', () => {
 
     // Below the minimum again: a new warning, then the assessment after its expiry locks search.
     let view = (await contribution('tom')).body.data;
-    await searchDistinctMerchants(203 * view.contribution_records_added - view.contribution_merchants_searched);
+    await searchDistinctMerchants(
+      203 * view.contribution_records_added - view.contribution_merchants_searched,
+    );
     const priyaBefore = (await mailTo(PEOPLE.priya)).length;
     const recalculated = await server.call({
       method: 'PUT',
@@ -445,7 +449,9 @@ describe('search locks at the expiry (issue 32)', () => {
       `The contribution warning issued on ${longDay(view.contribution_warning_date)} at`,
     );
     expect(lock.body_text).toContain(`expired on ${longDay(view.contribution_warning_expire_date)} at`);
-    expect(lock.body_text).toContain('Every member of Harbor Business Advance is now locked out of merchant search');
+    expect(lock.body_text).toContain(
+      'Every member of Harbor Business Advance is now locked out of merchant search',
+    );
     const needed = view.contribution_records_needed;
     expect(needed).toBeGreaterThan(0);
     expect(lock.body_text).toContain(
