@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { buildPath, routes } from '@mrn/contracts';
 import { DEMO_PASSWORD, startTestServer, TEST_ADMIN, type TestServer } from '@mrn/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -5,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // The platform administrators' paged lists sorted on the server (issue 32 item 5.2): Funders, Merchants,
 // Deleted Merchants and Reported Notes take `sort` (a column key of the list) and `direction` (asc or
 // desc); anything else is a 400 naming the field, never SQL. Pages of a sorted list follow each other
-// without a row twice or missed.
+// without a row twice or missed. The development mailbox is paged and searched on the server.
 
 let server: TestServer;
 const token: Record<string, string> = {};
@@ -341,5 +342,68 @@ describe('the reported notes sorted on the server', () => {
       'must be one of name, ein, reported, category, reported_by',
     );
     await refused(`${routes.listReportedNotes.path}?sort=reported&direction=1`, 'direction');
+  });
+});
+
+describe('the development mailbox, paged and searched on the server', () => {
+  beforeAll(async () => {
+    // 30 messages a second apart, the newest last; every third to another address.
+    for (let i = 1; i <= 30; i++) {
+      await server.db.pool.query(
+        `insert into dev_mailbox (id, mail_from, mail_to, subject, body_text, received_at)
+         values ($1, 'no-reply@merchantrisk.local', $2, $3, $4, now() + make_interval(secs => $5))`,
+        [
+          randomUUID(),
+          i % 3 === 0 ? 'ledger@pagingtest.example' : 'inbox@pagingtest.example',
+          `Paging probe ${String(i).padStart(2, '0')}`,
+          i === 7 ? 'Your code is 100% ready_now.' : `Body of probe ${i}.`,
+          i,
+        ],
+      );
+    }
+  });
+
+  const subjects = (res: { body: { data: { subject: string }[] } }) => res.body.data.map((m) => m.subject);
+
+  it('answers a page at a time, newest first, with the count of the whole mailbox', async () => {
+    const first = await get(`${routes.listDevMailbox.path}?per_page=25`);
+    expect(first.status).toBe(200);
+    expect(first.body.pagination).toMatchObject({ current_page: 1, per_page: 25 });
+    const total = first.body.pagination.total_count;
+    expect(total).toBeGreaterThanOrEqual(30);
+    expect(subjects(first).slice(0, 3)).toEqual(['Paging probe 30', 'Paging probe 29', 'Paging probe 28']);
+    const everything = await allPages<{ id: string }>(
+      (page) => `${routes.listDevMailbox.path}?per_page=25&page=${page}`,
+    );
+    expect(everything).toHaveLength(total);
+    expect(new Set(everything.map((m) => m.id)).size).toBe(total);
+  });
+
+  it('searches the address, subject and text in any case, taking % and _ literally', async () => {
+    const bySubject = await get(`${routes.listDevMailbox.path}?search=PAGING%20PROBE&per_page=25`);
+    expect(bySubject.body.pagination).toMatchObject({ total_count: 30, total_pages: 2 });
+    const second = await get(`${routes.listDevMailbox.path}?search=paging%20probe&per_page=25&page=2`);
+    expect(subjects(second)).toEqual([
+      'Paging probe 05',
+      'Paging probe 04',
+      'Paging probe 03',
+      'Paging probe 02',
+      'Paging probe 01',
+    ]);
+    const byAddress = await get(`${routes.listDevMailbox.path}?search=ledger@pagingtest&per_page=25`);
+    expect(byAddress.body.pagination.total_count).toBe(10);
+    expect(byAddress.body.data.every((m: { to: string }) => m.to === 'ledger@pagingtest.example')).toBe(true);
+    const byText = await get(`${routes.listDevMailbox.path}?search=${encodeURIComponent('100% ready_now')}`);
+    expect(subjects(byText)).toEqual(['Paging probe 07']);
+    const literal = await get(`${routes.listDevMailbox.path}?search=${encodeURIComponent('probe_0%')}`);
+    expect(literal.body.data).toEqual([]);
+    const none = await get(`${routes.listDevMailbox.path}?search=nothing-like-this`);
+    expect(none.body).toMatchObject({ data: [], pagination: { total_count: 0, total_pages: 1 } });
+  });
+
+  it('refuses a page size it does not offer, naming it, and anyone but a platform administrator', async () => {
+    await refused(`${routes.listDevMailbox.path}?per_page=7`, 'per_page');
+    await refused(`${routes.listDevMailbox.path}?page=0`, 'page');
+    expect((await get(routes.listDevMailbox.path, 'dana')).status).toBe(403);
   });
 });

@@ -14,7 +14,7 @@ import type {
   WebhookEventType,
 } from '@mrn/contracts';
 import { FUNDER_SORT, recordsNeeded } from '@mrn/contracts';
-import { type Actor, forbidden, type Handler, latestDevMail, notFound, requestOrigin } from '@mrn/platform';
+import { type Actor, devMailPage, forbidden, type Handler, notFound, requestOrigin } from '@mrn/platform';
 import type { QueryDeps } from '../context.ts';
 import { toCsv } from '../csv.ts';
 import { LOCKED_OUT_SQL } from '../search/search-handlers.ts';
@@ -389,15 +389,24 @@ export function accountQueryHandlers(deps: QueryDeps) {
     };
   };
 
-  const listDevMailboxHandler: Handler<typeof listDevMailbox> = async () => ({
-    data: (await latestDevMail(deps.pool, 200)).map((m) => ({
-      id: m.id,
-      to: m.to,
-      subject: m.subject,
-      text: m.text,
-      received_at: iso(m.receivedAt)!,
-    })),
-  });
+  const listDevMailboxHandler: Handler<typeof listDevMailbox> = async (req) => {
+    const { page, per_page, search } = req.query;
+    const { mails, total } = await devMailPage(deps.pool, {
+      limit: per_page,
+      offset: (page - 1) * per_page,
+      search,
+    });
+    return {
+      data: mails.map((m) => ({
+        id: m.id,
+        to: m.to,
+        subject: m.subject,
+        text: m.text,
+        received_at: iso(m.receivedAt)!,
+      })),
+      pagination: pagination(page, per_page, total),
+    };
+  };
 
   return {
     listAccounts: listAccountsHandler,
