@@ -20,6 +20,7 @@ export * from './http/fields.ts';
 export * from './http/openapi.ts';
 export * from './http/route.ts';
 export * from './http/safe-text.ts';
+export * from './http/sorting.ts';
 export * from './routes/accounts.ts';
 export * from './routes/analytics.ts';
 export * from './routes/app-settings.ts';

@@ -480,3 +480,259 @@ describe('the admin merchant lists on @blueprintjs/table', () => {
     await page.context().close();
   });
 });
+
+// Issue 32 item 5.2: the lists sort on the server by a column, from its header: a click, or from the
+// keyboard Arrow Up above the first row to the headers, Arrow Left and Right along them, Enter to sort
+// (again: the other way), Arrow Down back to the rows. The header says the order; the URL keeps it.
+
+/** A sortable header's button, as a person sees it (the top quadrant's). */
+const sortButton = (box: Locator, name: string) =>
+  box.locator('.bp6-table-quadrant-top .mrn-grid-sort').filter({ hasText: new RegExp(`^${name}$`) });
+/** The sorted header's accessible text, e.g. "Name, sorted ascending". */
+const sortedHeader = (box: Locator) =>
+  box
+    .locator('.bp6-table-quadrant-top .mrn-grid-sorted')
+    .evaluateAll((buttons) => buttons.map((b) => b.getAttribute('aria-label')));
+/** The texts of column `col` in the rows drawn (not its header). */
+const columnTexts = (box: Locator, col: number) =>
+  box
+    .locator(`.bp6-table-quadrant-main [class*="bp6-table-cell-row-"].bp6-table-cell-col-${col}`)
+    .allTextContents();
+const activeLabel = (page: Page) =>
+  page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? '');
+const sortParams = (page: Page) => {
+  const params = new URL(page.url()).searchParams;
+  return [params.get('sort'), params.get('direction')];
+};
+const ascending = (values: number[]) => values.every((v, i) => i === 0 || values[i - 1]! <= v);
+const descending = (values: number[]) => values.every((v, i) => i === 0 || values[i - 1]! >= v);
+
+describe('sorting the admin lists by a column (issue 32)', () => {
+  it('sorts the funders from a header, with the mouse and the keyboard, and says the order', async () => {
+    const page = await signedInPage(browser, server.url, TEST_ADMIN.email, TEST_ADMIN.password);
+    const problems = watchConsole(page);
+    await page.goto(`${server.url}/funders`);
+    const { box, table } = gridOf(page, 'Funders');
+    await cell(box, 0, 0).waitFor();
+    // By name at first, A to Z; only the columns the server sorts by have a button.
+    expect(await sortedHeader(box)).toEqual(['Name, sorted ascending']);
+    expect(
+      await box
+        .locator('.bp6-table-quadrant-top .mrn-grid-sort')
+        .evaluateAll((b) => b.map((x) => x.textContent)),
+    ).toEqual(['Name', 'Merchants Added', 'Last Added', '90 Day Cont. %']);
+    // Whole headers with their icons; the hidden copy under them is out of the tab order.
+    expect((await headers(box)).every((h) => h.whole)).toBe(true);
+    expect(
+      await box
+        .locator('.bp6-table-quadrant-main .mrn-grid-sort')
+        .evaluateAll((b) =>
+          b.every((x) => x.getAttribute('tabindex') === '-1' && x.getAttribute('aria-hidden') === 'true'),
+        ),
+    ).toBe(true);
+    const byName = await names(box);
+    expect(byName).toEqual([...byName].sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase(), 'en')));
+
+    // A click on Merchants Added: most first, on the server; again: fewest first.
+    await sortButton(box, 'Merchants Added').click();
+    await expect.poll(() => sortParams(page)).toEqual(['merchants_added', 'desc']);
+    await expect.poll(() => sortedHeader(box)).toEqual(['Merchants Added, sorted descending']);
+    await expect.poll(async () => descending((await columnTexts(box, 1)).map(Number))).toBe(true);
+    expect(new Set((await columnTexts(box, 1)).map(Number)).size).toBeGreaterThan(1);
+    await screenshot(page, 'funders-grid-sorted-merchants-added');
+    await sortButton(box, 'Merchants Added').click();
+    await expect.poll(() => sortParams(page)).toEqual(['merchants_added', 'asc']);
+    await expect.poll(async () => ascending((await columnTexts(box, 1)).map(Number))).toBe(true);
+    await expect.poll(() => sortedHeader(box)).toEqual(['Merchants Added, sorted ascending']);
+    // Reload keeps it (the URL); back to the list's own order, the URL is clean again.
+    await page.reload();
+    await cell(box, 0, 0).waitFor();
+    expect(await sortedHeader(box)).toEqual(['Merchants Added, sorted ascending']);
+    await sortButton(box, 'Name').click();
+    await expect.poll(() => sortParams(page)).toEqual([null, null]);
+    await expect.poll(() => names(box)).toEqual(byName);
+
+    // The keyboard: from the first row Arrow Up reaches the Name header, Arrow Right the next one.
+    await table.focus();
+    await expect.poll(() => focusedCell(box)).toEqual([0, 0]);
+    await page.keyboard.press('ArrowUp');
+    await expect.poll(() => activeLabel(page)).toBe('Name, sorted ascending');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => activeLabel(page)).toBe('Last Added, not sorted');
+    await screenshot(page, 'funders-grid-header-focused');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => sortParams(page)).toEqual(['last_added', 'desc']);
+    await expect.poll(() => activeLabel(page)).toBe('Last Added, sorted descending');
+    await expect
+      .poll(() => box.locator('[aria-live="polite"]').textContent())
+      .toBe('Sorted by Last Added, descending.');
+    // Funders that added merchants, newest first; those that never did after them.
+    const lastAdded = async () =>
+      (await columnTexts(box, 2)).map((t) => (t === '—' ? Number.NEGATIVE_INFINITY : Date.parse(t)));
+    await expect.poll(async () => descending(await lastAdded())).toBe(true);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => sortParams(page)).toEqual(['last_added', 'asc']);
+    await expect.poll(async () => (await columnTexts(box, 2)).at(-1)).toBe('—');
+    // Arrow Left at the first sortable header stays; Arrow Down goes back to the rows, in its column.
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('ArrowLeft');
+    await expect.poll(() => activeLabel(page)).toBe('Name, not sorted');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(() => table.evaluate((t) => t === document.activeElement)).toBe(true);
+    await expect.poll(() => focusedCell(box)).toEqual([0, 1]);
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(() => focusedCell(box)).toEqual([1, 1]);
+    // Arrow Up from below the first row still moves between rows.
+    await page.keyboard.press('ArrowUp');
+    await expect.poll(() => focusedCell(box)).toEqual([0, 1]);
+    expect(await table.evaluate((t) => t === document.activeElement)).toBe(true);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it('sorts the merchants, deleted merchants and reported notes on the server, page after page', async () => {
+    const page = await signedInPage(browser, server.url, TEST_ADMIN.email, TEST_ADMIN.password);
+    const problems = watchConsole(page);
+    await page.goto(`${server.url}/merchants`);
+    const { box } = gridOf(page, 'Merchants');
+    await cell(box, 0, 0).waitFor();
+    expect(await sortedHeader(box)).toEqual(['Added, sorted descending']);
+    // Newest first: the last merchant added (of ours, not deleted) heads the list.
+    expect((await names(box))[0]).toBe(merchantName(26));
+
+    await sortButton(box, 'Name').click();
+    await expect.poll(() => sortParams(page)).toEqual(['name', 'asc']);
+    await expect.poll(() => sortedHeader(box)).toEqual(['Name, sorted ascending']);
+    const pager = page.getByRole('navigation', { name: 'Pages' });
+    const gridlines = async () => (await names(box)).filter((n) => n.startsWith('Gridline'));
+    // Page 1 has Gridline 01 to 25 in order (they are all after the demo's names or before them).
+    await page.getByLabel('Rows per page').selectOption('25');
+    const scroller = box.locator('.bp6-table-quadrant-main .bp6-table-quadrant-scroll-container');
+    const everyName = async () => {
+      const seen = new Set<string>();
+      const order: string[] = [];
+      for (let y = 0; y < 4000; y += 300) {
+        await scroller.evaluate((s, top) => {
+          s.scrollTop = top;
+        }, y);
+        await page.waitForTimeout(60);
+        for (const n of await names(box)) {
+          if (seen.has(n)) continue;
+          seen.add(n);
+          order.push(n);
+        }
+      }
+      await scroller.evaluate((s) => {
+        s.scrollTop = 0;
+      });
+      return order;
+    };
+    const first = await everyName();
+    expect(first).toHaveLength(25);
+    const firstGridlines = first.filter((n) => n.startsWith('Gridline'));
+    expect(firstGridlines).toEqual([...firstGridlines].sort());
+    await page.getByRole('button', { name: 'Next page' }).click();
+    await expect.poll(() => pager.textContent()).toContain('26–29 of 29');
+    await expect.poll(async () => (await names(box)).length).toBe(4);
+    const second = await names(box);
+    // No merchant on both pages, and the second page's Gridlines come after the first's.
+    expect(second.filter((n) => first.includes(n))).toEqual([]);
+    const secondGridlines = second.filter((n) => n.startsWith('Gridline'));
+    if (firstGridlines.length > 0 && secondGridlines.length > 0)
+      expect(secondGridlines[0]! > firstGridlines.at(-1)!).toBe(true);
+    // Another order goes back to page 1; Name again: Z to A.
+    await sortButton(box, 'Name').click();
+    await expect.poll(() => sortParams(page)).toEqual(['name', 'desc']);
+    expect(new URL(page.url()).searchParams.get('page')).toBeNull();
+    await expect.poll(async () => (await gridlines())[0]).toBe(merchantName(26));
+    // By EIN: 71-0000001 first of ours.
+    await sortButton(box, 'EIN/BN').click();
+    await expect.poll(() => sortParams(page)).toEqual(['ein', 'asc']);
+    await expect
+      .poll(async () => {
+        const eins = await columnTexts(box, 1);
+        return eins.length > 0 && eins.every((e, i) => i === 0 || eins[i - 1]! <= e);
+      })
+      .toBe(true);
+    await screenshot(page, 'admin-merchants-grid-sorted-ein');
+
+    // Deleted merchants: newest deletion first; Deleted again: oldest first (27 was deleted before 28).
+    await page.getByRole('tab', { name: 'Deleted Merchants' }).click();
+    await page.waitForURL('**/deleted-merchants');
+    const deleted = gridOf(page, 'Deleted merchants').box;
+    await cell(deleted, 0, 0).waitFor();
+    expect(await sortedHeader(deleted)).toEqual(['Deleted, sorted descending']);
+    expect(await names(deleted)).toEqual([merchantName(28), merchantName(27)]);
+    await sortButton(deleted, 'Deleted').click();
+    await expect.poll(() => names(deleted)).toEqual([merchantName(27), merchantName(28)]);
+    expect(sortParams(page)).toEqual(['deleted', 'asc']);
+
+    // Reported notes: by name, A to Z then Z to A, with the keyboard this time.
+    await page.getByRole('tab', { name: 'Reported Notes' }).click();
+    const reported = gridOf(page, 'Reported notes');
+    await cell(reported.box, 0, 0).waitFor();
+    expect(await sortedHeader(reported.box)).toEqual(['Reported, sorted descending']);
+    await reported.table.focus();
+    await page.keyboard.press('ArrowUp');
+    await expect.poll(() => activeLabel(page)).toBe('Name, not sorted');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => names(reported.box)).toEqual([merchantName(1), merchantName(2)]);
+    await page.keyboard.press(' ');
+    await expect.poll(() => names(reported.box)).toEqual([merchantName(2), merchantName(1)]);
+    await expect.poll(() => activeLabel(page)).toBe('Name, sorted descending');
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+});
+
+describe('the Mailbox, paged and searched on the server (issue 32)', () => {
+  it('shows a page of mail at a time and finds a message by its subject or text', async () => {
+    for (let i = 1; i <= 30; i++) {
+      await server.db.pool.query(
+        `insert into dev_mailbox (id, mail_from, mail_to, subject, body_text, received_at)
+         values (gen_random_uuid(), 'no-reply@merchantrisk.local', 'inbox@mailbox-e2e.example', $1, $2,
+                 now() + make_interval(secs => $3))`,
+        [`Mailbox probe ${String(i).padStart(2, '0')}`, `The text of probe ${i}: lighthouse-${i}.`, i],
+      );
+    }
+    const page = await signedInPage(browser, server.url, TEST_ADMIN.email, TEST_ADMIN.password);
+    const problems = watchConsole(page);
+    await page.goto(`${server.url}/mailbox`);
+    const rows = page.locator('.mrn-table tbody tr');
+    await rows.first().waitFor();
+    const pager = page.getByRole('navigation', { name: 'Pages' });
+    const total = Number((await pager.textContent())!.match(/of (\d+)/)![1]);
+    expect(total).toBeGreaterThanOrEqual(30);
+    await expect.poll(() => pager.textContent()).toContain(`1–25 of ${total}`);
+    expect(await rows.count()).toBe(25);
+    expect(await rows.first().textContent()).toContain('Mailbox probe 30');
+    await screenshot(page, 'mailbox-paged-1280');
+    await page.getByRole('button', { name: 'Next page' }).click();
+    await expect.poll(() => pager.textContent()).toContain(`26–${Math.min(50, total)} of ${total}`);
+    expect(new URL(page.url()).searchParams.get('page')).toBe('2');
+
+    // Search the subject: the 30 probes, on two pages, back at page 1.
+    const search = page.getByPlaceholder('Search by address, subject or text');
+    await search.fill('mailbox probe');
+    await search.press('Enter');
+    await expect.poll(() => pager.textContent()).toContain('1–25 of 30');
+    // A word of the text only: one message, which opens.
+    await search.fill('lighthouse-7.');
+    await search.press('Enter');
+    await expect.poll(() => pager.textContent()).toContain('1–1 of 1');
+    await page.getByRole('button', { name: 'Mailbox probe 07' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Mailbox probe 07' });
+    await dialog.getByText('The text of probe 7: lighthouse-7.').waitFor();
+    await dialog.locator('.bp6-dialog-footer').getByRole('button', { name: 'Close' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await search.fill('no such message anywhere');
+    await search.press('Enter');
+    await page.getByText('No e-mail matches this search').waitFor();
+    await screenshot(page, 'mailbox-search-empty');
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+});

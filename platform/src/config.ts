@@ -9,7 +9,11 @@ const optionalString = z
 /** Every setting the services read from the environment (DESIGN §7), parsed once at start-up. */
 export const ConfigSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
-  HOST: z.string().default('0.0.0.0'),
+  /**
+   * The interface the product listens on: this machine only, unless told otherwise (a container, or
+   * another machine on the network, needs `0.0.0.0`, which the Dockerfile and compose set).
+   */
+  HOST: z.string().default('127.0.0.1'),
   DATA_DIR: z.string().default('./.data'),
   DATABASE_URL: optionalString,
   EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),

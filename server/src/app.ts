@@ -13,6 +13,7 @@ import {
   followSessionChanges,
   healthContract,
   type Logger,
+  listenOrigin,
   type OpsListener,
   openEventStore,
   PgNotifications,
@@ -188,13 +189,13 @@ export async function startServer(
   const ops = await startOpsListener({ config, metrics, health, logger, listen: opts.listen !== false });
   let url = '';
   if (opts.listen !== false) {
-    url = await app.listen({ port: config.PORT, host: config.HOST });
-    url = url.replace('0.0.0.0', 'localhost').replace('127.0.0.1', 'localhost');
+    await app.listen({ port: config.PORT, host: config.HOST });
+    // The port bound (PORT 0 picks one) and the configured host make the address to open.
     const address = app.server.address();
-    if (address && typeof address === 'object') {
-      billing.listening(`http://127.0.0.1:${address.port}`);
-      if (!config.PUBLIC_URL) commandDeps.publicUrl = `http://localhost:${address.port}`;
-    }
+    const port = address && typeof address === 'object' ? address.port : config.PORT;
+    url = listenOrigin(config.HOST, port);
+    billing.listening(`http://127.0.0.1:${port}`);
+    if (!config.PUBLIC_URL) commandDeps.publicUrl = `http://localhost:${port}`;
   }
   return {
     url,

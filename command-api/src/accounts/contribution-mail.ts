@@ -94,3 +94,88 @@ export function contributionMail(f: ContributionMailFacts): Mail {
     ].join('\n'),
   };
 }
+
+/** What the e-mail at a contribution lock says: the funder, its figure, the warning that expired. */
+export interface ContributionLockMailFacts {
+  to: { email: string; firstName: string | null };
+  accountName: string;
+  percent: number;
+  added: number;
+  searched: number;
+  recordsNeeded: number;
+  /** The warning that expired with the figure still below the minimum (null if none is known). */
+  warning: { issuedAt: string; expiresAt: string } | null;
+  /** A platform administrator's override: the lock stands but search stays open while it does. */
+  overridden: boolean;
+  link: string;
+  productName: string;
+}
+
+/**
+ * The e-mail to each of a funder's admins when search locks (AccountContributionLocked): that it is
+ * locked, why (the 90-day figure against the minimum, the warning that expired), and how to unlock it
+ * (how many records bring the figure back; the lock lifts by itself once they are added).
+ */
+export function contributionLockMail(f: ContributionLockMailFacts): Mail {
+  const min = `${MIN_CONTRIBUTION_PERCENT}%`;
+  const figure = formatContributionPercent(f.percent);
+  const subject = f.overridden
+    ? `Contribution lock for ${f.accountName}: ${figure}, below the ${min} minimum (search stays open under an override)`
+    : `Search is locked for ${f.accountName}: contribution ${figure} is below the ${min} minimum`;
+  const expired = f.warning
+    ? ` The contribution warning issued on ${mailDate(f.warning.issuedAt)} expired on ${mailDate(f.warning.expiresAt)} with the figure still below the minimum.`
+    : '';
+  const what = f.overridden
+    ? `A platform administrator has overridden the contribution requirement for ${f.accountName}, so search stays open while the override stands; without it, every member would be locked out of merchant search.`
+    : `Every member of ${f.accountName} is now locked out of merchant search in ${f.productName}, on the web and through the API.`;
+  const unlock =
+    f.recordsNeeded > 0
+      ? `How to unlock: add ${moreRecords(f.recordsNeeded)} (merchants or notes on merchants, by any member or through the API) to bring the figure back to ${min} as of now; each further merchant searched raises the number. The lock is lifted by itself as soon as the figure is back, without anyone asking.`
+      : `The figure is back at ${min} now: the lock is lifted at the next assessment.`;
+  return {
+    to: f.to.email,
+    subject,
+    text: [
+      `Hello${f.to.firstName ? ` ${f.to.firstName}` : ''},`,
+      '',
+      `The 90-day contribution of ${f.accountName} is ${figure}, below the ${min} minimum needed to search ${f.productName}.${expired}`,
+      '',
+      what,
+      '',
+      unlock,
+      '',
+      `Over the last 90 days: ${contributionMadeOf(f.added, f.searched)}. ${CONTRIBUTION_TEXTS.formula}`,
+      '',
+      `Your funder's contribution: ${f.link}`,
+      '',
+      f.productName,
+    ].join('\n'),
+  };
+}
+
+/** The e-mail when a lock is lifted (AccountContributionRestored after AccountContributionLocked). */
+export function contributionUnlockMail(f: {
+  to: { email: string; firstName: string | null };
+  accountName: string;
+  percent: number;
+  link: string;
+  productName: string;
+}): Mail {
+  const min = `${MIN_CONTRIBUTION_PERCENT}%`;
+  const figure = formatContributionPercent(f.percent);
+  return {
+    to: f.to.email,
+    subject: `Search is open again for ${f.accountName}: contribution is back at ${min}`,
+    text: [
+      `Hello${f.to.firstName ? ` ${f.to.firstName}` : ''},`,
+      '',
+      `The 90-day contribution of ${f.accountName} is back at ${figure}, at or above the ${min} minimum, so the contribution lock is lifted: every member can search ${f.productName} again.`,
+      '',
+      `${CONTRIBUTION_TEXTS.minimum} ${CONTRIBUTION_TEXTS.formula}`,
+      '',
+      `Your funder's contribution: ${f.link}`,
+      '',
+      f.productName,
+    ].join('\n'),
+  };
+}

@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { assessAllContributions } from '@mrn/command-api';
+import { assessAllContributions, contributionMails, MAIL_CHECKPOINT, MailReactor } from '@mrn/command-api';
 import { buildPath, routes, streams } from '@mrn/contracts';
-import { createLogger } from '@mrn/platform';
+import { createLogger, START, systemClock } from '@mrn/platform';
 import { DEMO_PASSWORD, startTestServer, TEST_ADMIN, type TestServer } from '@mrn/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // Contribution every member can see coming (issue 21): every member of a funder reads its contribution
 // (another funder's members are answered as for an unknown id), its admins are e-mailed when a warning
-// is issued and again three days before it expires, and a warned or locked funder whose new records
-// bring the figure back to 0.5 % has the warning lifted without anyone pressing Recalculate.
+// is issued, again three days before it expires, when search locks at its expiry and when the lock is
+// lifted (issue 32), and a warned or locked funder whose new records bring the figure back to 0.5 % has
+// the warning lifted without anyone pressing Recalculate.
 
 const DAY = 86_400_000;
 let server: TestServer;
@@ -325,8 +326,13 @@ describe('the warning lifts by itself', () => {
     let view = (await contribution('marco', summit)).body.data;
     expect(view.contribution_locked).toBe(true);
     expect(view.search_locked).toBe(true);
-    // A warning that had expired before it was read is not news: no e-mail about it.
-    expect(await mailTo(PEOPLE.dana)).toEqual([]);
+    // A warning that had expired before it was read is not news: no e-mail about it. The lock is.
+    const [locked] = await waitForMail(PEOPLE.dana);
+    expect(locked!.subject).toBe(
+      'Search is locked for Summit Capital Funding: contribution 0.49% is below the 0.5% minimum',
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await mailTo(PEOPLE.dana)).toHaveLength(1);
 
     const merchant = await addMerchant('marco');
     expect(merchant.status).toBe(201);
@@ -350,5 +356,154 @@ describe('the warning lifts by itself', () => {
       contribution_warning_date: null,
       search_locked: false,
     });
+    // Its admin hears that search is open again; its member is told on every page.
+    const mails = await waitForMail(PEOPLE.dana, 2);
+    expect(mails[1]!.subject).toBe(
+      'Search is open again for Summit Capital Funding: contribution is back at 0.5%',
+    );
+    expect(mails[1]!.body_text).toContain('at or above the 0.5% minimum, so the contribution lock is lifted');
+    expect(await mailTo(PEOPLE.marco)).toEqual([]);
+  });
+});
+
+describe('search locks at the expiry (issue 32)', () => {
+  const lockRows = async () =>
+    (
+      await server.db.pool.query(
+        `select mail_to from mail_outbox where kind = 'contribution-locked' and mail_key like $1 order by mail_to`,
+        [`contribution-locked:${harbor}:%`],
+      )
+    ).rows.map((r) => r.mail_to as string);
+  const longDay = (iso: string) =>
+    new Date(iso).toLocaleDateString('en-US', {
+      timeZone: 'UTC',
+      weekday: 'long',
+      year: 'numeric',
+      month: 'long',
+      day: 'numeric',
+    });
+
+  it("e-mails the funder's admins once that search is locked, why (the figure against the minimum) and how to unlock it, however often the log is read", async () => {
+    // A second admin: the lock is mailed to every admin, as the warning is.
+    const nina = 'nina.okafor@harboradvance.example';
+    const created = await server.call({
+      method: 'POST',
+      url: buildPath(routes.createUser.path, { id: harbor }),
+      token: tokens.priya,
+      payload: { user: { first_name: 'Nina', last_name: 'Okafor', email: nina } },
+    });
+    expect(created.status).toBeLessThan(300);
+    const members = await server.call({
+      method: 'GET',
+      url: buildPath(routes.listAccountUsers.path, { id: harbor }),
+      token: tokens.priya,
+    });
+    const ninaId = members.body.data.members.find((u: { email: string }) => u.email === nina).resource_id;
+    const promoted = await server.call({
+      method: 'PUT',
+      url: buildPath(routes.toggleUserAdmin.path, { id: ninaId }),
+      token: tokens.priya,
+    });
+    expect(promoted.status).toBe(200);
+
+    // Below the minimum again: a new warning, then the assessment after its expiry locks search.
+    let view = (await contribution('tom')).body.data;
+    await searchDistinctMerchants(
+      203 * view.contribution_records_added - view.contribution_merchants_searched,
+    );
+    const priyaBefore = (await mailTo(PEOPLE.priya)).length;
+    const recalculated = await server.call({
+      method: 'PUT',
+      url: buildPath(routes.recalculateContribution.path, { id: harbor }),
+      token: tokens.priya,
+    });
+    expect(recalculated.status).toBe(200);
+    await settle();
+    view = (await contribution('tom')).body.data;
+    expect(view.contribution_warning_date).not.toBeNull();
+    await waitForMail(PEOPLE.priya, priyaBefore + 1);
+    const expiry = Date.parse(view.contribution_warning_expire_date);
+    const assess = (at: number) =>
+      assessAllContributions(
+        { pool: server.db.pool, store: server.store, logger: createLogger('silent') },
+        new Date(at),
+      );
+    await assess(expiry + 1000);
+    await assess(expiry + 2000); // locked already: nothing more
+    expect(await eventsOf(harbor, 'AccountContributionLocked')).toHaveLength(1);
+    await settle();
+    view = (await contribution('tom')).body.data;
+    expect(view.contribution_locked).toBe(true);
+
+    const priya = await waitForMail(PEOPLE.priya, priyaBefore + 2);
+    const lock = priya.at(-1)!;
+    const figure = `${view.total_ninety_days_contribution_percentage}%`;
+    expect(lock.subject).toBe(
+      `Search is locked for Harbor Business Advance: contribution ${figure} is below the 0.5% minimum`,
+    );
+    expect(lock.body_text).toContain('Hello Priya,');
+    expect(lock.body_text).toContain(
+      `The 90-day contribution of Harbor Business Advance is ${figure}, below the 0.5% minimum needed to search`,
+    );
+    expect(lock.body_text).toContain(
+      `The contribution warning issued on ${longDay(view.contribution_warning_date)} at`,
+    );
+    expect(lock.body_text).toContain(`expired on ${longDay(view.contribution_warning_expire_date)} at`);
+    expect(lock.body_text).toContain(
+      'Every member of Harbor Business Advance is now locked out of merchant search',
+    );
+    const needed = view.contribution_records_needed;
+    expect(needed).toBeGreaterThan(0);
+    expect(lock.body_text).toContain(
+      `How to unlock: add ${needed === 1 ? '1 more merchant or note' : `${needed} more merchants or notes`}`,
+    );
+    expect(lock.body_text).toContain('The lock is lifted by itself as soon as the figure is back');
+    expect(lock.body_text).toContain(
+      `${view.contribution_records_added.toLocaleString('en-US')} merchants and notes added for ${view.contribution_merchants_searched.toLocaleString('en-US')} distinct merchants searched`,
+    );
+    expect(lock.body_text).toContain(`${server.url}/contribution`);
+    // Nina (besides her invitation) has the warning and the lock, as Priya has.
+    const ninaMails = async () =>
+      (await mailTo(nina)).filter((m) => /^(Contribution warning|Search is locked)/.test(m.subject));
+    const ninaContribution = await eventually(ninaMails, (mails) => mails.length >= 2);
+    expect(ninaContribution.map((m) => m.subject)).toEqual([priya.at(-2)!.subject, lock.subject]);
+    expect(ninaContribution[1]!.body_text).toContain('Hello Nina,');
+    // Its admins, as for the warning: not its member, not another funder's people.
+    const { rows: recipients } = await server.db.pool.query(
+      'select email from read.account_mail_recipients where account_id = $1 order by email',
+      [harbor],
+    );
+    expect(recipients.map((r) => r.email)).toEqual([nina, PEOPLE.priya].sort());
+    expect(await lockRows()).toEqual([nina, PEOPLE.priya].sort());
+    expect(await mailTo(PEOPLE.tom)).toEqual([]);
+    expect((await mailTo(PEOPLE.dana)).map((m) => m.subject)).not.toContain(lock.subject);
+
+    // The whole log read again (the mail reactor's checkpoint moved back to its start): nothing new.
+    await server.db.pool.query('update subscription_checkpoints set position = $1 where name = $2', [
+      START,
+      MAIL_CHECKPOINT,
+    ]);
+    const again = new MailReactor(
+      {
+        pool: server.db.pool,
+        store: server.store,
+        mailer: { send: async () => undefined, close: () => undefined },
+        logger: createLogger('silent'),
+      },
+      [
+        contributionMails({
+          pool: server.db.pool,
+          store: server.store,
+          clock: systemClock,
+          productName: 'Merchant Risk Network',
+          publicUrl: () => server.url,
+        }),
+      ],
+    );
+    expect((await again.runOnce()).enqueued).toBe(0);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await lockRows()).toEqual([nina, PEOPLE.priya].sort());
+    expect(await mailTo(PEOPLE.priya)).toHaveLength(priyaBefore + 2);
+    expect(await ninaMails()).toHaveLength(2);
   });
 });

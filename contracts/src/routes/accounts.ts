@@ -5,6 +5,7 @@ import { SHOPPED_THRESHOLD, WEBHOOK_EVENT_TYPES } from '../domain/shopped-alerts
 import { dataEnvelope, Pagination } from '../http/envelope.ts';
 import { email, optionalText, requiredText, uuid } from '../http/fields.ts';
 import { route } from '../http/route.ts';
+import { FUNDER_SORT, sortQuery } from '../http/sorting.ts';
 import { z } from '../zod.ts';
 
 export const AccountView = z.object({
@@ -167,6 +168,7 @@ export const listAccounts = route({
       .enum(['active', 'canceled', ''], { error: 'must be active, canceled or empty' })
       .optional(),
     plan_level_filter: z.enum([...PLAN_LEVELS, ''], { error: 'must be BASIC, PRO or empty' }).optional(),
+    ...sortQuery(FUNDER_SORT),
   }),
   response: z.object({ data: z.array(AccountView), pagination: Pagination }),
   action: 'retrieve funders',

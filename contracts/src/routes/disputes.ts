@@ -8,7 +8,7 @@ import {
 import { NOTE_MAX } from '../domain/notes.ts';
 import { STATES } from '../domain/us-states.ts';
 import { dataEnvelope, Pagination } from '../http/envelope.ts';
-import { email, idParams, optionalText, requiredText, uuid } from '../http/fields.ts';
+import { email, idParams, optionalText, pageQuery, requiredText, uuid } from '../http/fields.ts';
 import { route } from '../http/route.ts';
 import { z } from '../zod.ts';
 import { einField } from './merchants.ts';
@@ -210,6 +210,8 @@ export const resolveDispute = route({
   action: 'resolve dispute',
 });
 
+export const DEV_MAILBOX_PAGE_SIZES = [25, 50, 100] as const;
+
 export const MailView = z.object({
   id: z.string(),
   to: z.string(),
@@ -218,12 +220,14 @@ export const MailView = z.object({
   received_at: z.string(),
 });
 
+/** The development mailbox, newest first, 25/50/100 a page; `search` finds words in the address, subject or text. */
 export const listDevMailbox = route({
   method: 'GET',
   path: '/api/dev_mailbox',
   service: 'query',
   readModels: [],
   access: 'platform_admin',
-  response: dataEnvelope(z.array(MailView)),
+  query: pageQuery(DEV_MAILBOX_PAGE_SIZES, DEV_MAILBOX_PAGE_SIZES[0]),
+  response: z.object({ data: z.array(MailView), pagination: Pagination }),
   action: 'retrieve mail',
 });

@@ -6,6 +6,7 @@ import { STATES } from '../domain/us-states.ts';
 import { dataEnvelope, Pagination } from '../http/envelope.ts';
 import { optionalDate, optionalText, pageQuery, requiredText, uuid } from '../http/fields.ts';
 import { route } from '../http/route.ts';
+import { DELETED_MERCHANT_SORT, MERCHANT_SORT, REPORTED_NOTE_SORT, sortQuery } from '../http/sorting.ts';
 import { z } from '../zod.ts';
 
 /** EIN/BN as typed (12-3456789, 9 digits, spaces): stored as 9 digits (DESIGN §4). */
@@ -266,7 +267,7 @@ export const listMerchants = route({
   service: 'query',
   readModels: ['merchants', 'merchant_subscriptions'],
   access: 'platform_admin',
-  query: pageQuery([25, 50, 100], 25),
+  query: pageQuery([25, 50, 100], 25).extend(sortQuery(MERCHANT_SORT)),
   response: z.object({ data: z.array(MerchantView), pagination: Pagination }),
   action: 'retrieve merchants',
 });
@@ -413,7 +414,7 @@ export const listDeletedMerchants = route({
   service: 'query',
   readModels: ['merchants', 'merchant_subscriptions'],
   access: 'platform_admin',
-  query: pageQuery([25, 50, 100], 25),
+  query: pageQuery([25, 50, 100], 25).extend(sortQuery(DELETED_MERCHANT_SORT)),
   response: z.object({ data: z.array(MerchantView), pagination: Pagination }),
   action: 'retrieve merchants',
 });
@@ -489,7 +490,7 @@ export const listReportedNotes = route({
   service: 'query',
   readModels: ['notes', 'merchants'],
   access: 'platform_admin',
-  query: pageQuery([10, 25, 50, 100], 25),
+  query: pageQuery([10, 25, 50, 100], 25).extend(sortQuery(REPORTED_NOTE_SORT)),
   response: z.object({ data: z.array(ReportedNoteView), pagination: Pagination }),
   action: 'retrieve notes',
 });

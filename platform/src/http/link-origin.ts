@@ -31,3 +31,18 @@ export function requestOrigin(request: FastifyRequest, publicUrl: string | undef
     return null;
   }
 }
+
+/** Binds that mean "this machine": every interface, or loopback. */
+const LOCAL_BINDS = new Set(['', '0.0.0.0', '::', '127.0.0.1', '::1', 'localhost']);
+
+/**
+ * The address to open a server listening on `host` at `port`, as `npm start` prints it:
+ * `http://localhost:{port}` when it listens on loopback or on every interface, else the address it was
+ * given (an IPv6 one in brackets). Made from the configured host and the bound port, not from the
+ * addresses Fastify lists for a wildcard bind, whose first may be the machine's network address.
+ */
+export function listenOrigin(host: string, port: number): string {
+  const bind = host.trim().replace(/^\[(.*)\]$/, '$1');
+  const name = LOCAL_BINDS.has(bind) ? 'localhost' : bind.includes(':') ? `[${bind}]` : bind;
+  return `http://${name}:${port}`;
+}

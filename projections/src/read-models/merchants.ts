@@ -108,6 +108,7 @@ export const merchantsProjector = projector({
     'read.merchants_fein_all',
     'read.merchants_created',
     'read.merchants_archived',
+    'read.merchants_name_live',
     'read.merchant_keywords_pairs',
     'read.search_words_trgm',
   ],

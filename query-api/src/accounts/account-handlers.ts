@@ -13,11 +13,12 @@ import type {
   UserView,
   WebhookEventType,
 } from '@mrn/contracts';
-import { recordsNeeded } from '@mrn/contracts';
-import { type Actor, forbidden, type Handler, latestDevMail, notFound, requestOrigin } from '@mrn/platform';
+import { FUNDER_SORT, recordsNeeded } from '@mrn/contracts';
+import { type Actor, devMailPage, forbidden, type Handler, notFound, requestOrigin } from '@mrn/platform';
 import type { QueryDeps } from '../context.ts';
 import { toCsv } from '../csv.ts';
 import { LOCKED_OUT_SQL } from '../search/search-handlers.ts';
+import { orderBy, type SortOrders } from '../sorting.ts';
 import { iso, likeEscape, pagination } from '../views.ts';
 
 interface AccountRow {
@@ -70,6 +71,15 @@ const ACCOUNT_COLUMNS = `a.*, c.ninety_day, c.month, c.two_week, c.week,
   w.added::int as records_added, w.searched::int as merchants_searched`;
 const ACCOUNT_FROM = `read.accounts a left join read.account_contribution c on c.account_id = a.id
   cross join lateral read.contribution_in_window(a.id, now(), 90) w`;
+
+// The funders list's sortable columns; ties by name, then id, so pages never overlap. A funder that
+// never added a merchant sorts last by Last Added either way; one without figures counts as 100 %.
+const FUNDER_ORDERS: SortOrders<keyof typeof FUNDER_SORT.columns> = {
+  name: (d) => `lower(a.name) ${d}, a.id ${d}`,
+  merchants_added: (d) => `a.merchants_added ${d}, lower(a.name), a.id`,
+  last_added: (d) => `a.last_merchant_added_at ${d} nulls last, lower(a.name), a.id`,
+  contribution: (d) => `coalesce(c.ninety_day, 100) ${d}, lower(a.name), a.id`,
+};
 
 /**
  * `payment_method_update_url` (accounts spec §3): the Billing tab where this viewer updates the card, at
@@ -244,9 +254,10 @@ export function accountQueryHandlers(deps: QueryDeps) {
       conditions.push(`a.plan_level = $${params.length}`);
     }
     const where = conditions.join(' and ');
+    const order = orderBy(FUNDER_SORT, req.query, FUNDER_ORDERS);
     const [rows, count] = await Promise.all([
       deps.pool.query<AccountRow>(
-        `select ${ACCOUNT_COLUMNS} from ${ACCOUNT_FROM} where ${where} order by lower(a.name), a.id limit $${params.length + 1} offset $${params.length + 2}`,
+        `select ${ACCOUNT_COLUMNS} from ${ACCOUNT_FROM} where ${where} order by ${order} limit $${params.length + 1} offset $${params.length + 2}`,
         [...params, per_page, (page - 1) * per_page],
       ),
       deps.pool.query<{ n: number }>(`select count(*)::int as n from read.accounts a where ${where}`, params),
@@ -378,15 +389,24 @@ export function accountQueryHandlers(deps: QueryDeps) {
     };
   };
 
-  const listDevMailboxHandler: Handler<typeof listDevMailbox> = async () => ({
-    data: (await latestDevMail(deps.pool, 200)).map((m) => ({
-      id: m.id,
-      to: m.to,
-      subject: m.subject,
-      text: m.text,
-      received_at: iso(m.receivedAt)!,
-    })),
-  });
+  const listDevMailboxHandler: Handler<typeof listDevMailbox> = async (req) => {
+    const { page, per_page, search } = req.query;
+    const { mails, total } = await devMailPage(deps.pool, {
+      limit: per_page,
+      offset: (page - 1) * per_page,
+      search,
+    });
+    return {
+      data: mails.map((m) => ({
+        id: m.id,
+        to: m.to,
+        subject: m.subject,
+        text: m.text,
+        received_at: iso(m.receivedAt)!,
+      })),
+      pagination: pagination(page, per_page, total),
+    };
+  };
 
   return {
     listAccounts: listAccountsHandler,

@@ -1,4 +1,5 @@
 import {
+  DELETED_MERCHANT_SORT,
   type getDeletedMerchant,
   type getMerchant,
   isEinSearch,
@@ -7,11 +8,14 @@ import {
   type listMerchantNotes,
   type listMerchants,
   type listReportedNotes,
+  MERCHANT_SORT,
   normaliseEin,
+  REPORTED_NOTE_SORT,
   type recentNotes,
 } from '@mrn/contracts';
 import { type Actor, type Handler, notFound } from '@mrn/platform';
 import type { QueryDeps } from '../context.ts';
+import { orderBy, type SortOrders } from '../sorting.ts';
 import {
   foldForSearch,
   INQUIRY_COLUMNS,
@@ -61,15 +65,42 @@ function listFilter(
   };
 }
 
+// The admin lists' sortable columns. Each ends on the id, so a page boundary never falls between equal
+// values differently from one request to the next, and each is an order an index gives, read forwards
+// or backwards: merchants_name_live (lower(legal_name), id), merchants_fein_live (fein, unique),
+// merchants_created (created_at desc, id), merchants_archived (archived_at desc, id), notes_reported
+// (deletion_requested_at desc, id); hence the id's direction opposite a date's.
+const other = (d: 'asc' | 'desc') => (d === 'asc' ? 'desc' : 'asc');
+const BY_NAME = (d: 'asc' | 'desc') => `lower(m.legal_name) ${d}, m.id ${d}`;
+const BY_EIN = (d: 'asc' | 'desc') => `m.fein ${d}, m.id ${d}`;
+const LIVE_MERCHANT_ORDERS: SortOrders<keyof typeof MERCHANT_SORT.columns> = {
+  name: BY_NAME,
+  ein: BY_EIN,
+  added: (d) => `m.created_at ${d}, m.id ${other(d)}`,
+};
+const DELETED_MERCHANT_ORDERS: SortOrders<keyof typeof DELETED_MERCHANT_SORT.columns> = {
+  name: BY_NAME,
+  ein: BY_EIN,
+  deleted: (d) => `m.archived_at ${d}, m.id ${other(d)}`,
+};
+const REPORTED_NOTE_ORDERS: SortOrders<keyof typeof REPORTED_NOTE_SORT.columns> = {
+  name: (d) => `lower(m.legal_name) ${d}, n.deletion_requested_at desc, n.id`,
+  ein: (d) => `m.fein ${d}, n.deletion_requested_at desc, n.id`,
+  reported: (d) => `n.deletion_requested_at ${d}, n.id ${other(d)}`,
+  category: (d) => `n.category ${d}, n.deletion_requested_at desc, n.id`,
+  reported_by: (d) =>
+    `lower(ru.first_name || ' ' || ru.last_name) ${d} nulls last, lower(ra.name) ${d}, n.deletion_requested_at desc, n.id`,
+};
+
 export function merchantQueryHandlers(deps: QueryDeps) {
   async function merchantPage(
     archived: boolean,
     q: { page: number; per_page: number; search?: string | undefined },
+    order: string,
     actor: Actor,
   ) {
     const filter = listFilter(q.search, archived, 1);
     const where = `${archived ? 'm.archived_at is not null' : 'm.archived_at is null'} and ${filter.sql}`;
-    const order = archived ? 'm.archived_at desc, m.id' : 'm.created_at desc, m.id';
     const [rows, count] = await Promise.all([
       deps.pool.query<MerchantRow>(
         `select ${MERCHANT_COLUMNS} from read.merchants m ${MERCHANT_JOINS} where ${where} order by ${order}
@@ -113,9 +144,14 @@ export function merchantQueryHandlers(deps: QueryDeps) {
   }
 
   const listMerchantsHandler: Handler<typeof listMerchants> = async (req) =>
-    merchantPage(false, req.query, req.actor);
+    merchantPage(false, req.query, orderBy(MERCHANT_SORT, req.query, LIVE_MERCHANT_ORDERS), req.actor);
   const listDeletedMerchantsHandler: Handler<typeof listDeletedMerchants> = async (req) =>
-    merchantPage(true, req.query, req.actor);
+    merchantPage(
+      true,
+      req.query,
+      orderBy(DELETED_MERCHANT_SORT, req.query, DELETED_MERCHANT_ORDERS),
+      req.actor,
+    );
 
   const oneMerchant = async (id: string, archived: boolean, actor: Actor) => {
     const row = await merchantRow(id, archived);
@@ -149,6 +185,7 @@ export function merchantQueryHandlers(deps: QueryDeps) {
   const listReportedNotesHandler: Handler<typeof listReportedNotes> = async (req) => {
     const { page, per_page } = req.query;
     const where = 'n.deletion_requested_at is not null and n.archived_at is null';
+    const order = orderBy(REPORTED_NOTE_SORT, req.query, REPORTED_NOTE_ORDERS);
     const [rows, count] = await Promise.all([
       deps.pool.query<NoteRow & { legal_name: string; fein: string; reporter: string | null }>(
         `select ${NOTE_COLUMNS}, m.legal_name, m.fein, ru.first_name || ' ' || ru.last_name || ' (' || ra.name || ')' as reporter
@@ -156,7 +193,7 @@ export function merchantQueryHandlers(deps: QueryDeps) {
            join read.merchants m on m.id = n.merchant_id
            left join read.users ru on ru.id = n.deletion_requested_by
            left join read.accounts ra on ra.id = n.deletion_requested_account
-          where ${where} order by n.deletion_requested_at desc, n.id limit $1 offset $2`,
+          where ${where} order by ${order} limit $1 offset $2`,
         [per_page, (page - 1) * per_page],
       ),
       deps.pool.query<{ n: number }>(`select count(*)::int as n from read.notes n where ${where}`),

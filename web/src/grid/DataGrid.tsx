@@ -1,7 +1,17 @@
 import '@blueprintjs/table/lib/css/table.css';
 import './grid.css';
-import { HotkeysContext, type HotkeysContextInstance } from '@blueprintjs/core';
-import { Cell, Column, FocusMode, Regions, RenderMode, SelectionModes, Table } from '@blueprintjs/table';
+import { HotkeysContext, type HotkeysContextInstance, Icon } from '@blueprintjs/core';
+import {
+  Cell,
+  Column,
+  ColumnHeaderCell,
+  FocusMode,
+  Regions,
+  RenderMode,
+  SelectionModes,
+  Table,
+} from '@blueprintjs/table';
+import type { SortDirection } from '@mrn/contracts';
 import {
   type KeyboardEvent,
   type MouseEvent,
@@ -18,6 +28,9 @@ import { type ColumnSize, clampColumnWidth, fitColumnWidths } from './column-wid
 
 // A data-dense list on @blueprintjs/table (DESIGN §6): rows are virtualised (only those in view are
 // drawn), columns are resized by dragging their header's edge, and the keyboard moves a focused cell.
+// A list sorted on the server has a button in each sortable column's header: it shows the order, and a
+// click, or Enter on it, sorts by that column (again: the other way). Arrow Up from the first row
+// reaches the headers, Arrow Left and Right move along them, Arrow Down comes back to the rows.
 // This module is imported only by the pages that show such a list, so the table's code and styles
 // stay out of the first screen's chunks (DESIGN §8).
 
@@ -36,6 +49,17 @@ export interface GridColumn<R> {
   align?: 'end';
   /** The cell holds controls named on their own (switches, buttons with tooltips): no native tooltip. */
   controls?: boolean;
+  /** The key the list's route sorts by for this column (`sort=`): its header sorts the list. */
+  sort?: string;
+}
+
+/** How a list sorted on the server is sorted now, and how to sort it otherwise. */
+export interface GridSorting {
+  sort: string;
+  direction: SortDirection;
+  /** The direction each key is sorted in first (names A to Z, dates newest first): the route's spec. */
+  first: Readonly<Record<string, SortDirection>>;
+  onSort: (sort: string, direction: SortDirection) => void;
 }
 
 export interface DataGridProps<R> {
@@ -56,6 +80,8 @@ export interface DataGridProps<R> {
   stale?: boolean;
   /** What the rows are (page, size, search, filter): when it changes the grid goes back to its first row. */
   resetKey?: string;
+  /** The list is sorted on the server: the headers of the columns with a `sort` key sort it. */
+  sorting?: GridSorting;
 }
 
 /** Blueprint's column header row. */
@@ -65,6 +91,17 @@ const HEADER_PADDING = 20;
 const KEYS_HINT =
   'Arrow keys move between cells. Page Up and Page Down move a screen, Home and End to the first and ' +
   'last column, Control+Home and Control+End to the first and last row.';
+const SORT_HINT =
+  'Arrow Up from the first row reaches the column headers: Enter on one sorts by its column, again the ' +
+  'other way; Arrow Left and Right move between headers, Arrow Down comes back to the rows.';
+/** A sortable header's icon and the room it takes beside the name (14 px and a 4 px gap). */
+const SORT_ICONS = { asc: 'chevron-up', desc: 'chevron-down', none: 'double-caret-vertical' } as const;
+const SORT_ICON_SPACE = 18;
+const SORT_STATE = {
+  asc: 'sorted ascending',
+  desc: 'sorted descending',
+  none: 'not sorted',
+} as const;
 /** Keys the table itself acts on; inside a cell they belong to the link, switch or button there. */
 const TABLE_KEYS = new Set(['Tab', 'Enter', 'ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight']);
 /** Blueprint registers its table keys with a HotkeysProvider when there is one; this says there is, without a dialog. */
@@ -110,6 +147,20 @@ const keepKeysInCell = (event: KeyboardEvent) => {
   if (TABLE_KEYS.has(event.key)) event.stopPropagation();
 };
 
+/**
+ * Blueprint draws the headers twice: in the top quadrant, the one seen and used, and under it in the
+ * main quadrant's. The hidden copy's button is taken out of the tab order and of what a screen reader reads.
+ */
+const hideCoveredCopy = (button: HTMLButtonElement | null) => {
+  if (!button?.closest('.bp6-table-quadrant-main')) return;
+  button.tabIndex = -1;
+  button.setAttribute('aria-hidden', 'true');
+};
+
+/** The header's button of column `col`, in the quadrant a person sees. */
+const headerButton = (grid: HTMLElement | null, col: number) =>
+  grid?.querySelector<HTMLButtonElement>(`.bp6-table-quadrant-top .mrn-grid-sort[data-col="${col}"]`) ?? null;
+
 export function DataGrid<R>({
   label,
   rows,
@@ -121,6 +172,7 @@ export function DataGrid<R>({
   height,
   stale = false,
   resetKey = '',
+  sorting,
 }: DataGridProps<R>) {
   const { ref: boxRef, width: boxWidth } = useElementWidth<HTMLDivElement>(800);
   const gridRef = useRef<HTMLDivElement>(null);
@@ -146,14 +198,17 @@ export function DataGrid<R>({
   // button of a half-hidden Delete column did nothing). `move` is where the press put the focused cell.
   const press = useRef<{ move: PendingMove | null } | null>(null);
 
-  const headerKey = columns.map((c) => `${c.id}:${c.name}:${c.width}:${c.flex ?? 0}`).join('|');
+  const sortable = (column: GridColumn<R>) => sorting !== undefined && column.sort !== undefined;
+  const headerKey = columns
+    .map((c) => `${c.id}:${c.name}:${c.width}:${c.flex ?? 0}:${sortable(c)}`)
+    .join('|');
   // biome-ignore lint/correctness/useExhaustiveDependencies: the key holds what the sizes are made of
   const sizes = useMemo<ColumnSize[]>(
     () =>
       columns.map((c) => ({
         width: c.width,
         flex: c.flex ?? 0,
-        min: Math.ceil(headerTextWidth(c.name)) + HEADER_PADDING,
+        min: Math.ceil(headerTextWidth(c.name)) + HEADER_PADDING + (sortable(c) ? SORT_ICON_SPACE : 0),
       })),
     [headerKey],
   );
@@ -293,6 +348,89 @@ export function DataGrid<R>({
     root.setAttribute('aria-describedby', hintId);
   }, [label, hintId]);
 
+  /** The sortable columns, left to right. */
+  const sortableCols = columns.flatMap((column, c) => (sortable(column) ? [c] : []));
+
+  /**
+   * Puts the keyboard on column `c`'s header button; a header cut off by the grid's edge (scrolled
+   * sideways on a phone) is scrolled into view with the rows under it, one in view stays where it is.
+   */
+  const focusHeader = (c: number) => {
+    const grid = gridRef.current;
+    const button = headerButton(grid, c);
+    if (!grid || !button) return;
+    const shown = grid.getBoundingClientRect();
+    const header = (button.closest('.bp6-table-header') ?? button).getBoundingClientRect();
+    if (header.left < shown.left || header.right > shown.right)
+      tableRef.current?.scrollToRegion(Regions.column(c));
+    button.focus({ preventScroll: true });
+  };
+
+  /** Back from a header to the rows: the table itself, its focused cell on the first row of column `c`. */
+  const backToRows = (c: number) => {
+    const root = gridRef.current?.firstElementChild;
+    if (root instanceof HTMLElement) root.focus({ preventScroll: true });
+    moveTo(0, c, { scroll: 'row' });
+  };
+
+  const sortBy = (column: GridColumn<R>) => {
+    if (!sorting || column.sort === undefined) return;
+    const direction: SortDirection =
+      sorting.sort === column.sort
+        ? sorting.direction === 'asc'
+          ? 'desc'
+          : 'asc'
+        : (sorting.first[column.sort] ?? 'asc');
+    setAnnouncement(`Sorted by ${column.name}, ${direction === 'asc' ? 'ascending' : 'descending'}.`);
+    sorting.onSort(column.sort, direction);
+  };
+
+  const onHeaderKeyDown = (event: KeyboardEvent<HTMLButtonElement>, c: number) => {
+    const at = sortableCols.indexOf(c);
+    switch (event.key) {
+      case 'ArrowLeft':
+      case 'ArrowRight': {
+        const next = sortableCols[at + (event.key === 'ArrowLeft' ? -1 : 1)];
+        if (next !== undefined) focusHeader(next);
+        break;
+      }
+      case 'ArrowDown':
+      case 'Escape':
+        backToRows(c);
+        break;
+      default:
+        // Enter and Space press the button; Tab moves on, as everywhere; the table's own keys stay out.
+        if (TABLE_KEYS.has(event.key)) event.stopPropagation();
+        return;
+    }
+    event.preventDefault();
+    event.stopPropagation();
+  };
+
+  const headerRenderers = columns.map((column, c) => {
+    if (!sorting || column.sort === undefined) return undefined;
+    const state = sorting.sort === column.sort ? sorting.direction : 'none';
+    return () => (
+      <ColumnHeaderCell
+        name={column.name}
+        nameRenderer={() => (
+          <button
+            type="button"
+            ref={hideCoveredCopy}
+            className={classes('mrn-grid-sort', state !== 'none' && 'mrn-grid-sorted')}
+            data-col={c}
+            aria-label={`${column.name}, ${SORT_STATE[state]}`}
+            onClick={() => sortBy(column)}
+            onKeyDown={(event) => onHeaderKeyDown(event, c)}
+          >
+            <span className="mrn-grid-sort-name">{column.name}</span>
+            <Icon icon={SORT_ICONS[state]} size={14} className="mrn-grid-sort-icon" />
+          </button>
+        )}
+      />
+    );
+  });
+
   const onKeyDownCapture = (event: KeyboardEvent<HTMLDivElement>) => {
     // Only keys on the table itself: a focused link, switch or button in a cell keeps its own.
     if (event.target !== gridRef.current?.firstElementChild) return;
@@ -300,6 +438,18 @@ export function DataGrid<R>({
     const pageRows = Math.max(1, Math.floor((gridHeight - HEADER_HEIGHT) / rowHeight) - 1);
     const toEnd = event.ctrlKey || event.metaKey;
     switch (event.key) {
+      case 'ArrowUp': {
+        // Above the first row: the headers of a sortable list (its own column's, else the nearest).
+        const target =
+          r === 0 && sortableCols.length > 0
+            ? sortableCols.includes(c)
+              ? c
+              : sortableCols.reduce((best, s) => (Math.abs(s - c) < Math.abs(best - c) ? s : best))
+            : undefined;
+        if (target === undefined) return;
+        focusHeader(target);
+        break;
+      }
       case 'Tab':
         // Tab leaves the grid, or reaches the links and controls inside it, as everywhere else.
         event.stopPropagation();
@@ -408,16 +558,33 @@ export function DataGrid<R>({
             minColumnWidth={40}
             renderMode={RenderMode.NONE}
             // New widths also need a new layout: Blueprint draws with the grid it had until these change.
-            cellRendererDependencies={[rows, columns, row, col, columnWidths, resizes]}
+            cellRendererDependencies={[
+              rows,
+              columns,
+              row,
+              col,
+              columnWidths,
+              resizes,
+              sorting?.sort,
+              sorting?.direction,
+            ]}
           >
             {columns.map((column, c) => (
-              <Column key={column.id} id={column.id} name={column.name} cellRenderer={renderers[c]} />
+              <Column
+                key={column.id}
+                id={column.id}
+                name={column.name}
+                cellRenderer={renderers[c]}
+                columnHeaderCellRenderer={headerRenderers[c]}
+              />
             ))}
           </Table>
         </HotkeysContext.Provider>
       </div>
       <p id={hintId} className="mrn-visually-hidden">
-        {onOpen ? `${KEYS_HINT} Enter opens the row.` : KEYS_HINT}
+        {[KEYS_HINT, onOpen && 'Enter opens the row.', sortableCols.length > 0 && SORT_HINT]
+          .filter(Boolean)
+          .join(' ')}
       </p>
       <div className="mrn-visually-hidden" aria-live="polite">
         {announcement}

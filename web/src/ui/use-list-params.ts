@@ -1,9 +1,17 @@
+import { resolveSort, SORT_DIRECTIONS, type SortDirection, type SortSpec } from '@mrn/contracts';
 import { useCallback, useRef } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { readPositiveInt } from './pagination.ts';
 
-/** Page, page size, search and filters of an admin list, kept in the URL so back and reload keep them. */
-export function useListParams(pageSizes: readonly number[], defaultSize: number) {
+/**
+ * Page, page size, search, filters and (with a `sortSpec`, for a list sorted on the server) the sort of
+ * an admin list, kept in the URL so back and reload keep them.
+ */
+export function useListParams<C extends string = string>(
+  pageSizes: readonly number[],
+  defaultSize: number,
+  sortSpec?: SortSpec<C>,
+) {
   const [params, setParams] = useSearchParams();
   // React Router does not queue setSearchParams' updates: two changes before the next render (a filter,
   // then a search, on a loaded machine) both started from the same params and the second undid the
@@ -14,6 +22,17 @@ export function useListParams(pageSizes: readonly number[], defaultSize: number)
   const page = readPositiveInt(params.get('page'), 1);
   const perPage = readPositiveInt(params.get('per_page'), defaultSize, pageSizes);
   const search = params.get('search') ?? '';
+  // A sort key or direction the list does not know (an old link, a hand-edited URL) is its own order.
+  const askedSort = params.get('sort');
+  const askedDirection = params.get('direction');
+  const sort = sortSpec
+    ? resolveSort(sortSpec, {
+        sort: askedSort !== null && Object.hasOwn(sortSpec.columns, askedSort) ? (askedSort as C) : undefined,
+        direction: SORT_DIRECTIONS.find((d) => d === askedDirection),
+      })
+    : undefined;
+  const isDefaultSort =
+    !sortSpec || (sort?.sort === sortSpec.default.sort && sort.direction === sortSpec.default.direction);
 
   const change = useCallback(
     (next: Record<string, string | number | undefined>) => {
@@ -41,6 +60,26 @@ export function useListParams(pageSizes: readonly number[], defaultSize: number)
     setPerPage: (size: number) => change({ per_page: size, page: 1 }),
     setSearch: (term: string) => setFilter('search', term.trim()),
     setFilter,
+    /** The sort to ask the route for: nothing while it is the list's own order. */
+    sortQuery: (isDefaultSort ? {} : { sort: sort?.sort, direction: sort?.direction }) as {
+      sort?: C;
+      direction?: SortDirection;
+    },
+    /** For the grid's headers (`DataGrid`'s `sorting`), when the list sorts on the server. */
+    sorting:
+      sortSpec && sort
+        ? {
+            ...sort,
+            first: sortSpec.columns,
+            // Another order starts again from the first page; the list's own order leaves the URL.
+            onSort: (key: string, direction: SortDirection) => {
+              const own = key === sortSpec.default.sort && direction === sortSpec.default.direction;
+              change({ sort: own ? undefined : key, direction: own ? undefined : direction, page: 1 });
+            },
+          }
+        : undefined,
+    /** What the rows are sorted by, for the grid's reset key. */
+    sortKey: sort ? `${sort.sort}:${sort.direction}` : '',
   };
 }
 

@@ -1,5 +1,5 @@
 import { Card } from '@blueprintjs/core';
-import { type MerchantView, PAGE_SIZES, routes } from '@mrn/contracts';
+import { DELETED_MERCHANT_SORT, type MerchantView, PAGE_SIZES, routes } from '@mrn/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router-dom';
 import { useApiQuery } from '../../api/hooks.ts';
@@ -16,6 +16,7 @@ const COLUMNS: GridColumn<MerchantView>[] = [
     name: 'Name',
     width: 240,
     flex: 2,
+    sort: 'name',
     text: (m) => m.legal_name,
     render: (m) => <Link to={deletedMerchantPath(m.resource_id)}>{m.legal_name}</Link>,
   },
@@ -23,6 +24,7 @@ const COLUMNS: GridColumn<MerchantView>[] = [
     id: 'ein',
     name: 'EIN/BN',
     width: 110,
+    sort: 'ein',
     text: (m) => displayEin(m.fein),
     render: (m) => displayEin(m.fein),
   },
@@ -30,6 +32,7 @@ const COLUMNS: GridColumn<MerchantView>[] = [
     id: 'deleted',
     name: 'Deleted',
     width: 110,
+    sort: 'deleted',
     text: (m) => formatDate(m.archived_at),
     render: (m) => formatDate(m.archived_at),
   },
@@ -43,13 +46,20 @@ const COLUMNS: GridColumn<MerchantView>[] = [
   },
 ];
 
-/** Deleted merchants with their reason; each row opens the deleted merchant (core spec §2). */
+/** Deleted merchants with their reason, sorted by name, EIN or date deleted; each row opens the deleted merchant (core spec §2). */
 export function DeletedMerchantsTab() {
-  const list = useListParams(PAGE_SIZES, PAGE_SIZES[0]);
+  const list = useListParams(PAGE_SIZES, PAGE_SIZES[0], DELETED_MERCHANT_SORT);
   const navigate = useNavigate();
   const deleted = useApiQuery(
     routes.listDeletedMerchants,
-    { query: { page: list.page, per_page: list.perPage, search: list.search || undefined } },
+    {
+      query: {
+        page: list.page,
+        per_page: list.perPage,
+        search: list.search || undefined,
+        ...list.sortQuery,
+      },
+    },
     { placeholderData: keepPreviousData, meta: { errorToast: true } },
   );
   const rows = deleted.data?.data ?? [];
@@ -79,7 +89,8 @@ export function DeletedMerchantsTab() {
             onOpen={(m) => navigate(deletedMerchantPath(m.resource_id))}
             openOnClick
             stale={deleted.isPlaceholderData}
-            resetKey={`${list.page}/${list.perPage}/${list.search}`}
+            resetKey={`${list.page}/${list.perPage}/${list.search}/${list.sortKey}`}
+            sorting={list.sorting}
           />
         </Card>
       )}

@@ -1,5 +1,5 @@
 import { Button, Card, Intent, Tooltip } from '@blueprintjs/core';
-import { type MerchantView, PAGE_SIZES, routes } from '@mrn/contracts';
+import { MERCHANT_SORT, type MerchantView, PAGE_SIZES, routes } from '@mrn/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
@@ -17,14 +17,21 @@ import { useListParams } from '../../ui/use-list-params.ts';
 const addedByText = (m: MerchantView) =>
   [m.added_by, m.added_by_user].filter(Boolean).join(' · ') || 'Unknown';
 
-/** Every live merchant, 25/50/100 a page, with Delete (core spec §2). */
+/** Every live merchant, 25/50/100 a page, sorted by name, EIN or date added, with Delete (core spec §2). */
 export function MerchantsTab() {
-  const list = useListParams(PAGE_SIZES, PAGE_SIZES[0]);
+  const list = useListParams(PAGE_SIZES, PAGE_SIZES[0], MERCHANT_SORT);
   const navigate = useNavigate();
   const [deleting, setDeleting] = useState<MerchantView | null>(null);
   const merchants = useApiQuery(
     routes.listMerchants,
-    { query: { page: list.page, per_page: list.perPage, search: list.search || undefined } },
+    {
+      query: {
+        page: list.page,
+        per_page: list.perPage,
+        search: list.search || undefined,
+        ...list.sortQuery,
+      },
+    },
     { placeholderData: keepPreviousData, meta: { errorToast: true } },
   );
   const rows = merchants.data?.data ?? [];
@@ -35,6 +42,7 @@ export function MerchantsTab() {
       name: 'Name',
       width: 220,
       flex: 3,
+      sort: 'name',
       text: (m) => (m.dba ? `${m.legal_name} (DBA ${m.dba})` : m.legal_name),
       render: (m) => (
         <div className="mrn-grid-lines">
@@ -47,6 +55,7 @@ export function MerchantsTab() {
       id: 'ein',
       name: 'EIN/BN',
       width: 110,
+      sort: 'ein',
       text: (m) => displayEin(m.fein),
       render: (m) => displayEin(m.fein),
     },
@@ -62,6 +71,7 @@ export function MerchantsTab() {
       id: 'added',
       name: 'Added',
       width: 110,
+      sort: 'added',
       text: (m) => formatDate(m.created_at),
       render: (m) => formatDate(m.created_at),
     },
@@ -119,7 +129,8 @@ export function MerchantsTab() {
             rowName={(m) => m.legal_name}
             onOpen={(m) => navigate(merchantPath(m.resource_id))}
             stale={merchants.isPlaceholderData}
-            resetKey={`${list.page}/${list.perPage}/${list.search}`}
+            resetKey={`${list.page}/${list.perPage}/${list.search}/${list.sortKey}`}
+            sorting={list.sorting}
           />
         </Card>
       )}

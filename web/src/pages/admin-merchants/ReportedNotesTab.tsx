@@ -1,5 +1,11 @@
 import { Card } from '@blueprintjs/core';
-import { PAGE_SIZES, REPORTED_PAGE_SIZES, type ReportedNoteView, routes } from '@mrn/contracts';
+import {
+  PAGE_SIZES,
+  REPORTED_NOTE_SORT,
+  REPORTED_PAGE_SIZES,
+  type ReportedNoteView,
+  routes,
+} from '@mrn/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router-dom';
 import { useApiQuery } from '../../api/hooks.ts';
@@ -19,6 +25,7 @@ const COLUMNS: GridColumn<ReportedNoteView>[] = [
     name: 'Name',
     width: 180,
     flex: 2,
+    sort: 'name',
     text: (n) => n.merchant.legal_name,
     render: (n) => <Link to={notePath(n)}>{n.merchant.legal_name}</Link>,
   },
@@ -26,6 +33,7 @@ const COLUMNS: GridColumn<ReportedNoteView>[] = [
     id: 'ein',
     name: 'EIN/BN',
     width: 110,
+    sort: 'ein',
     text: (n) => displayEin(n.merchant.fein),
     render: (n) => displayEin(n.merchant.fein),
   },
@@ -33,6 +41,7 @@ const COLUMNS: GridColumn<ReportedNoteView>[] = [
     id: 'reported',
     name: 'Reported',
     width: 110,
+    sort: 'reported',
     text: (n) => formatDate(n.reported_at),
     render: (n) => formatDate(n.reported_at),
   },
@@ -40,6 +49,7 @@ const COLUMNS: GridColumn<ReportedNoteView>[] = [
     id: 'category',
     name: 'Category',
     width: 160,
+    sort: 'category',
     text: (n) => n.category,
     render: (n) => <CategoryTag category={n.category} />,
   },
@@ -61,21 +71,23 @@ const COLUMNS: GridColumn<ReportedNoteView>[] = [
     name: 'Reported By',
     width: 170,
     flex: 1,
+    sort: 'reported_by',
     text: (n) => n.reported_by,
     render: (n) => n.reported_by,
   },
 ];
 
 /**
- * Notes whose authoring funder asked for deletion, 10/25/50/100 a page (core spec §2). Each row opens
+ * Notes whose authoring funder asked for deletion, 10/25/50/100 a page, sorted by any column but the
+ * note (core spec §2). Each row opens
  * the merchant with the note highlighted, where the administrator can archive it.
  */
 export function ReportedNotesTab() {
-  const list = useListParams(REPORTED_PAGE_SIZES, PAGE_SIZES[0]);
+  const list = useListParams(REPORTED_PAGE_SIZES, PAGE_SIZES[0], REPORTED_NOTE_SORT);
   const navigate = useNavigate();
   const reported = useApiQuery(
     routes.listReportedNotes,
-    { query: { page: list.page, per_page: list.perPage } },
+    { query: { page: list.page, per_page: list.perPage, ...list.sortQuery } },
     { placeholderData: keepPreviousData, meta: { errorToast: true } },
   );
   const rows = reported.data?.data ?? [];
@@ -102,7 +114,8 @@ export function ReportedNotesTab() {
             onOpen={(n) => navigate(notePath(n))}
             openOnClick
             stale={reported.isPlaceholderData}
-            resetKey={`${list.page}/${list.perPage}`}
+            resetKey={`${list.page}/${list.perPage}/${list.sortKey}`}
+            sorting={list.sorting}
           />
         </Card>
       )}

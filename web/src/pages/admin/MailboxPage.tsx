@@ -1,12 +1,15 @@
 import { Button, Classes, Dialog, DialogBody, DialogFooter, H2 } from '@blueprintjs/core';
-import { routes } from '@mrn/contracts';
+import { DEV_MAILBOX_PAGE_SIZES, routes } from '@mrn/contracts';
+import { keepPreviousData } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useApiQuery } from '../../api/hooks.ts';
 import { formatDateTime } from '../../merchants/format.ts';
 import { ListState } from '../../ui/ListState.tsx';
+import { PagedListToolbar } from '../../ui/PagedListToolbar.tsx';
 import { TableCard } from '../../ui/TableCard.tsx';
 import { useDocumentTitle } from '../../ui/use-document-title.ts';
+import { useListParams } from '../../ui/use-list-params.ts';
 import { useReturnFocus } from '../../ui/use-return-focus.ts';
 import { mailLinkHref, splitLinks } from './mail-links.ts';
 
@@ -43,17 +46,25 @@ function MailBody({ text }: { text: string }) {
   );
 }
 
-/** /mailbox: the development mailbox, where the product's e-mails land without a real SMTP server. */
+/**
+ * /mailbox: the development mailbox, where the product's e-mails land without a real SMTP server; newest
+ * first, a page at a time, searched on the server (address, subject or text).
+ */
 export function MailboxPage() {
   useDocumentTitle('Mailbox');
   const [open, setOpen] = useState<Mail | null>(null);
-  const mail = useApiQuery(routes.listDevMailbox, undefined, {
-    select: (answer) => answer.data,
-    meta: { errorToast: true },
-    staleTime: 0,
-    refetchInterval: 15_000,
-  });
-  const rows = mail.data ?? [];
+  const list = useListParams(DEV_MAILBOX_PAGE_SIZES, DEV_MAILBOX_PAGE_SIZES[0]);
+  const mail = useApiQuery(
+    routes.listDevMailbox,
+    { query: { page: list.page, per_page: list.perPage, search: list.search || undefined } },
+    {
+      placeholderData: keepPreviousData,
+      meta: { errorToast: true },
+      staleTime: 0,
+      refetchInterval: 15_000,
+    },
+  );
+  const rows = mail.data?.data ?? [];
 
   const returnFocus = useReturnFocus(open !== null);
   return (
@@ -62,18 +73,23 @@ export function MailboxPage() {
         <div>
           <H2>Mailbox</H2>
           <p className={Classes.TEXT_MUTED}>
-            E-mails the product sent (invitations, password resets, notifications), newest first; the latest
-            200.
+            E-mails the product sent (invitations, password resets, notifications), newest first.
           </p>
         </div>
         <Button icon="refresh" text="Refresh" loading={mail.isFetching} onClick={() => void mail.refetch()} />
       </header>
+      <PagedListToolbar
+        list={list}
+        pageSizes={DEV_MAILBOX_PAGE_SIZES}
+        query={mail}
+        searchPlaceholder="Search by address, subject or text"
+      />
       <ListState
         isPending={mail.isPending}
         error={mail.error}
         isEmpty={rows.length === 0}
         emptyIcon="inbox"
-        emptyTitle="The mailbox is empty"
+        emptyTitle={list.search ? 'No e-mail matches this search' : 'The mailbox is empty'}
       />
       {rows.length > 0 && (
         <TableCard caption="Mailbox" columns={COLUMNS} interactive>

@@ -71,6 +71,7 @@ export function FundersPage() {
         search: list.search || undefined,
         membership_filter: list.membership || undefined,
         plan_level_filter: list.plan || undefined,
+        ...list.sortQuery,
       },
     },
     { placeholderData: keepPreviousData, meta: { errorToast: true } },
@@ -84,6 +85,7 @@ export function FundersPage() {
       name: 'Name',
       width: 200,
       flex: 3,
+      sort: 'name',
       text: (f) => (f.plan_level === 'PRO' ? `${f.name} (PRO)` : f.name),
       render: (f) => (
         <>
@@ -100,6 +102,7 @@ export function FundersPage() {
       id: 'merchants-added',
       name: 'Merchants Added',
       width: 0,
+      sort: 'merchants_added',
       align: 'end',
       text: (f) => numberFormat.format(f.merchants_added),
       render: (f) => numberFormat.format(f.merchants_added),
@@ -109,6 +112,7 @@ export function FundersPage() {
       name: 'Last Added',
       width: 110,
       flex: 1,
+      sort: 'last_added',
       text: (f) => formatDate(f.last_merchant_added_at) || '—',
       render: (f) => formatDate(f.last_merchant_added_at) || '—',
     },
@@ -116,6 +120,7 @@ export function FundersPage() {
       id: 'contribution',
       name: '90 Day Cont. %',
       width: 0,
+      sort: 'contribution',
       text: (f) => formatContribution(f.total_ninety_days_contribution_percentage),
       render: (f) => (
         <Tag minimal intent={contributionIntent(f.total_ninety_days_contribution_percentage)}>
@@ -266,7 +271,8 @@ export function FundersPage() {
             rowName={(f) => f.name}
             onOpen={(f) => navigate(funderPath(f.resource_id))}
             stale={funders.isPlaceholderData}
-            resetKey={`${list.page}/${list.perPage}/${list.search}/${list.membership}/${list.plan}`}
+            resetKey={`${list.page}/${list.perPage}/${list.search}/${list.membership}/${list.plan}/${list.sortKey}`}
+            sorting={list.sorting}
           />
         </Card>
       )}

@@ -1,3 +1,4 @@
+import { FUNDER_SORT } from '@mrn/contracts';
 import {
   MEMBERSHIP_FILTERS,
   type MembershipFilter,
@@ -10,9 +11,9 @@ import { useListParams } from '../../ui/use-list-params.ts';
 export const FUNDER_PAGE_SIZES = [5, 10, 25] as const;
 export const FUNDER_DEFAULT_PAGE_SIZE = 25;
 
-/** The funders list's URL state: the shared page, size and search, plus its membership and plan filters. */
+/** The funders list's URL state: the shared page, size, search and sort, plus its membership and plan filters. */
 export function useFunderListParams() {
-  const list = useListParams(FUNDER_PAGE_SIZES, FUNDER_DEFAULT_PAGE_SIZE);
+  const list = useListParams(FUNDER_PAGE_SIZES, FUNDER_DEFAULT_PAGE_SIZE, FUNDER_SORT);
   return {
     ...list,
     membership: readFilter<MembershipFilter>(list.filter('membership'), MEMBERSHIP_FILTERS),
