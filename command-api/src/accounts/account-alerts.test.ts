@@ -87,6 +87,7 @@ describe('account decider: being-shopped alerts and webhook event types', () => 
             'merchant.updated',
             'merchant.note_updated',
             'merchant.note_added',
+            'merchant.signals_changed',
           ],
         }),
       )

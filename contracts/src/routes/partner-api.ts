@@ -453,6 +453,7 @@ export const partnerCreateScreening = route({
   response: answer(ScreeningStarted),
   action: 'start the screening',
   docs: {
+    idempotencyKey: true,
     summary: 'Screen a portfolio (asynchronous)',
     description: `Up to ${SCREENING_MAX_EINS.toLocaleString('en-US')} EINs screened at once: each found or not, with its risk \`signals\`. Answers at once with the screening's id and each entry that is not an EIN (or repeats one), which is not screened; follow it with \`GET /api/v2/screenings/{id}\` and read the results, worst first, from \`GET /api/v2/screenings/{id}/results\`. ${SCREENING_TEXTS.rules} PRO accounts.`,
     example: { body: { feins: [EXAMPLE_EIN, '98-7654321', '12345'] } },

@@ -237,6 +237,13 @@ describe('a screening of a CSV', () => {
     expect((await bulk(tokens.dana!)).body.data).toEqual({ added: 0, already_watched: 3 });
   });
 
+  it("lists the account's screenings, newest first, to its members", async () => {
+    const list = await server.call({ method: 'GET', url: routes.listScreenings.path, token: tokens.marco });
+    expect(list.status, JSON.stringify(list.body)).toBe(200);
+    expect(list.body.data[0]).toMatchObject({ resource_id: id, file_name: 'portfolio.csv', status: 'done' });
+    expect(list.body.pagination).toMatchObject({ current_page: 1, total_count: 1 });
+  });
+
   it('shows a screening to its own account only', async () => {
     const other = await server.call({
       method: 'GET',

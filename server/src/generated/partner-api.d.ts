@@ -33,7 +33,7 @@ export interface paths {
         };
         /**
          * Search merchants
-         * @description A 9-digit EIN finds that merchant; legal-name keywords find up to 5 merchants, with their notes. More matches ask you to narrow the search. Every search is recorded, as on the dashboard. Each merchant carries `inquiries`: how many distinct other funders looked it up in the last 7, 30 and 90 days (never which); the figures are for PRO accounts, others get `available: false` and nulls.
+         * @description A 9-digit EIN finds that merchant; legal-name keywords find up to 5 merchants, with their notes. More matches ask you to narrow the search. Every search is recorded, as on the dashboard. Each merchant carries `inquiries`: how many distinct other funders looked it up in the last 7, 30 and 90 days (never which); the figures are for PRO accounts, others get `available: false` and nulls. Each also carries `signals`: how many distinct funders reported it, and for each category group reported (worst first: Default / Default Account, Suspicious Activity, Stacking History, Slow Pay, Split Payer, Criminal History, Covid-19 Hardship, Other) its live notes in the last 90 days, the last 12 months and ever, and when the latest was added; `cured_at` when a Default Satisfied followed the latest default; the open and resolved disputes filed against the EIN. No funder is named.
          */
         get: operations["partnerSearchMerchants"];
         put?: never;
@@ -236,6 +236,66 @@ export interface paths {
          * @description Other reported EINs that share this merchant's business phone (normalised to E.164) or street address (the same street number, street name and type, city and state; suite and unit are not compared), newest first, at most 50, with what they share and their latest note category. Not found when no live merchant has the EIN. The look-up is a search of the EIN: recorded as one, counted toward the daily search limit and refused while the account is locked for its contribution, as `GET /api/v2/merchants/{key}` is.
          */
         get: operations["partnerLinkedMerchants"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/screenings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Screen a portfolio (asynchronous)
+         * @description Up to 10,000 EINs screened at once: each found or not, with its risk `signals`. Answers at once with the screening's id and each entry that is not an EIN (or repeats one), which is not screened; follow it with `GET /api/v2/screenings/{id}` and read the results, worst first, from `GET /api/v2/screenings/{id}/results`. A screening looks up to 10,000 EINs at once (a CSV with one EIN a row, or the EINs your account watches), up to 20,000 a day. It is not a search: other funders' inquiry velocity does not count it, nor does your daily search cap. Like search, it is locked while your contribution is below the minimum. PRO accounts.
+         */
+        post: operations["partnerCreateScreening"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/screenings/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A screening: progress and summary
+         * @description Its status (`queued`, `running`, `done`), how many EINs are screened of the total, found and reported by at least one funder (`flagged`), and the exposure by category: how many merchants found have a live note in each category group in the last 90 days, 12 months and ever.
+         */
+        get: operations["partnerGetScreening"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/screenings/{id}/results": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A screening: results, worst first
+         * @description One result per row screened so far, worst first: merchants found by their worst category group and their number of reporting funders, then those found with nothing reported, then EINs not found, then the entries that were not EINs. `page` and `per_page` (at most 500) page them; `outcome`, `category` and `window` (`90d`, `12m`, `ever`) filter them. Signals are as they stood when the row was screened.
+         */
+        get: operations["partnerScreeningResults"];
         put?: never;
         post?: never;
         delete?: never;
@@ -555,6 +615,24 @@ export interface operations {
                      *             "last_30_days": 4,
                      *             "last_90_days": 6
                      *           },
+                     *           "signals": {
+                     *             "funders": 1,
+                     *             "categories": [
+                     *               {
+                     *                 "group": "stacking_history",
+                     *                 "label": "Stacking History",
+                     *                 "last_90_days": 0,
+                     *                 "last_12_months": 1,
+                     *                 "ever": 1,
+                     *                 "last_reported_at": "2026-03-14T15:09:26.000Z"
+                     *               }
+                     *             ],
+                     *             "cured_at": null,
+                     *             "disputes": {
+                     *               "open": 0,
+                     *               "resolved": 0
+                     *             }
+                     *           },
                      *           "notes": [
                      *             {
                      *               "note_category": "Stacking History",
@@ -596,6 +674,25 @@ export interface operations {
                                 last_7_days: number | null;
                                 last_30_days: number | null;
                                 last_90_days: number | null;
+                            };
+                            signals: {
+                                /** @description Distinct funders with a live note in any of the groups. */
+                                funders: number;
+                                categories: {
+                                    /** @enum {string} */
+                                    group: "default" | "suspicious_activity" | "stacking_history" | "slow_pay" | "split_payer" | "criminal_history" | "covid_19_hardship" | "other";
+                                    label: string;
+                                    last_90_days: number;
+                                    last_12_months: number;
+                                    ever: number;
+                                    last_reported_at: string;
+                                }[];
+                                /** @description When a Default Satisfied note followed the latest default; null when not cured. */
+                                cured_at: string | null;
+                                disputes: {
+                                    open: number;
+                                    resolved: number;
+                                };
                             };
                         }[];
                     };
@@ -2025,6 +2122,24 @@ export interface operations {
                      *             "last_30_days": 4,
                      *             "last_90_days": 6
                      *           },
+                     *           "signals": {
+                     *             "funders": 1,
+                     *             "categories": [
+                     *               {
+                     *                 "group": "stacking_history",
+                     *                 "label": "Stacking History",
+                     *                 "last_90_days": 0,
+                     *                 "last_12_months": 1,
+                     *                 "ever": 1,
+                     *                 "last_reported_at": "2026-03-14T15:09:26.000Z"
+                     *               }
+                     *             ],
+                     *             "cured_at": null,
+                     *             "disputes": {
+                     *               "open": 0,
+                     *               "resolved": 0
+                     *             }
+                     *           },
                      *           "notes": [
                      *             {
                      *               "note_category": "Stacking History",
@@ -2070,6 +2185,25 @@ export interface operations {
                                 last_7_days: number | null;
                                 last_30_days: number | null;
                                 last_90_days: number | null;
+                            };
+                            signals: {
+                                /** @description Distinct funders with a live note in any of the groups. */
+                                funders: number;
+                                categories: {
+                                    /** @enum {string} */
+                                    group: "default" | "suspicious_activity" | "stacking_history" | "slow_pay" | "split_payer" | "criminal_history" | "covid_19_hardship" | "other";
+                                    label: string;
+                                    last_90_days: number;
+                                    last_12_months: number;
+                                    ever: number;
+                                    last_reported_at: string;
+                                }[];
+                                /** @description When a Default Satisfied note followed the latest default; null when not cured. */
+                                cured_at: string | null;
+                                disputes: {
+                                    open: number;
+                                    resolved: number;
+                                };
                             };
                         }[];
                     };
@@ -3074,6 +3208,7 @@ export interface operations {
                      *             "phone"
                      *           ],
                      *           "last_note_category": "Default",
+                     *           "worst_category": "default",
                      *           "created_at": "2025-11-02T16:40:05.000Z"
                      *         }
                      *       ]
@@ -3092,8 +3227,778 @@ export interface operations {
                             state: string;
                             shared: ("phone" | "address")[];
                             last_note_category: string | null;
+                            worst_category: ("default" | "suspicious_activity" | "stacking_history" | "slow_pay" | "split_payer" | "criminal_history" | "covid_19_hardship" | "other") | null;
                             created_at: string;
                         }[];
+                    };
+                };
+            };
+            /** @description A field is missing or invalid: each error names it. */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No API token, an expired or revoked one, a dashboard token, or (for the token call) wrong credentials. */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The account or user has no API access, or the call needs a PRO plan or merchant subscriptions. */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Breaks a rule (the contribution lock, too many keyword matches, an Idempotency-Key reused with another body). */
+            422: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the rate limit or the daily search limit: wait for Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side. Quote the request_id when asking support. */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for a moment (the database, or the sandbox starting or being reset): try again shortly, after Retry-After seconds when it is given. */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    partnerCreateScreening: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Any unique text (1 to 200 visible ASCII characters), e.g. a UUID. Retrying with the same key and body records nothing twice; the same key with another body is refused (422).
+                 * @example 9b2f6c1e-3d4a-4f5b-8c7d-0e1f2a3b4c5d
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "feins": [
+                 *         "123456789",
+                 *         "98-7654321",
+                 *         "12345"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    feins: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Nothing new was recorded: a retry with the same Idempotency-Key and body. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "errors": [],
+                     *       "data": {
+                     *         "resource_id": "5f0c8a9e-3b1d-4c2a-9e7f-1a2b3c4d5e6f",
+                     *         "status": "queued",
+                     *         "total": 2,
+                     *         "rejected": [
+                     *           {
+                     *             "row": 3,
+                     *             "input": "12345",
+                     *             "problem": "must be 9 digits, as 12-3456789"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        errors: {
+                            field: string | null;
+                            message: string;
+                        }[];
+                        data: {
+                            resource_id: string;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "done";
+                            total: number;
+                            rejected: {
+                                row: number;
+                                input: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Done. */
+            201: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "errors": [],
+                     *       "data": {
+                     *         "resource_id": "5f0c8a9e-3b1d-4c2a-9e7f-1a2b3c4d5e6f",
+                     *         "status": "queued",
+                     *         "total": 2,
+                     *         "rejected": [
+                     *           {
+                     *             "row": 3,
+                     *             "input": "12345",
+                     *             "problem": "must be 9 digits, as 12-3456789"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        errors: {
+                            field: string | null;
+                            message: string;
+                        }[];
+                        data: {
+                            resource_id: string;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "done";
+                            total: number;
+                            rejected: {
+                                row: number;
+                                input: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description A field is missing or invalid: each error names it. */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No API token, an expired or revoked one, a dashboard token, or (for the token call) wrong credentials. */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The account or user has no API access, or the call needs a PRO plan or merchant subscriptions. */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with what exists (the merchant is already reported). */
+            409: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large: nothing was read. */
+            413: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is of a type the API does not read: send JSON, with `Content-Type: application/json`. */
+            415: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Breaks a rule (the contribution lock, too many keyword matches, an Idempotency-Key reused with another body). */
+            422: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the rate limit or the daily search limit: wait for Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side. Quote the request_id when asking support. */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for a moment (the database, or the sandbox starting or being reset): try again shortly, after Retry-After seconds when it is given. */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    partnerGetScreening: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 5f0c8a9e-3b1d-4c2a-9e7f-1a2b3c4d5e6f */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "errors": [],
+                     *       "data": {
+                     *         "resource_id": "5f0c8a9e-3b1d-4c2a-9e7f-1a2b3c4d5e6f",
+                     *         "status": "done",
+                     *         "source": "api",
+                     *         "file_name": null,
+                     *         "requested_by": "Dana Whitfield",
+                     *         "total": 2,
+                     *         "screened": 2,
+                     *         "found": 1,
+                     *         "flagged": 1,
+                     *         "rejected": 1,
+                     *         "created_at": "2026-11-24T15:04:05.000Z",
+                     *         "finished_at": "2026-11-24T15:04:06.000Z",
+                     *         "exposure": [
+                     *           {
+                     *             "group": "stacking_history",
+                     *             "label": "Stacking History",
+                     *             "last_90_days": 0,
+                     *             "last_12_months": 1,
+                     *             "ever": 1
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        errors: {
+                            field: string | null;
+                            message: string;
+                        }[];
+                        data: {
+                            resource_id: string;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "done";
+                            /** @enum {string} */
+                            source: "csv" | "subscriptions" | "api";
+                            file_name: string | null;
+                            requested_by: string | null;
+                            total: number;
+                            screened: number;
+                            found: number;
+                            flagged: number;
+                            rejected: number;
+                            created_at: string;
+                            finished_at: string | null;
+                            exposure: {
+                                /** @enum {string} */
+                                group: "default" | "suspicious_activity" | "stacking_history" | "slow_pay" | "split_payer" | "criminal_history" | "covid_19_hardship" | "other";
+                                label: string;
+                                last_90_days: number;
+                                last_12_months: number;
+                                ever: number;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description A field is missing or invalid: each error names it. */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No API token, an expired or revoked one, a dashboard token, or (for the token call) wrong credentials. */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The account or user has no API access, or the call needs a PRO plan or merchant subscriptions. */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Breaks a rule (the contribution lock, too many keyword matches, an Idempotency-Key reused with another body). */
+            422: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the rate limit or the daily search limit: wait for Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Something went wrong on our side. Quote the request_id when asking support. */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for a moment (the database, or the sandbox starting or being reset): try again shortly, after Retry-After seconds when it is given. */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
+                    /** @description Seconds to wait before calling again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    partnerScreeningResults: {
+        parameters: {
+            query?: {
+                page?: number;
+                /** @example 50 */
+                per_page?: number;
+                outcome?: "found" | "not_found" | "rejected";
+                category?: "default" | "suspicious_activity" | "stacking_history" | "slow_pay" | "split_payer" | "criminal_history" | "covid_19_hardship" | "other";
+                window?: "90d" | "12m" | "ever";
+            };
+            header?: never;
+            path: {
+                /** @example 5f0c8a9e-3b1d-4c2a-9e7f-1a2b3c4d5e6f */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window. */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in the window. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "errors": [],
+                     *       "data": {
+                     *         "results": [
+                     *           {
+                     *             "row": 1,
+                     *             "input": "123456789",
+                     *             "fein": "123456789",
+                     *             "outcome": "found",
+                     *             "problem": null,
+                     *             "merchant": {
+                     *               "resource_id": "0b6f3c1e-8d2a-4f5b-9c7e-2a1b3c4d5e6f",
+                     *               "legal_name": "Acme Coffee LLC",
+                     *               "dba": null,
+                     *               "city": "Austin",
+                     *               "state": "TX"
+                     *             },
+                     *             "signals": {
+                     *               "funders": 1,
+                     *               "categories": [
+                     *                 {
+                     *                   "group": "stacking_history",
+                     *                   "label": "Stacking History",
+                     *                   "last_90_days": 0,
+                     *                   "last_12_months": 1,
+                     *                   "ever": 1,
+                     *                   "last_reported_at": "2026-03-14T15:09:26.000Z"
+                     *                 }
+                     *               ],
+                     *               "cured_at": null,
+                     *               "disputes": {
+                     *                 "open": 0,
+                     *                 "resolved": 0
+                     *               }
+                     *             }
+                     *           },
+                     *           {
+                     *             "row": 2,
+                     *             "input": "98-7654321",
+                     *             "fein": "987654321",
+                     *             "outcome": "not_found",
+                     *             "problem": null,
+                     *             "merchant": null,
+                     *             "signals": null
+                     *           },
+                     *           {
+                     *             "row": 3,
+                     *             "input": "12345",
+                     *             "fein": null,
+                     *             "outcome": "rejected",
+                     *             "problem": "must be 9 digits, as 12-3456789",
+                     *             "merchant": null,
+                     *             "signals": null
+                     *           }
+                     *         ],
+                     *         "total_count": 3
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        errors: {
+                            field: string | null;
+                            message: string;
+                        }[];
+                        data: {
+                            results: {
+                                row: number;
+                                input: string;
+                                fein: string | null;
+                                /** @enum {string} */
+                                outcome: "found" | "not_found" | "rejected";
+                                problem: string | null;
+                                merchant: {
+                                    resource_id: string;
+                                    legal_name: string;
+                                    dba: string | null;
+                                    city: string;
+                                    state: string;
+                                } | null;
+                                signals: {
+                                    /** @description Distinct funders with a live note in any of the groups. */
+                                    funders: number;
+                                    categories: {
+                                        /** @enum {string} */
+                                        group: "default" | "suspicious_activity" | "stacking_history" | "slow_pay" | "split_payer" | "criminal_history" | "covid_19_hardship" | "other";
+                                        label: string;
+                                        last_90_days: number;
+                                        last_12_months: number;
+                                        ever: number;
+                                        last_reported_at: string;
+                                    }[];
+                                    /** @description When a Default Satisfied note followed the latest default; null when not cured. */
+                                    cured_at: string | null;
+                                    disputes: {
+                                        open: number;
+                                        resolved: number;
+                                    };
+                                } | null;
+                            }[];
+                            total_count: number;
+                        };
                     };
                 };
             };

@@ -290,8 +290,16 @@ describe('merchants nobody watches (one upsert per batch, quiet-merchants.ts)', 
       await addNote(store, actor, merchantId, 'Default Account', 'now watched');
       await d.runOnce();
       expect(
-        payloads(receiver.received).map((p) => [p.data.note, p.data.merchant_name, p.data.merchant_ein]),
+        payloads(receiver.received)
+          .filter((p) => p.type === 'merchant.note_added')
+          .map((p) => [p.data.note, p.data.merchant_name, p.data.merchant_ein]),
       ).toEqual([['now watched', 'Second Name LLC', fein]]);
+      // Default Account is a group the merchant did not have: its signals changed, told by the same name.
+      expect(
+        payloads(receiver.received)
+          .filter((p) => p.type === 'merchant.signals_changed')
+          .map((p) => [p.data.new_categories, p.data.merchant_name]),
+      ).toEqual([[['Default / Default Account'], 'Second Name LLC']]);
     } finally {
       await d.stop();
       await receiver.close();
