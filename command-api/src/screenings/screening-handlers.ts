@@ -105,7 +105,7 @@ export async function startScreening(
       throw forbidden(SCREENING_TEXTS.locked);
   }
   const now = deps.clock.now();
-  const { position } = await transact(deps, { ctx: { now, actor }, metadata }, async (unit) => {
+  const { position, events } = await transact(deps, { ctx: { now, actor }, metadata }, async (unit) => {
     await unit.decide(screenings, screeningId, {
       type: 'RequestScreening',
       screeningId,
@@ -122,13 +122,17 @@ export async function startScreening(
     });
   });
   return {
-    data: {
-      resource_id: screeningId,
-      status: 'queued' as const,
-      total: input.rows.length,
-      rejected: input.rejected,
+    /** False for a retry with its Idempotency-Key: nothing new recorded (200, not 201). */
+    created: events.length > 0,
+    answer: {
+      data: {
+        resource_id: screeningId,
+        status: 'queued' as const,
+        total: input.rows.length,
+        rejected: input.rejected,
+      },
+      ...(position ? { position } : {}),
     },
-    ...(position ? { position } : {}),
   };
 }
 
@@ -139,7 +143,7 @@ export function screeningHandlers(deps: CommandDeps) {
       route: 'createScreening',
       body: req.body,
     });
-    const answer = await startScreening(
+    const { created, answer } = await startScreening(
       deps,
       req.actor,
       {
@@ -151,7 +155,7 @@ export function screeningHandlers(deps: CommandDeps) {
       metadataFor(req),
       ids('screening'),
     );
-    req.reply.code(201);
+    req.reply.code(created ? 201 : 200);
     return answer;
   };
 
@@ -192,14 +196,14 @@ export function partnerScreeningHandler(deps: CommandDeps): Handler<typeof partn
       route: 'partnerCreateScreening',
       body: req.body,
     });
-    const answer = await startScreening(
+    const { created, answer } = await startScreening(
       deps,
       req.actor,
       { source: 'api', fileName: null, rows, rejected },
       metadataFor(req),
       ids('screening'),
     );
-    req.reply.code(201);
+    req.reply.code(created ? 201 : 200);
     return { errors: [], data: answer.data };
   };
 }

@@ -124,6 +124,7 @@ describe('the partner OpenAPI document', () => {
       'partnerAddMerchantWithAdditionalData',
       'partnerAddNote',
       'partnerAddNoteWithAdditionalData',
+      'partnerCreateScreening',
     ]);
   });
 

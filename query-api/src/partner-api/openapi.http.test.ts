@@ -154,6 +154,7 @@ describe('GET /api/v2/openapi.json', () => {
       'partnerAddMerchantWithAdditionalData',
       'partnerAddNote',
       'partnerAddNoteWithAdditionalData',
+      'partnerCreateScreening',
       'partnerSubscribe',
     ]);
     const subscribe = doc.paths['/api/v2/merchant_subscriptions']!.post!.responses;
