@@ -7,6 +7,7 @@ import { transact } from '../command-handler.ts';
 import type { CommandDeps } from '../context.ts';
 import { mailRecipientsOf } from '../mail/mail-recipients.ts';
 import type { StripeSubscriptionState } from './account-billing.ts';
+import { withBillingLock } from './billing-lock.ts';
 import { planVersionOf, WEBHOOK_TEXTS, WebhookRefused } from './gateway.ts';
 
 export const STRIPE_WEBHOOK_PATH = '/api/stripe/webhooks';
@@ -210,28 +211,35 @@ async function commandFor(
 export async function applyStripeEvent(deps: CommandDeps, read: StripeEvent): Promise<void> {
   const { event } = read;
   const target = await commandFor(deps, read);
-  const { value } = await transact(
-    deps,
-    {
-      ctx: { now: deps.clock.now() },
-      metadata: { source: 'stripe', correlationId: event.id, causationId: randomUUID() },
-    },
-    async (unit) => {
-      const recorded = await unit.decide(stripeEvents, event.id, {
-        type: 'ApplyStripeEvent',
-        eventId: event.id,
-        eventType: event.type,
-      });
-      if (recorded.events.length === 0 || !target) return { events: [], unknown: false };
-      // A customer or funder this installation does not know (another installation's, or one since
-      // deleted): Stripe would retry a refusal for days, so it is acknowledged and changes nothing.
-      const account = target.accountId ? await unit.load(accounts, target.accountId) : null;
-      if (!target.accountId || account?.status !== 'open') return { events: [], unknown: true };
-      return {
-        events: (await unit.decide(accounts, target.accountId, target.command)).events,
-        unknown: false,
-      };
-    },
+  // Under the account's billing lock, as the billing routes are: a Cancel Membership (or a plan change)
+  // asks the provider first and records after; the provider's webhook for that very change, arriving
+  // in between, decided first and left the route's own record refused (409 to a cancel that happened).
+  const locked = <T>(work: () => Promise<T>) =>
+    target?.accountId ? withBillingLock(deps.pool, target.accountId, work) : work();
+  const { value } = await locked(() =>
+    transact(
+      deps,
+      {
+        ctx: { now: deps.clock.now() },
+        metadata: { source: 'stripe', correlationId: event.id, causationId: randomUUID() },
+      },
+      async (unit) => {
+        const recorded = await unit.decide(stripeEvents, event.id, {
+          type: 'ApplyStripeEvent',
+          eventId: event.id,
+          eventType: event.type,
+        });
+        if (recorded.events.length === 0 || !target) return { events: [], unknown: false };
+        // A customer or funder this installation does not know (another installation's, or one since
+        // deleted): Stripe would retry a refusal for days, so it is acknowledged and changes nothing.
+        const account = target.accountId ? await unit.load(accounts, target.accountId) : null;
+        if (!target.accountId || account?.status !== 'open') return { events: [], unknown: true };
+        return {
+          events: (await unit.decide(accounts, target.accountId, target.command)).events,
+          unknown: false,
+        };
+      },
+    ),
   );
   if (value.unknown) {
     deps.logger.warn(
