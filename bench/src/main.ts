@@ -3,6 +3,7 @@ import { installExitHandlers } from './cleanup.ts';
 import { type BenchServer, describeServer, startBenchServer } from './database.ts';
 import { runEventStoreBench } from './event-store-bench.ts';
 import { runKeywordBench } from './keyword-bench.ts';
+import { runScreeningBench } from './screening-bench.ts';
 import { runSearchBench } from './search-bench.ts';
 import { runSlonikBench } from './slonik-bench.ts';
 import { runWebBench } from './web-bench.ts';
@@ -42,6 +43,13 @@ const SUITES: Record<string, (server: BenchServer) => Promise<void>> = {
       runs: Math.round(numberFromEnv('BENCH_KEYWORD_RUNS', 10)),
       copies: Math.round(numberFromEnv('BENCH_KEYWORD_COPIES', 1)),
       explain: process.env.BENCH_EXPLAIN === '1',
+    }),
+  // Issue 32: a 10,000-EIN portfolio screening's time, as the query side's runner screens it, on a kept database.
+  screening: (server) =>
+    runScreeningBench(server, {
+      reuseDatabase: process.env.BENCH_REUSE_DATABASE || undefined,
+      eins: Math.round(numberFromEnv('BENCH_SCREENING_EINS', 10_000)),
+      runs: Math.round(numberFromEnv('BENCH_SCREENING_RUNS', 3)),
     }),
   // Issue 22 item 9: the event store's and search's statements as plain pg and as slonik tokens, side by side.
   slonik: async (server) => {
@@ -120,6 +128,9 @@ env: DATABASE_URL (server to create a scratch database on; default: embedded Pos
        BENCH_REUSE_DATABASE=<name> (measure the searches again on a kept database, skipping seeding and replay)
        BENCH_LAG_RATE (commands/s of the lag phases, default 1000), BENCH_NEW_READ_MODEL (the projector whose
        checkpoint is deleted for the last phase, a read model added, default broker_notes; none skips it)
+     screening (a portfolio screening's time as the query side's runner screens it, on a kept search
+       database: BENCH_REUSE_DATABASE=<name>; the search suite's server builds its signal summaries first):
+       BENCH_SCREENING_EINS (default 10000), BENCH_SCREENING_RUNS (default 3)
      keyword (the keyword search's statements before and after the intersection, term by term per query
        shape, PostgreSQL's CPU per search; needs a kept search database): BENCH_REUSE_DATABASE=<name>,
        BENCH_KEYWORD_TERMS (per shape, default 40), BENCH_KEYWORD_RUNS (of each term each way, default 10),
