@@ -62,7 +62,8 @@ const LOOK_UP = `with chunk as (
   select c.row_no, m.id, m.legal_name, m.dba, m.city, m.state, sg.funders, sg.reports,
          coalesce(sd.open, 0) as open, coalesce(sd.resolved, 0) as resolved
     from chunk c
-    left join read.merchants m on m.fein = c.fein and m.archived_at is null
+    -- read.merchants.fein is char(9): compared as text, the EIN index would not serve the join.
+    left join read.merchants m on m.fein = c.fein::char(9) and m.archived_at is null
     left join read.merchant_signals sg on sg.merchant_id = m.id
     left join lateral (select count(*) filter (where not d.resolved)::int as open,
                               count(*) filter (where d.resolved)::int as resolved
