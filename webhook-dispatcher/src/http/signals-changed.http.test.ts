@@ -1,8 +1,8 @@
-import { createServer, type IncomingHttpHeaders } from 'node:http';
 import { buildPath, routes } from '@mrn/contracts';
 import { DEMO_PASSWORD, startTestServer, TEST_ADMIN, type TestServer } from '@mrn/server/testing';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Receiver, startReceiver } from '../test-helpers.ts';
 
 // Told when signals change (issue 32): a watcher of an EIN gets one signed merchant.signals_changed and
 // one e-mail when another funder reports a category the merchant did not have, or is a funder more to
@@ -12,24 +12,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 let server: TestServer;
 const tokens: Record<string, string> = {};
 let summit = '';
-const received: { headers: IncomingHttpHeaders; body: string }[] = [];
-const receiver = createServer((req, res) => {
-  let body = '';
-  req.on('data', (chunk) => {
-    body += chunk;
-  });
-  req.on('end', () => {
-    received.push({ headers: req.headers, body });
-    res.writeHead(204).end();
-  });
-});
+let receiver: Receiver;
 const signalWebhooks = () =>
-  received
+  receiver.received
     .map((r) => ({ ...r, json: JSON.parse(r.body) }))
     .filter((r) => r.json.type === 'merchant.signals_changed');
 
 beforeAll(async () => {
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  receiver = await startReceiver();
   server = await startTestServer({ demo: true, env: { WEBHOOK_ALLOW_LOOPBACK: 'true' } });
   tokens.admin = await server.login(TEST_ADMIN.email, TEST_ADMIN.password);
   tokens.dana = await server.login('dana.whitfield@summitcapital.example', DEMO_PASSWORD);
@@ -40,7 +30,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server?.close();
-  await new Promise((resolve) => receiver.close(resolve));
+  await receiver?.close();
 });
 
 const FEIN = '563214790';
@@ -73,12 +63,10 @@ async function settled() {
 
 describe('merchant.signals_changed', () => {
   it('tells a watcher once, signed and by e-mail, when another funder reports a new category', async () => {
-    const address = receiver.address();
-    const port = typeof address === 'object' && address ? address.port : 0;
     const enabled = await server.setSubscriptionSettings(tokens.admin!, summit, {
       merchant_subscription_enabled: true,
       merchant_subscription_notification_email: 'alerts@summitcapital.example',
-      merchant_subscription_notification_webhook: `http://127.0.0.1:${port}/mrn-hook`,
+      merchant_subscription_notification_webhook: receiver.url,
     });
     expect(enabled.status).toBe(200);
     const added = await server.call({
