@@ -197,12 +197,13 @@ describe('merchant subscriptions', () => {
       });
       expect(configured.status).toBe(200);
       const dana = await server.login(DANA, DEMO_PASSWORD);
-      await server.call({
+      const subscribed = await server.call({
         method: 'POST',
         url: buildPath(routes.addMerchantSubscription.path, { id: summit }),
         token: dana,
         payload: { merchant_subscription: { fein: '67-1112223' } },
       });
+      expect(subscribed.status).toBe(201);
       const priya = await server.login('priya.natarajan@harboradvance.example', DEMO_PASSWORD);
       const added = await server.call({
         method: 'POST',
@@ -218,6 +219,16 @@ describe('merchant subscriptions', () => {
       const page = await signedInPage(browser, server.url, DANA, DEMO_PASSWORD);
       await page.goto(`${server.url}/merchant_subscription_webhook_logs`);
       const row = rowOf(page, '67-1112223').first();
+      // Failed once in CI with no row after 30 s (not reproduced under load): the message then says
+      // whether the dispatcher had written the delivery and how far its intake had read.
+      const dispatcherState = async () => {
+        const deliveries = await server.db.pool.query(
+          `select kind, status, target, created_at from webhook_deliveries where account_id = $1`,
+          [summit],
+        );
+        const checkpoints = await server.db.pool.query('select * from subscription_checkpoints');
+        return JSON.stringify({ deliveries: deliveries.rows, checkpoints: checkpoints.rows });
+      };
       await expect
         .poll(
           async () => {
@@ -226,7 +237,12 @@ describe('merchant subscriptions', () => {
           },
           { timeout: 30_000, interval: 1000 },
         )
-        .toBeGreaterThan(0);
+        .toBeGreaterThan(0)
+        .catch(async (err) => {
+          throw new Error(`no delivery row on the page; dispatcher: ${await dispatcherState()}`, {
+            cause: err,
+          });
+        });
       await row
         .getByText(/succeeded/)
         .first()
