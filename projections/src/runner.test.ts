@@ -300,8 +300,9 @@ describe('a read model added to a database with history', () => {
     ]);
     await runner.start();
     let writing = true;
+    let last = START;
     const writer = (async () => {
-      for (let i = 0; writing; i++) await append(`busy-${i}`, `busy-${i}b`);
+      for (let i = 0; writing; i++) last = (await append(`busy-${i}`, `busy-${i}b`)).position;
     })();
     try {
       await expect.poll(() => runner.building([joining.name]), { timeout: 30_000 }).toEqual([]);
@@ -310,8 +311,10 @@ describe('a read model added to a database with history', () => {
       writing = false;
       await writer;
     }
-    const head = await store.headPosition();
-    expect(await runner.waitFor(head, [live.name, joining.name], 10_000)).toBe(true);
+    // The last append's own position: the store's head stops before any transaction still open (a
+    // batch of the runner's), so it can leave out the last append, which a CI run once showed as
+    // "missed" by the projector that had only not reached it yet.
+    expect(await runner.waitFor(last, [live.name, joining.name], 10_000)).toBe(true);
     await runner.stop();
     const total = await settingsEvents();
     expect(await missedBy(joining.name)).toEqual([]);
