@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { buildPath, routes } from '@mrn/contracts';
 import { DEMO_PASSWORD } from '@mrn/server';
@@ -174,6 +175,45 @@ describe('merchant subscriptions', () => {
       await page.getByRole('link', { name: 'Account settings' }).waitFor();
     }
     await bothWidths(page, 'merchant-subscriptions-configuration-missing');
+    await page.context().close();
+  });
+
+  it('exports the watched merchants with their risk signals as CSV, as the search narrows them', async () => {
+    const dana = await server.login(DANA, DEMO_PASSWORD);
+    const watched = await server.call({
+      method: 'POST',
+      url: buildPath(routes.addMerchantSubscription.path, { id: summit }),
+      token: dana,
+      payload: { merchant_subscription: { fein: SUNRISE_FEIN } },
+    });
+    expect([200, 201]).toContain(watched.status);
+    const page = await signedInPage(browser, server.url, DANA, DEMO_PASSWORD);
+    await page.goto(`${server.url}/merchant_subscriptions`);
+    const exportButton = page.getByRole('button', { name: 'Export CSV', exact: true });
+    await exportButton.waitFor();
+    // The tooltip says what the file holds before anyone downloads it.
+    await exportButton.hover();
+    await page.getByText(/Every watched EIN with its merchant and risk signals/).waitFor();
+    await screenshot(page, 'merchant-subscriptions-export');
+
+    const searchBox = page.getByPlaceholder('Search by EIN');
+    await searchBox.fill(SUNRISE_FEIN);
+    await searchBox.press('Enter');
+    await page.waitForURL(/search=/);
+    const download = page.waitForEvent('download');
+    await exportButton.click();
+    const file = await download;
+    expect(file.suggestedFilename()).toMatch(/-watched-merchants-.+\.csv$/);
+    const text = await readFile((await file.path())!, 'utf8');
+    const [header, ...rows] = text.trim().split('\n');
+    expect(header).toMatch(
+      /^ein,watched_since,watched_until,reported,legal_name,dba,city,state,funders,worst_category,/,
+    );
+    // Only the EIN searched; the demo merchant's notes counted (its funders and worst category).
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatch(/^45-1234567,[^,]+,,yes,/);
+    const cells = rows[0]!.split(',');
+    expect(Number(cells[header!.split(',').indexOf('funders')])).toBeGreaterThan(0);
     await page.context().close();
   });
 

@@ -101,6 +101,7 @@ export const routes = {
   listDevMailbox: disputes.listDevMailbox,
   resetSandbox: sandbox.resetSandbox,
   listMerchantSubscriptions: merchantSubscriptions.listMerchantSubscriptions,
+  exportMerchantSubscriptions: merchantSubscriptions.exportMerchantSubscriptions,
   addMerchantSubscription: merchantSubscriptions.addMerchantSubscription,
   toggleMerchantSubscription: merchantSubscriptions.toggleMerchantSubscription,
   deleteSelectedMerchantSubscriptions: merchantSubscriptions.deleteSelectedMerchantSubscriptions,

@@ -96,6 +96,24 @@ export const listMerchantSubscriptions = route({
   action: 'retrieve merchant subscriptions',
 });
 
+/**
+ * Every watched EIN of the account as CSV (issue 32: "the merchant CSV export"): the merchant reported
+ * under it and its risk signals, the columns of the screening report's, so a monthly review needs no
+ * screening. The search of the list applies. A file, not a search: nothing is recorded.
+ */
+export const exportMerchantSubscriptions = route({
+  method: 'GET',
+  path: '/api/accounts/:id/merchant_subscriptions/export',
+  service: 'query',
+  access: 'account_admin',
+  plan: 'PRO',
+  params: idParam,
+  query: listQuery.pick({ search: true }),
+  readModels: ['merchant_subscriptions', 'merchants', 'merchant_signals'],
+  response: z.string(),
+  action: 'export merchant subscriptions',
+});
+
 export const addMerchantSubscription = route({
   method: 'POST',
   path: '/api/accounts/:id/merchant_subscriptions',

@@ -1,5 +1,6 @@
 import {
   buildPath,
+  type exportMerchantSubscriptions,
   type listMerchantSubscriptions,
   type listSubscriptionImports,
   routes,
@@ -16,6 +17,7 @@ import {
 } from '@mrn/platform';
 import type { QueryDeps } from '../context.ts';
 import { iso, pagination } from '../views.ts';
+import { watchedMerchantsCsv } from './subscription-export.ts';
 
 /**
  * The account's own admins and platform admins; another funder's admin sees it as missing; only PRO
@@ -58,6 +60,21 @@ export function merchantSubscriptionQueryHandlers(deps: QueryDeps) {
     return { data, pagination: pagination(page, per_page, total) };
   };
 
+  const exportHandler: Handler<typeof exportMerchantSubscriptions> = async (req) => {
+    const accountId = req.params.id;
+    await assertSubscriptionsOf(deps.pool, accountId, req.actor);
+    const now = new Date();
+    const csv = await watchedMerchantsCsv(deps.pool, accountId, req.query.search, now);
+    const product = deps.config.PRODUCT_NAME.toLowerCase().replace(/[^a-z0-9]+/g, '-');
+    const stamp = now.toISOString().replace(/[:.]/g, '-');
+    req.reply.header('content-type', 'text/csv; charset=utf-8');
+    req.reply.header(
+      'content-disposition',
+      `attachment; filename="${product}-watched-merchants-${stamp}.csv"`,
+    );
+    return csv;
+  };
+
   const listImportsHandler: Handler<typeof listSubscriptionImports> = async (req) => {
     const accountId = req.params.id;
     await assertSubscriptionsOf(deps.pool, accountId, req.actor);
@@ -88,6 +105,7 @@ export function merchantSubscriptionQueryHandlers(deps: QueryDeps) {
 
   return {
     listMerchantSubscriptions: listHandler,
+    exportMerchantSubscriptions: exportHandler,
     listSubscriptionImports: listImportsHandler,
   };
 }

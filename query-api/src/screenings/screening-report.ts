@@ -7,14 +7,9 @@ import {
 } from '@mrn/contracts';
 import PDFDocument from 'pdfkit';
 import { toCsv } from '../csv.ts';
+import { SIGNAL_CSV_COLUMNS, signalCsvCells } from '../signals-csv.ts';
 
 // The screening report as files: CSV for a spreadsheet, PDF for a credit committee.
-
-const WINDOWS = [
-  ['90d', 'last_90_days'],
-  ['12m', 'last_12_months'],
-  ['ever', 'ever'],
-] as const;
 
 /** One row an EIN, worst first; a column per category group and window, so a spreadsheet filters them. */
 export function screeningCsv(rows: readonly ScreeningRowView[]): string {
@@ -28,38 +23,22 @@ export function screeningCsv(rows: readonly ScreeningRowView[]): string {
     'dba',
     'city',
     'state',
-    'funders',
-    'worst_category',
-    'cured_at',
-    'open_disputes',
-    'resolved_disputes',
-    ...SIGNAL_GROUPS.flatMap((g) => WINDOWS.map(([w]) => `${g}_${w}`)),
+    ...SIGNAL_CSV_COLUMNS,
   ];
   return toCsv(
     columns,
-    rows.map((r) => {
-      const s = r.signals;
-      return [
-        r.row,
-        r.input,
-        r.fein ? formatEin(r.fein) : '',
-        r.outcome,
-        r.problem,
-        r.merchant?.legal_name,
-        r.merchant?.dba,
-        r.merchant?.city,
-        r.merchant?.state,
-        s?.funders,
-        s?.categories[0]?.label,
-        s?.cured_at,
-        s?.disputes.open,
-        s?.disputes.resolved,
-        ...SIGNAL_GROUPS.flatMap((g) => {
-          const c = s?.categories.find((x) => x.group === g);
-          return WINDOWS.map(([, field]) => (s ? (c?.[field] ?? 0) : ''));
-        }),
-      ];
-    }),
+    rows.map((r) => [
+      r.row,
+      r.input,
+      r.fein ? formatEin(r.fein) : '',
+      r.outcome,
+      r.problem,
+      r.merchant?.legal_name,
+      r.merchant?.dba,
+      r.merchant?.city,
+      r.merchant?.state,
+      ...signalCsvCells(r.signals),
+    ]),
   );
 }
 

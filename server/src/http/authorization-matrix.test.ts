@@ -88,6 +88,7 @@ const HARBOR_RECORDS = new Set<RouteName>([
   'getApiCredentials',
   'adminChangePassword',
   'listMerchantSubscriptions',
+  'exportMerchantSubscriptions',
   'addMerchantSubscription',
   'deleteSelectedMerchantSubscriptions',
   'deleteAllMerchantSubscriptions',
@@ -227,6 +228,7 @@ const FIXTURES: Record<RouteName, (c: Ctx, role: Role) => Fixture> = {
   listDevMailbox: none,
   resetSandbox: none,
   listMerchantSubscriptions: harborAccount,
+  exportMerchantSubscriptions: harborAccount,
   addMerchantSubscription: (c) => ({
     ...harborAccount(c),
     body: { merchant_subscription: { fein: '44-0000009' } },
@@ -470,6 +472,7 @@ const SPEC_ACCESS: Record<RouteName, string> = {
   // Accounts spec §2, §6: merchant subscriptions are for the admins of a PRO account with them enabled
   // (enabled is checked against the account by the handlers) and platform admins.
   listMerchantSubscriptions: 'account_admin+PRO',
+  exportMerchantSubscriptions: 'account_admin+PRO',
   addMerchantSubscription: 'account_admin+PRO',
   // Core spec §6, §7: the merchant page's Subscription Enabled switch (its toggle call), for the admins
   // of a PRO account with subscriptions enabled.

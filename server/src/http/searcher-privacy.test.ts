@@ -75,6 +75,7 @@ const FIXTURES: Record<ReadRoute, (s: Scene) => Fixture[]> = {
   getDispute: () => [{ params: { id: ZERO } }],
   listDevMailbox: none,
   listMerchantSubscriptions: accounts,
+  exportMerchantSubscriptions: accounts,
   toggleMerchantSubscription: () => [],
   listSubscriptionImports: accounts,
   listWebhookDeliveries: accounts,

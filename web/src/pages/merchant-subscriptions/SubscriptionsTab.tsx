@@ -9,9 +9,11 @@ import {
 import { keepPreviousData, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
+import { ApiError } from '../../api/api-error.ts';
 import { apiQueryKey, useApiMutation, useApiQuery } from '../../api/hooks.ts';
 import { invalidateApiPaths } from '../../api/invalidate.ts';
 import { useSignedInUser } from '../../auth/auth-context.ts';
+import { downloadWatchedMerchants } from '../../merchant-subscriptions/export-file.ts';
 import { displayEin, formatDate } from '../../merchants/format.ts';
 import { merchantPath } from '../../routing/paths.ts';
 import { ListSearchBox } from '../../ui/ListSearchBox.tsx';
@@ -46,6 +48,7 @@ export function SubscriptionsTab({ onUploaded }: { onUploaded: () => void }) {
   const [adding, setAdding] = useState(false);
   const [uploading, setUploading] = useState(false);
   const [deleting, setDeleting] = useState<Deleting | null>(null);
+  const [exporting, setExporting] = useState(false);
 
   const query = { page: list.page, per_page: list.perPage, search: list.search || undefined };
   const subscriptions = useApiQuery(
@@ -121,12 +124,38 @@ export function SubscriptionsTab({ onUploaded }: { onUploaded: () => void }) {
       return next;
     });
   const busy = deleteSelected.isPending || deleteAll.isPending;
+  const exportCsv = async () => {
+    setExporting(true);
+    try {
+      await downloadWatchedMerchants(accountId, list.search);
+    } catch (error) {
+      if (!(error instanceof ApiError && error.status === 401))
+        showError(error instanceof Error ? error.message : String(error));
+    } finally {
+      setExporting(false);
+    }
+  };
 
   return (
     <div className="mrn-subs-panel">
       <div className="mrn-subs-actions">
         <Button intent={Intent.PRIMARY} icon="plus" text="Add Subscription" onClick={() => setAdding(true)} />
         <Button icon="upload" text="Upload CSV" onClick={() => setUploading(true)} />
+        <Tooltip
+          content={
+            list.search
+              ? 'The watched EINs this search finds, each with its merchant and risk signals, as CSV.'
+              : 'Every watched EIN with its merchant and risk signals (funders, categories in 90 days, 12 months and ever, cured, disputes), as CSV.'
+          }
+        >
+          <Button
+            icon="download"
+            text="Export CSV"
+            loading={exporting}
+            disabled={total === 0}
+            onClick={() => void exportCsv()}
+          />
+        </Tooltip>
         <Button
           icon="trash"
           intent={Intent.DANGER}
