@@ -304,6 +304,7 @@ export class ProjectionRunner implements ReadModelProgress {
           const own = mine
             .map((p) => row.get(p.name)!)
             .filter((r) => !r.building && !r.position.startsWith('@'));
+          // biome-ignore lint/complexity/useMathMinMax: positions are strings, compared in log order
           const at = own.reduce((max, r) => (r.position > max ? r.position : max), START);
           await detachCheckpoint(tx, live, at, false);
           set(live, at, false);

@@ -178,6 +178,7 @@ export async function startTestServer(
         .catch(() => server.store.headPosition());
       // Searches too (their own log): a position past both is passed by every reader of either.
       const lastSearch = await newest('search_log');
+      // biome-ignore lint/complexity/useMathMinMax: positions are strings, compared in log order
       const last = lastSearch > lastEvent ? lastSearch : lastEvent;
       return server.projections.waitFor(last, readModels, timeoutMs);
     },
