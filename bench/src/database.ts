@@ -32,6 +32,22 @@ function benchSharedBuffers(): string {
   return `${Math.max(512, Math.min(8192, Math.floor(totalmem() / 4 / 2 ** 20)))}MB`;
 }
 
+/**
+ * BENCH_PG_SETTINGS: further settings of the embedded server as `name=value,name=value`, to compare a
+ * setting's effect on the same database (e.g. `wal_compression=pglz`, the default before issue 31).
+ */
+function extraSettings(): Record<string, string> {
+  const given = process.env.BENCH_PG_SETTINGS;
+  if (!given) return {};
+  return Object.fromEntries(
+    given.split(',').map((pair) => {
+      const at = pair.indexOf('=');
+      if (at < 1) throw new Error(`BENCH_PG_SETTINGS: "${pair}" is not name=value`);
+      return [pair.slice(0, at).trim(), pair.slice(at + 1).trim()];
+    }),
+  );
+}
+
 /** DATABASE_URL's server when given, otherwise the embedded binaries in ./.data-bench (port BENCH_PG_PORT, 54331). */
 export async function startBenchServer(): Promise<BenchServer> {
   const given = process.env.DATABASE_URL;
@@ -39,7 +55,7 @@ export async function startBenchServer(): Promise<BenchServer> {
   const server: EmbeddedPostgresHandle = await startEmbeddedPostgres({
     dataDir: './.data-bench',
     port: Number(process.env.BENCH_PG_PORT ?? 54331),
-    settings: { shared_buffers: benchSharedBuffers() },
+    settings: { shared_buffers: benchSharedBuffers(), ...extraSettings() },
   });
   return {
     adminUrl: server.url(),

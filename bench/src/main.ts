@@ -115,6 +115,7 @@ async function main(): Promise<void> {
   if (args.includes('--help') || args.includes('-h')) {
     console.log(`usage: npm run bench -- [${Object.keys(SUITES).join('|')}]...
 env: DATABASE_URL (server to create a scratch database on; default: embedded Postgres in ./.data-bench),
+     BENCH_PG_SETTINGS (further settings of the embedded server, name=value,name=value: a setting's effect),
      BENCH_SECONDS (measured seconds per case, default 10), BENCH_WARMUP_SECONDS (default 1.5),
      eventstore: BENCH_WRITERS (default 8), BENCH_ROUNDS (interleaved slices per case, default 10)
      search (dashboard searches, and the partner API's EIN search with an API token, against the all-in-one
