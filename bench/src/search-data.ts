@@ -1,6 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { type EventData, NOTE_CATEGORIES, type NoteCategory, streams } from '@mrn/contracts';
-import type { EventMetadata, StreamAppend } from '@mrn/platform';
+import { type EventMetadata, newId, type StreamAppend } from '@mrn/platform';
 
 /**
  * Synthetic but realistic merchants for the search suite: legal names are a first word, a second
@@ -213,7 +212,7 @@ function metadata(owner: Owner, r: Rng): EventMetadata {
     actorUserId: owner.userId,
     actorAccountId: owner.accountId,
     onBehalfOfAccountId: null,
-    correlationId: randomUUID(),
+    correlationId: newId(),
     causationId: null,
     source: 'web',
     ip: `203.0.113.${r.int(1, 254)}`,
@@ -229,7 +228,7 @@ function metadata(owner: Owner, r: Rng): EventMetadata {
  */
 export function merchantAppends(i: number, noteCount: number, owner: Owner): StreamAppend[] {
   const r = new Rng(i * 2_654_435_761);
-  const merchantId = randomUUID();
+  const merchantId = newId();
   const fein = einOf(i);
   const meta = metadata(owner, r);
   const [state, cities] = r.pick(PLACES);
@@ -255,7 +254,7 @@ export function merchantAppends(i: number, noteCount: number, owner: Owner): Str
     const broker = r.chance(0.4);
     const data: EventData<'NoteAdded'> = {
       merchantId,
-      noteId: randomUUID(),
+      noteId: newId(),
       category: r.pick(CATEGORIES),
       note: r.pick(NOTE_TEMPLATES)(r),
       submissionSource: broker ? 'broker' : 'in-house',
@@ -265,18 +264,18 @@ export function merchantAppends(i: number, noteCount: number, owner: Owner): Str
       proxiedCreator: null,
     };
     // The first note comes with the add (same command); later ones are commands of their own.
-    return { id: randomUUID(), type: 'NoteAdded', data, metadata: n === 0 ? meta : metadata(owner, r) };
+    return { id: newId(), type: 'NoteAdded', data, metadata: n === 0 ? meta : metadata(owner, r) };
   });
   return [
     {
       streamId: streams.ein(fein),
       expectedRevision: 'no_stream',
-      events: [{ id: randomUUID(), type: 'EinReserved', data: { fein, merchantId }, metadata: meta }],
+      events: [{ id: newId(), type: 'EinReserved', data: { fein, merchantId }, metadata: meta }],
     },
     {
       streamId: streams.merchant(merchantId),
       expectedRevision: 'no_stream',
-      events: [{ id: randomUUID(), type: 'MerchantAdded', data: added, metadata: meta }, ...notes],
+      events: [{ id: newId(), type: 'MerchantAdded', data: added, metadata: meta }, ...notes],
     },
   ];
 }

@@ -1,6 +1,13 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { v7 } from 'uuid';
 
-export const newId = (): string => randomUUID();
+/**
+ * A new id: a time-ordered uuid (version 7: milliseconds, then 74 random bits), so ids made one after
+ * another sort together. Every index keyed by an id (the log's event ids and stream ids, each read
+ * model's primary keys) then grows at its end instead of at a random page: after a checkpoint, each
+ * random page touched costs a full-page image in the WAL (issue 31). 0.45 µs a call (randomUUID: 0.14).
+ */
+export const newId = (): string => v7();
 
 /**
  * A name-based uuid (SHA-1, version 5 layout) of `name`: the same name always gives the same id, so

@@ -1,5 +1,5 @@
 import type { z } from '../zod.ts';
-import { type EventType, eventSchemas } from './index.ts';
+import { type EventData, type EventType, eventSchemas } from './index.ts';
 
 /**
  * Upcasters by event type: `[type][v]` turns data written at schema version `v` into version `v + 1`.
@@ -60,4 +60,22 @@ export function parseEvent<E extends { type: string; data: unknown; metadata?: u
   const version = (event.metadata as { schemaVersion?: unknown } | undefined)?.schemaVersion;
   const data = parseEventData(event.type as EventType, event.data, typeof version === 'number' ? version : 1);
   return { ...event, data };
+}
+
+/**
+ * A recorded event of the catalogue, its `type` the discriminant of its `data`: a `switch (e.type)` over
+ * it narrows `e.data` with no cast. What `E` carries besides (stream, position, time) stays as it is.
+ */
+export type Typed<E extends { type: string; data: unknown }> = {
+  [T in EventType]: Omit<E, 'type' | 'data'> & { type: T; data: EventData<T> };
+}[EventType];
+
+/**
+ * `parseEvent`, typed as the catalogue's union: the one place the type is asserted, right where the
+ * data has been read through the event's own schema.
+ */
+export function parseTypedEvent<E extends { type: string; data: unknown; metadata?: unknown }>(
+  event: E,
+): Typed<E> {
+  return parseEvent(event) as unknown as Typed<E>;
 }

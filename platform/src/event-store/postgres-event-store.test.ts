@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import { describe, expect, it, vi } from 'vitest';
 import { createTestDatabase } from '../testing.ts';
 import { eventStoreContract } from './contract.ts';
@@ -61,6 +62,70 @@ describe('a subscriber that says which types it handles (wakeFor)', () => {
       stop.abort();
       await here.close();
       await elsewhere.close();
+      await db.drop();
+    }
+  });
+
+  it('waits while only rows of other types are held back by an open transaction, and reads one it handles as soon as it is released', async () => {
+    const db = await createTestDatabase();
+    // Each read of the log that left nothing visible unread ends in onCaughtUp: reads are counted there.
+    let reads = 0;
+    const store = new PostgresEventStore(db.pool, { listenUrl: db.url, pollIntervalMs: 60_000 });
+    const stop = new AbortController();
+    const delivered: string[] = [];
+    let caughtUp: () => void = () => undefined;
+    const firstCaughtUp = new Promise<void>((resolve) => {
+      caughtUp = resolve;
+    });
+    // An older transaction, open: every row committed after it stays behind the horizon until it ends.
+    const older = new pg.Client({ connectionString: db.url });
+    await older.connect();
+    try {
+      const subscribed = store.subscribeToAll({
+        fromPosition: START,
+        signal: stop.signal,
+        wakeFor: (type) => type === 'Wanted',
+        onCaughtUp: () => {
+          reads++;
+          caughtUp();
+        },
+        onBatch: async (events) => {
+          delivered.push(...events.map((e) => e.type));
+        },
+      });
+      await firstCaughtUp;
+      await older.query('begin');
+      await older.query('select pg_current_xact_id()');
+      await store.appendToStream('held-1', [{ id: randomUUID(), type: 'Other', data: {} }], {
+        expectedRevision: 'any',
+      });
+      // A wake-up for a type it handles (as another process's append of one announces it) makes it read;
+      // it finds the held row, of a type it does not handle, and goes back to waiting instead of looking
+      // again every few milliseconds until the older transaction ends.
+      const before = reads;
+      await db.pool.query(`select pg_notify('mrn_events', 'Wanted')`);
+      await new Promise((r) => setTimeout(r, 500));
+      expect(reads - before).toBe(1);
+      expect(delivered).toEqual([]);
+
+      // A held row it handles: it looks again until the row is released, and reads it at once then,
+      // though the end of the older transaction wakes no one.
+      await store.appendToStream('held-2', [{ id: randomUUID(), type: 'Wanted', data: {} }], {
+        expectedRevision: 'any',
+      });
+      await new Promise((r) => setTimeout(r, 300));
+      expect(delivered).toEqual([]);
+      const released = performance.now();
+      await older.query('commit');
+      await vi.waitFor(() => expect(delivered).toEqual(['Other', 'Wanted']), { timeout: 1000, interval: 5 });
+      expect(performance.now() - released).toBeLessThan(500);
+      stop.abort();
+      await subscribed;
+    } finally {
+      stop.abort();
+      await older.query('rollback').catch(() => undefined);
+      await older.end();
+      await store.close();
       await db.drop();
     }
   });

@@ -1,7 +1,7 @@
 import type { Pool, Queryable } from '../db.ts';
 import { GroupCommit } from './group-commit.ts';
 import { encodePosition, START } from './position.ts';
-import { type LogRead, PostgresLog, tailStatement } from './postgres-log.ts';
+import { type LogRead, PENDING_TYPES_LIMIT, PostgresLog, tailStatement } from './postgres-log.ts';
 import {
   type AppendResult,
   type EventMetadata,
@@ -113,6 +113,8 @@ const READ_ALL = (limit: number, typed: boolean) =>
   tailStatement('events', COLUMNS, limit, typed ? '\n    and type = any($3::text[])' : '');
 
 const HAS_UNSEEN = `select exists (select 1 from events where (transaction_id, position) > ($1::text::xid8, $2::bigint)) as pending`;
+const UNSEEN_TYPES = `select array_agg(distinct type) as types from (select type from events
+  where (transaction_id, position) > ($1::text::xid8, $2::bigint) limit ${PENDING_TYPES_LIMIT}) t`;
 
 /**
  * The hot paths' statements, for bench/src/slonik-bench.ts to check that its slonik restatement of them
@@ -150,7 +152,7 @@ export class PostgresEventStore implements EventStore {
   ) {
     this.log = new PostgresLog(
       pool,
-      { name: 'mrn_read_all', read: READ_ALL, pending: HAS_UNSEEN },
+      { name: 'mrn_read_all', read: READ_ALL, pending: HAS_UNSEEN, pendingTypes: UNSEEN_TYPES },
       (row) => toRecorded(row as unknown as EventRow),
       {
         channel: CHANNEL,

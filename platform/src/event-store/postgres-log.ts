@@ -22,7 +22,16 @@ export interface LogStatements {
   read(limit: number, typed: boolean): string;
   /** `pending`: whether any row lies after ($1, $2), committed or not. */
   pending: string;
+  /**
+   * `types`: the distinct types among the first PENDING_TYPES_LIMIT rows after ($1, $2) (null when none),
+   * for a subscriber that is woken only for some types: rows held back (committed after an older
+   * transaction that is still open) that it does not handle are no reason to read again at once.
+   */
+  pendingTypes?: string;
 }
+
+/** Rows `pendingTypes` looks at: past it, the subscriber reads again as for any pending row. */
+export const PENDING_TYPES_LIMIT = 1000;
 
 /**
  * The read statement's shape for a log table: `columns` selected from `table` under `where` (an extra
@@ -115,8 +124,11 @@ export class PostgresLog {
     const onWake = (types: readonly string[] | undefined) => {
       if (!opts.wakeFor || !types || types.some(opts.wakeFor)) wakes++;
     };
+    // A nudge: someone waits for a position, whatever its type; held rows are then read at once.
+    let nudged = false;
     const onNudge = () => {
       wakes++;
+      nudged = true;
       this.wake.emit('nudge');
     };
     this.wake.on('wake', onWake);
@@ -141,7 +153,9 @@ export class PostgresLog {
         // A full batch, or appends since the read: there is more to read. Otherwise everything
         // visible has been read, and the only question is whether something is still in flight.
         if (events.length === batchSize || wakes > 0) continue;
-        if (!(await this.idle(cursor, opts.signal, () => wakes > 0, idleSpins))) {
+        const wakeFor = nudged ? undefined : opts.wakeFor;
+        nudged = false;
+        if (!(await this.idle(cursor, opts.signal, () => wakes > 0, idleSpins, wakeFor))) {
           idleSpins++;
           continue;
         }
@@ -164,15 +178,23 @@ export class PostgresLog {
     signal: AbortSignal,
     woken: () => boolean,
     spins: number,
+    wakeFor?: (type: string) => boolean,
   ): Promise<boolean> {
     if (woken()) return false;
     const { transactionId, position } = decodePosition(cursor);
-    const pending = (
-      await this.pool.query<{ pending: boolean }>(this.statements.pending, [
-        transactionId.toString(),
-        position.toString(),
-      ])
-    ).rows[0]?.pending;
+    const values = [transactionId.toString(), position.toString()];
+    let pending: boolean | undefined;
+    if (wakeFor && this.statements.pendingTypes) {
+      // Under a steady stream of appends some rows are always held back by an older open transaction:
+      // a subscriber that handles none of them waits for its wake-up instead of reading every few ms.
+      const types =
+        (await this.pool.query<{ types: string[] | null }>(this.statements.pendingTypes, values)).rows[0]
+          ?.types ?? [];
+      pending = types.length >= PENDING_TYPES_LIMIT || types.some(wakeFor);
+    } else {
+      pending = (await this.pool.query<{ pending: boolean }>(this.statements.pending, values)).rows[0]
+        ?.pending;
+    }
     if (!pending) return true;
     await sleepUnlessAborted(Math.min(2 ** Math.min(spins + 1, 5), 25), signal);
     return false;

@@ -1,8 +1,7 @@
 import {
   alertSettingsOf,
-  type EventOf,
   formatEin,
-  parseEvent,
+  parseTypedEvent,
   type ShoppedWebhookData,
   type SignalsChangedWebhookData,
 } from '@mrn/contracts';
@@ -155,10 +154,10 @@ interface Notice {
  */
 export async function applyEvent(tx: PoolClient, raw: RecordedEvent, ctx: ApplyContext): Promise<number> {
   if (!HANDLED_TYPES.has(raw.type)) return 0;
-  const e = parseEvent(raw);
+  const e = parseTypedEvent(raw);
   switch (e.type) {
     case 'AccountOpened': {
-      const d = (e as unknown as EventOf<'AccountOpened'>).data;
+      const d = e.data;
       await tx.query(
         `insert into webhook_accounts (account_id, name, plan_level) values ($1, $2, $3)
          on conflict (account_id) do update set name = excluded.name, plan_level = excluded.plan_level`,
@@ -175,7 +174,7 @@ export async function applyEvent(tx: PoolClient, raw: RecordedEvent, ctx: ApplyC
     case 'AccountMembershipStarted':
     case 'AccountMembershipReinstated':
     case 'AccountPlanChanged': {
-      const d = (e as unknown as EventOf<'AccountPlanChanged'>).data;
+      const d = e.data;
       // A membership (re)started is no longer canceled; a plan change leaves that as it was.
       await tx.query(
         `update webhook_accounts set plan_level = $2,
@@ -186,14 +185,14 @@ export async function applyEvent(tx: PoolClient, raw: RecordedEvent, ctx: ApplyC
       return 0;
     }
     case 'AccountMembershipCanceled': {
-      const d = (e as unknown as EventOf<'AccountMembershipCanceled'>).data;
+      const d = e.data;
       await tx.query('update webhook_accounts set membership_canceled = true where account_id = $1', [
         d.accountId,
       ]);
       return 0;
     }
     case 'AccountUpdated': {
-      const d = (e as unknown as EventOf<'AccountUpdated'>).data;
+      const d = e.data;
       const threshold = alertSettingsOf(d).shoppedAlertThreshold;
       // The threshold it had: a new account had none (it watched nothing).
       const { rows } = await tx.query<{ threshold_before: number | null }>(
@@ -233,7 +232,7 @@ export async function applyEvent(tx: PoolClient, raw: RecordedEvent, ctx: ApplyC
       return sendShoppedAlerts(tx, alerts, raw, ctx);
     }
     case 'AccountWebhookEndpointSaved': {
-      const d = (e as unknown as EventOf<'AccountWebhookEndpointSaved'>).data;
+      const d = e.data;
       await resumeEndpoint(
         tx,
         { accountId: d.accountId, url: d.url },
@@ -242,19 +241,19 @@ export async function applyEvent(tx: PoolClient, raw: RecordedEvent, ctx: ApplyC
       return 0;
     }
     case 'AccountArchived': {
-      const d = (e as unknown as EventOf<'AccountArchived'>).data;
+      const d = e.data;
       await tx.query('update webhook_accounts set archived = true where account_id = $1', [d.accountId]);
       return 0;
     }
     case 'MerchantSubscriptionsAdded': {
-      const d = (e as unknown as EventOf<'MerchantSubscriptionsAdded'>).data;
+      const d = e.data;
       // Recorded again for a watched EIN only to change its end (a search made it longer, or a person
       // subscribed it for good: no end). An event past `watch_until` notifies no one (enqueue). A watch
       // that starts is judged for being shopped (shopped-alerts.ts).
       return sendShoppedAlerts(tx, await recordWatches(tx, raw, d, ctx.judgedLookups), raw, ctx);
     }
     case 'MerchantSubscriptionsRemoved': {
-      const d = (e as unknown as EventOf<'MerchantSubscriptionsRemoved'>).data;
+      const d = e.data;
       await tx.query('delete from webhook_watches where account_id = $1 and fein = any($2::text[])', [
         d.accountId,
         d.feins,
@@ -263,7 +262,7 @@ export async function applyEvent(tx: PoolClient, raw: RecordedEvent, ctx: ApplyC
     }
     case 'MerchantAdded':
     case 'MerchantUpdated': {
-      const d = (e as unknown as EventOf<'MerchantAdded'> | EventOf<'MerchantUpdated'>).data;
+      const d = e.data;
       const name = d.dba ? `${d.legalName} (${d.dba})` : d.legalName;
       const added = e.type === 'MerchantAdded';
       await tx.query(
@@ -281,7 +280,7 @@ export async function applyEvent(tx: PoolClient, raw: RecordedEvent, ctx: ApplyC
       return enqueue(tx, e, ctx, {
         fein: d.fein,
         merchantId: d.merchantId,
-        actor: added ? (d as EventOf<'MerchantAdded'>['data']).accountId : actingAccount(e),
+        actor: e.type === 'MerchantAdded' ? e.data.accountId : actingAccount(e),
         action: added ? 'Merchant Added' : 'Merchant Updated',
         category: null,
         note: null,
@@ -289,7 +288,7 @@ export async function applyEvent(tx: PoolClient, raw: RecordedEvent, ctx: ApplyC
     }
     case 'NoteAdded':
     case 'NoteUpdated': {
-      const d = (e as unknown as EventOf<'NoteAdded'> | EventOf<'NoteUpdated'>).data;
+      const d = e.data;
       if (d.category === PLATFORM_ONLY_CATEGORY) return 0;
       const { rows } = await tx.query<{
         fein: string;
@@ -304,7 +303,7 @@ export async function applyEvent(tx: PoolClient, raw: RecordedEvent, ctx: ApplyC
       const notice: Notice = {
         fein: merchant.fein,
         merchantId: d.merchantId,
-        actor: added ? (d as EventOf<'NoteAdded'>['data']).accountId : actingAccount(e),
+        actor: e.type === 'NoteAdded' ? e.data.accountId : actingAccount(e),
         action: added ? 'Note Added' : 'Note Updated',
         category: d.category,
         note: d.note,
@@ -318,12 +317,7 @@ export async function applyEvent(tx: PoolClient, raw: RecordedEvent, ctx: ApplyC
         ? await foldIntoMerchantAdded(tx, e, ctx, notice, merchant.added_event_id!)
         : [];
       const written = await enqueue(tx, e, ctx, notice, folded);
-      const changed = await signalsChangedBy(
-        ctx.readStream,
-        e as unknown as EventOf<'NoteAdded'> | EventOf<'NoteUpdated'>,
-        raw,
-        merchant.fein,
-      );
+      const changed = await signalsChangedBy(ctx.readStream, e, raw, merchant.fein);
       return written + (changed ? await sendSignalsChanged(tx, changed, raw, ctx, d.merchantId) : 0);
     }
     default:

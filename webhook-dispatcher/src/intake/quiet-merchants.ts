@@ -1,9 +1,12 @@
-import { type EventOf, parseEvent } from '@mrn/contracts';
+import { parseTypedEvent, type Typed } from '@mrn/contracts';
 import type { PoolClient, RecordedEvent } from '@mrn/platform';
 
 const MERCHANT_TYPES = new Set(['MerchantAdded', 'MerchantUpdated', 'NoteAdded', 'NoteUpdated']);
 
-type MerchantEvent = EventOf<'MerchantAdded' | 'MerchantUpdated' | 'NoteAdded' | 'NoteUpdated'>;
+type MerchantEvent = Extract<
+  Typed<RecordedEvent>,
+  { type: 'MerchantAdded' | 'MerchantUpdated' | 'NoteAdded' | 'NoteUpdated' }
+>;
 
 interface MerchantCopy {
   merchant_id: string;
@@ -29,13 +32,20 @@ export async function setQuietMerchantsApart(
   const parsed = new Map<RecordedEvent, MerchantEvent>();
   const subscribedInBatch = new Set<string>();
   for (const raw of events) {
-    if (MERCHANT_TYPES.has(raw.type)) {
-      const e = tryParse(raw) as MerchantEvent | undefined;
-      if (e) parsed.set(raw, e);
-    } else if (raw.type === 'MerchantSubscriptionsAdded') {
-      const e = tryParse(raw) as EventOf<'MerchantSubscriptionsAdded'> | undefined;
-      // Unreadable: it is quarantined on the event-by-event path; nothing of it can be watched.
-      for (const fein of e?.data.feins ?? []) subscribedInBatch.add(fein);
+    if (!MERCHANT_TYPES.has(raw.type) && raw.type !== 'MerchantSubscriptionsAdded') continue;
+    // Unreadable: it stays on the event-by-event path, which quarantines it; nothing of it is watched.
+    const e = tryParse(raw);
+    if (!e) continue;
+    switch (e.type) {
+      case 'MerchantAdded':
+      case 'MerchantUpdated':
+      case 'NoteAdded':
+      case 'NoteUpdated':
+        parsed.set(raw, e);
+        break;
+      case 'MerchantSubscriptionsAdded':
+        for (const fein of e.data.feins) subscribedInBatch.add(fein);
+        break;
     }
   }
   if (parsed.size === 0) return { eventByEvent: [...events], quietCopies: [] };
@@ -110,7 +120,7 @@ export async function storeQuietCopies(tx: PoolClient, copies: readonly Merchant
 
 function tryParse(raw: RecordedEvent) {
   try {
-    return parseEvent(raw);
+    return parseTypedEvent(raw);
   } catch {
     return undefined;
   }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import {
   type CountedNote,
   type EventOf,
-  type NoteCategory,
+  parseTypedEvent,
   SIGNAL_GROUP_LABELS,
   type Signals,
   type SignalsChangedWebhookData,
@@ -33,30 +33,38 @@ async function notesAround(
   const notes = new Map<string, TrackedNote>();
   const live = () => [...notes.values()].filter((n) => !n.archived);
   let before: CountedNote[] = [];
-  for await (const s of read(`merchant-${merchantId}`)) {
-    if (s.revision > e.revision) break;
-    if (s.revision === e.revision) before = live();
-    if (s.type === 'NoteAdded') {
-      const d = (s as RecordedEvent<'NoteAdded', EventOf<'NoteAdded'>['data']>).data;
-      notes.set(d.noteId, {
-        kind: signalKindOf(d.category),
-        accountId: d.accountId,
-        at: s.recordedAt.getTime(),
-        archived: false,
-      });
-    } else if (s.type === 'NoteUpdated') {
-      const d = (s as RecordedEvent<'NoteUpdated', EventOf<'NoteUpdated'>['data']>).data;
-      const n = notes.get(d.noteId);
-      if (n) n.kind = signalKindOf(d.category as NoteCategory);
-    } else if (s.type === 'NoteArchived') {
-      const d = (s as RecordedEvent<'NoteArchived', EventOf<'NoteArchived'>['data']>).data;
-      const n = notes.get(d.noteId);
-      if (n) n.archived = true;
+  for await (const raw of read(`merchant-${merchantId}`)) {
+    if (raw.revision > e.revision) break;
+    if (raw.revision === e.revision) before = live();
+    if (!NOTE_TYPES.has(raw.type)) continue;
+    const s = parseTypedEvent(raw);
+    switch (s.type) {
+      case 'NoteAdded':
+        notes.set(s.data.noteId, {
+          kind: signalKindOf(s.data.category),
+          accountId: s.data.accountId,
+          at: s.recordedAt.getTime(),
+          archived: false,
+        });
+        break;
+      case 'NoteUpdated': {
+        const n = notes.get(s.data.noteId);
+        if (n) n.kind = signalKindOf(s.data.category);
+        break;
+      }
+      case 'NoteArchived': {
+        const n = notes.get(s.data.noteId);
+        if (n) n.archived = true;
+        break;
+      }
     }
   }
   const noteId = (e.data as { noteId: string }).noteId;
   return { before, after: live(), owner: notes.get(noteId)?.accountId ?? null };
 }
+
+/** The merchant events that change what its notes count for. */
+const NOTE_TYPES = new Set(['NoteAdded', 'NoteUpdated', 'NoteArchived']);
 
 const withoutDisputes = ({ disputes: _d, ...signals }: Signals): Omit<Signals, 'disputes'> => signals;
 
