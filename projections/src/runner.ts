@@ -55,6 +55,8 @@ const CATCH_UP_BATCH_SIZE = 5000;
 const ISOLATE_AFTER = 3;
 /** How often a halted runner looks whether an operator has resolved a quarantine. */
 const QUARANTINE_POLL_MS = 2000;
+/** Positions reached without a commit are announced to other processes at most this often per group. */
+const ANNOUNCE_INTERVAL_MS = 20;
 /** A projector joining the live group waits this long between looks at where the group is. */
 const JOIN_RETRY_MS = 20;
 
@@ -212,6 +214,10 @@ export class ProjectionRunner implements ReadModelProgress {
   private readonly pendingHalts = new Map<string, (Quarantined & { appliedThrough: Position })[]>();
   /** The last position announced for each group (notices). */
   private readonly announced = new Map<string, Position>();
+  /** Per group, the announcement of its position waiting for the interval (`announceSoon`). */
+  private readonly announcing = new Map<string, NodeJS.Timeout>();
+  /** When each group last announced a position without a commit (performance.now()). */
+  private readonly announcedAt = new Map<string, number>();
   private lastFailure: unknown;
   private quarantinePoll: NodeJS.Timeout | undefined;
   private started = false;
@@ -445,7 +451,7 @@ export class ProjectionRunner implements ReadModelProgress {
         this.changed.emit('progress');
         // Commits announced themselves; a move past events the group skips, or to the log's horizon,
         // is announced here, for what waits in other processes.
-        if ((this.announced.get(g.name) ?? START) < position) void this.announce(g, position);
+        if ((this.announced.get(g.name) ?? START) < position) this.announceSoon(g);
       },
       ...(g.live
         ? {}
@@ -591,6 +597,28 @@ export class ProjectionRunner implements ReadModelProgress {
       text: `select pg_notify('${PROGRESS_CHANNEL}', $1)`,
       values: [JSON.stringify(notice)],
     });
+  }
+
+  /**
+   * The group's position announced now, or once `ANNOUNCE_INTERVAL_MS` has passed since the last: under
+   * a steady stream of appends every read moves the horizon, and a notice each was a statement and a
+   * commit each (issue 31). Commits are announced in their own transaction, at once.
+   */
+  private announceSoon(g: Group): void {
+    if (this.announcing.has(g.name) || this.controller.signal.aborted) return;
+    const wait = (this.announcedAt.get(g.name) ?? -Infinity) + ANNOUNCE_INTERVAL_MS - performance.now();
+    const fire = () => {
+      this.announcing.delete(g.name);
+      this.announcedAt.set(g.name, performance.now());
+      if ((this.announced.get(g.name) ?? START) < g.position) void this.announce(g, g.position);
+    };
+    if (wait <= 0) {
+      fire();
+      return;
+    }
+    const timer = setTimeout(fire, wait);
+    timer.unref();
+    this.announcing.set(g.name, timer);
   }
 
   /** A notice for a position reached without a commit (a horizon, events skipped). */
@@ -782,6 +810,8 @@ export class ProjectionRunner implements ReadModelProgress {
   /** Finishes the batches in hand, then frees the leases so a standby takes over at once. */
   async stop(): Promise<void> {
     if (this.quarantinePoll) clearInterval(this.quarantinePoll);
+    for (const timer of this.announcing.values()) clearTimeout(timer);
+    this.announcing.clear();
     this.controller.abort();
     await Promise.all([...this.groups.values()].map((g) => g.joining ?? g.consumer?.stop()));
   }

@@ -16,6 +16,14 @@ export const CONSUMER_BATCH_SIZE = 1000;
  * of the log again for nothing.
  */
 export const CONSUMER_IDLE_CHECKPOINT_MS = 1000;
+/**
+ * After a short batch a consumer reads again no sooner than this after it began (`batchIntervalMs`):
+ * under a steady stream of appends each commit wakes every consumer that handles it, and reading at once
+ * fetched an event or two each time, a read, a transaction and a notice apiece (issue 31: at 1,000
+ * commands/s the followers' re-reads cost more CPU than the projections' own work). Followers whose
+ * latency is a target (the projections' live groups) set their own.
+ */
+export const CONSUMER_BATCH_INTERVAL_MS = 20;
 /** A failing batch is tried again after this, doubling each time… */
 export const CONSUMER_RETRY_BASE_MS = 250;
 /** …up to this, for as long as it fails: a consumer never skips an event. */
@@ -108,7 +116,8 @@ export interface ConsumerOptions<P = undefined> {
   /**
    * After a batch shorter than a full one, the consumer reads again no sooner than this after it began:
    * under load, reading at once fetched an append or two each time (a search each, for a consumer of
-   * searches), a read and a transaction apiece. Adds at most this to its lag. Default 0.
+   * searches), a read and a transaction apiece. Adds at most this to its lag. Default
+   * `CONSUMER_BATCH_INTERVAL_MS`.
    */
   batchIntervalMs?: number;
   idleCheckpointMs?: number;
@@ -305,7 +314,11 @@ export class Consumer<P = undefined> {
                 await reading.serial(() => this.process(reading, events, mode));
                 failures = 0;
               },
-              { intervalMs: this.opts.batchIntervalMs ?? 0, batchSize: this.batchSize, signal: mode.signal },
+              {
+                intervalMs: this.opts.batchIntervalMs ?? CONSUMER_BATCH_INTERVAL_MS,
+                batchSize: this.batchSize,
+                signal: mode.signal,
+              },
             ),
           });
         } catch (err) {

@@ -141,10 +141,11 @@ export class PostgresLog {
           maxCount: batchSize,
           ...(opts.types ? { types: opts.types } : {}),
         });
+        // Spins (looks again while rows are held back by an older open transaction) back off until the
+        // log is idle, not until the next event: under a steady stream of appends some row is always held.
         if (events.length > 0) {
           await opts.onBatch(events);
           cursor = events[events.length - 1]!.position;
-          idleSpins = 0;
         }
         if (horizon) {
           if (horizon > cursor) cursor = horizon;
