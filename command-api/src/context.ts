@@ -1,4 +1,4 @@
-import type { ReadModel, RouteSpec } from '@mrn/contracts';
+import type { RouteSpec } from '@mrn/contracts';
 import type {
   Clock,
   Config,
@@ -9,7 +9,7 @@ import type {
   Mailer,
   PgNotifications,
   Pool,
-  Position,
+  ReadModelProgress,
 } from '@mrn/platform';
 import type { FastifyInstance } from 'fastify';
 import type { BillingGateway } from './billing/gateway.ts';
@@ -47,11 +47,6 @@ export interface CommandDeps {
   notifications?: PgNotifications;
   /** The partner API's sandbox (server/src/sandbox), where this process runs one; absent otherwise. */
   sandbox?: SandboxControl;
-}
-
-/** Resolves true once every named read model has applied `position`, false after `timeoutMs`. */
-export interface ReadModelProgress {
-  waitFor(position: Position, readModels: readonly ReadModel[], timeoutMs: number): Promise<boolean>;
 }
 
 /** What the dashboard may do to the sandbox: only reset it to its seed. */

@@ -1,6 +1,11 @@
 import { CONSISTENT_AFTER_HEADER, type RouteSpec } from '@mrn/contracts';
-import { DomainError, invalid, isPosition, type RegisterOptions } from '@mrn/platform';
-import type { Consistency } from './context.ts';
+import {
+  DomainError,
+  invalid,
+  isPosition,
+  type ReadModelProgress,
+  type RegisterOptions,
+} from '@mrn/platform';
 
 /** What a read of a read model being built answers (503), and when to ask again. */
 export const BUILDING_TEXT =
@@ -15,7 +20,7 @@ const BUILDING_RETRY_SECONDS = 30;
  * refused without waiting.
  */
 export function consistencyWait(
-  consistency: Consistency,
+  consistency: ReadModelProgress,
   timeoutMs: number,
 ): NonNullable<RegisterOptions['beforeHandler']> {
   return async (route: RouteSpec, request, reply) => {

@@ -1,13 +1,6 @@
-import type { Config, EventStore, Logger, Pool, Position } from '@mrn/platform';
+import type { Config, EventStore, Logger, Pool, ReadModelProgress } from '@mrn/platform';
 import type { FastifyInstance } from 'fastify';
 import type { SearchRecorder } from './search/search-recorder.ts';
-
-/** How a query learns that the read models have caught up with a client's last write. */
-export interface Consistency {
-  waitFor(position: Position, readModels: readonly string[], timeoutMs: number): Promise<boolean>;
-  /** Among `readModels`, those still being built (not served yet). */
-  building?(readModels: readonly string[]): Promise<readonly string[]>;
-}
 
 export interface QueryDeps {
   pool: Pool;
@@ -23,5 +16,6 @@ export interface QueryDeps {
   config: Config;
   logger: Logger;
   app: FastifyInstance;
-  consistency: Consistency;
+  /** How a query learns that the read models have caught up with a client's last write. */
+  consistency: ReadModelProgress;
 }

@@ -1,6 +1,13 @@
-import type { Clock, EventMetadata, EventStore, Logger, Pool, Position } from '@mrn/platform';
+import type {
+  Clock,
+  EventMetadata,
+  EventStore,
+  Logger,
+  Pool,
+  Position,
+  ReadModelProgress,
+} from '@mrn/platform';
 import { accounts } from '../aggregates.ts';
-import type { ReadModelProgress } from '../context.ts';
 
 /**
  * The account's 90-day contribution as of `now`, computed by the contribution read model's own
