@@ -1,5 +1,11 @@
-import { bootService, platformMigrations, SearchLog, serviceHealth, stopOnSignal } from '@mrn/platform';
-import Fastify from 'fastify';
+import {
+  bootService,
+  platformMigrations,
+  SearchLog,
+  serviceHealth,
+  serviceShell,
+  stopOnSignal,
+} from '@mrn/platform';
 import { projectionsProbe } from './health.ts';
 import { projectionMigrations } from './migrations.ts';
 import { allProjectors } from './read-models/index.ts';
@@ -31,7 +37,9 @@ const runner = new ProjectionRunner(
 );
 await runner.start();
 
-const app = Fastify({ logger: false });
+// The shell every service runs in (error answers, security headers, request timing), with no route of
+// the route table: /health and /ready only.
+const app = await serviceShell(boot, null);
 const ops = await serviceHealth(boot, app, { live: [projectionsProbe(runner, store)] });
 await app.listen({ port: config.PORT, host: config.HOST });
 logger.info({ port: config.PORT }, 'projections listening');

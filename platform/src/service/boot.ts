@@ -80,15 +80,15 @@ export function serviceHealth(
   return startOpsListener({ config: boot.config, metrics: boot.metrics, health, logger: boot.logger });
 }
 
+/** The partner API plugin of a service run apart, with its share of the partner routes. */
+export const servicePartnerApi = (app: FastifyInstance, boot: ServiceProcess, mount: PartnerApiMount) =>
+  registerPartnerApi(app, { pool: boot.pool, rateLimits: partnerRateLimits(boot.config) }, mount);
+
 /**
  * The HTTP shell of a service run apart, from its configuration: the installation's JWT secret, the
  * one Content-Security-Policy (billing test mode's token endpoint when the
  * launcher runs the test server), its metrics, and client addresses from the gateway.
  */
-/** The partner API plugin of a service run apart, with its share of the partner routes. */
-export const servicePartnerApi = (app: FastifyInstance, boot: ServiceProcess, mount: PartnerApiMount) =>
-  registerPartnerApi(app, { pool: boot.pool, rateLimits: partnerRateLimits(boot.config) }, mount);
-
 export function serviceShell(
   boot: ServiceProcess,
   billingTokenUrl?: string | null,
