@@ -7,6 +7,7 @@ export * from './delivery/delivery-log.ts';
 export * from './dispatcher.ts';
 export * from './http/webhook-api.ts';
 export * from './intake/enqueue.ts';
+export * from './intake/payload.ts';
 export * from './kafka/kafka.ts';
 export * from './migrations.ts';
 export * from './signing/signing.ts';

@@ -32,7 +32,7 @@ export async function disableLongFailing(
   const position = checkpoint === START ? null : checkpoint;
   for (const r of rows) {
     // The log position it was disabled at: only a save of its URL read after it resumes it
-    // (intake/enqueue.ts).
+    // (intake/enqueue.ts, AccountUpdated and AccountWebhookEndpointSaved).
     const inserted = await tx.query(
       `insert into webhook_endpoints_disabled (account_id, url, disabled_at, disabled_position)
        values ($1, $2, $3, $4)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { emailText, type WebhookPayload } from './enqueue.ts';
+import { emailText, type WebhookPayload } from './payload.ts';
 
 // The notification e-mail is read by people: the EIN as the app shows it. The webhook's JSON, read by
 // programs, keeps the documented 9 digits.

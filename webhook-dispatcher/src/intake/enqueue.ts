@@ -1,35 +1,21 @@
-import {
-  alertSettingsOf,
-  formatEin,
-  parseTypedEvent,
-  type ShoppedWebhookData,
-  type SignalsChangedWebhookData,
-} from '@mrn/contracts';
+import { alertSettingsOf, parseTypedEvent } from '@mrn/contracts';
 import type { PoolClient, Position, RecordedEvent } from '@mrn/platform';
 import { resumeEndpoint } from '../endpoints/endpoint-health.ts';
 import { newWebhookSecret } from '../signing/signing.ts';
-import { judgeThresholdChange, recordWatches, type ShoppedAlert } from './shopped-alerts.ts';
-import { type SignalsChangedNotice, type StreamReader, signalsChangedBy } from './signals-changed.ts';
+import {
+  actingAccount,
+  foldIntoMerchantAdded,
+  type Notice,
+  notifyWatchers,
+} from './merchant-notifications.ts';
+import { judgeThresholdChange, recordWatches } from './shopped-alerts.ts';
+import { sendShoppedAlerts } from './shopped-notifications.ts';
+import { type StreamReader, signalsChangedBy } from './signals-changed.ts';
+import { sendSignalsChanged } from './signals-notifications.ts';
 
-/** What a subscriber is told (accounts spec §3), as the `data` of a Standard Webhooks payload. */
-export interface NotificationData {
-  merchant_ein: string;
-  merchant_name: string;
-  action: 'Note Added' | 'Note Updated' | 'Merchant Updated' | 'Merchant Added';
-  note_category: string | null;
-  note: string | null;
-  merchant_url: string;
-  action_performed_by: string;
-}
-
-/** A watched merchant is being shopped (issue 24): the shape is the contracts' (the guide shows it). */
-export type ShoppedData = ShoppedWebhookData;
-
-export interface WebhookPayload {
-  type: string;
-  timestamp: string;
-  data: NotificationData | ShoppedData | SignalsChangedWebhookData;
-}
+// The dispatcher's intake, event by event: its own state (accounts, watched EINs, merchants) and the
+// notifications each event makes (merchant-notifications.ts, shopped-notifications.ts,
+// signals-notifications.ts), all written to the outbox (outbox.ts) in the intake's transaction.
 
 /** Never sent to another funder: reserved for platform administrators (DESIGN §5). */
 const PLATFORM_ONLY_CATEGORY = 'Merchant Dispute';
@@ -69,82 +55,6 @@ export interface ApplyContext {
   judgedLookups(): Promise<Position>;
   /** A stream from its start (the event store): a watched merchant's notes around a note event. */
   readStream: StreamReader;
-}
-
-const TYPE_OF_ACTION: Record<NotificationData['action'], string> = {
-  'Merchant Added': 'merchant.added',
-  'Merchant Updated': 'merchant.updated',
-  'Note Added': 'merchant.note_added',
-  'Note Updated': 'merchant.note_updated',
-};
-
-/** The funder that acted: the account on whose behalf a platform administrator acted, else the actor's. */
-const actingAccount = (e: RecordedEvent): string | null =>
-  e.metadata.onBehalfOfAccountId ?? e.metadata.actorAccountId ?? null;
-
-/**
- * The notification e-mail. People read it, so the EIN is written as the app shows it (12-3456789); the
- * webhook's JSON keeps the documented 9 digits (`merchant_ein`), which programs compare.
- */
-export function emailText(p: WebhookPayload): { subject: string; text: string } {
-  const d = p.data;
-  const ein = formatEin(d.merchant_ein);
-  if (d.action === 'Signals Changed') {
-    const lines = [
-      `Another funder's note changed the risk signals of a merchant you watch.`,
-      '',
-      `Merchant EIN: ${ein}`,
-      `Merchant Name: ${d.merchant_name}`,
-    ];
-    if (d.new_categories.length > 0) lines.push(`New categories: ${d.new_categories.join(', ')}`);
-    lines.push(`Funders reporting it: ${d.before.funders} before, ${d.after.funders} now`);
-    for (const c of d.after.categories)
-      lines.push(
-        `${c.label}: ${c.last_90_days} in the last 90 days, ${c.last_12_months} in 12 months, ${c.ever} ever`,
-      );
-    if (d.after.cured_at) lines.push(`Default cured (Default Satisfied) on ${d.after.cured_at.slice(0, 10)}`);
-    lines.push(
-      `Merchant URL: ${d.merchant_url}`,
-      '',
-      'Counts only: the network never names the funders. You are not told of your own notes.',
-    );
-    return { subject: `Risk signals changed: ${d.merchant_name} (EIN ${ein})`, text: lines.join('\n') };
-  }
-  if (d.action === 'Being Shopped') {
-    const lines = [
-      `${d.other_funders_last_7_days} other funders looked up a merchant you watch in the last 7 days: it may be shopping for several advances at once.`,
-      '',
-      `Merchant EIN: ${ein}`,
-      `Merchant Name: ${d.merchant_name}`,
-      `Other funders, last 7 days: ${d.other_funders_last_7_days} (your alert threshold: ${d.threshold})`,
-      `Other funders, last 30 days: ${d.other_funders_last_30_days}`,
-      `Other funders, last 90 days: ${d.other_funders_last_90_days}`,
-      `Merchant URL: ${d.merchant_url}`,
-      '',
-      'Counts only: the network never names the funders. Change the threshold or turn these alerts off in your Account settings.',
-    ];
-    return { subject: `Being shopped: ${d.merchant_name} (EIN ${ein})`, text: lines.join('\n') };
-  }
-  const lines = [
-    `${d.action} on a merchant you watch.`,
-    '',
-    `Merchant EIN: ${ein}`,
-    `Merchant Name: ${d.merchant_name}`,
-    `Action: ${d.action}`,
-  ];
-  if (d.note_category) lines.push(`Note Category: ${d.note_category}`);
-  if (d.note) lines.push(`Note: ${d.note}`);
-  lines.push(`Action Performed By: ${d.action_performed_by}`, `Merchant URL: ${d.merchant_url}`);
-  return { subject: `${d.action}: ${d.merchant_name} (EIN ${ein})`, text: lines.join('\n') };
-}
-
-interface Notice {
-  fein: string;
-  merchantId: string;
-  actor: string | null;
-  action: NotificationData['action'];
-  category: string | null;
-  note: string | null;
 }
 
 /**
@@ -277,7 +187,7 @@ export async function applyEvent(tx: PoolClient, raw: RecordedEvent, ctx: ApplyC
           ? [d.merchantId, d.fein, name, e.id, e.metadata.correlationId ?? null]
           : [d.merchantId, d.fein, name],
       );
-      return enqueue(tx, e, ctx, {
+      return notifyWatchers(tx, e, ctx, {
         fein: d.fein,
         merchantId: d.merchantId,
         actor: e.type === 'MerchantAdded' ? e.data.accountId : actingAccount(e),
@@ -316,196 +226,11 @@ export async function applyEvent(tx: PoolClient, raw: RecordedEvent, ctx: ApplyC
       const folded = sameRequest
         ? await foldIntoMerchantAdded(tx, e, ctx, notice, merchant.added_event_id!)
         : [];
-      const written = await enqueue(tx, e, ctx, notice, folded);
+      const written = await notifyWatchers(tx, e, ctx, notice, folded);
       const changed = await signalsChangedBy(ctx.readStream, e, raw, merchant.fein);
       return written + (changed ? await sendSignalsChanged(tx, changed, raw, ctx, d.merchantId) : 0);
     }
     default:
       return 0;
   }
-}
-
-/**
- * The being-shopped alerts an event or a look-up judged (shopped-alerts.ts), each to its watcher alone: a
- * signed webhook (unless its endpoint filtered the type out) and an e-mail, as of `e` (its time).
- */
-export async function sendShoppedAlerts(
-  tx: PoolClient,
-  alerts: readonly ShoppedAlert[],
-  e: { recordedAt: Date },
-  ctx: { publicUrl: string; now: Date },
-): Promise<number> {
-  let written = 0;
-  for (const a of alerts) {
-    const payload: WebhookPayload = {
-      type: 'merchant.shopped',
-      timestamp: e.recordedAt.toISOString(),
-      data: {
-        merchant_ein: a.fein,
-        merchant_name: a.name,
-        action: 'Being Shopped',
-        threshold: a.threshold,
-        other_funders_last_7_days: a.last7,
-        other_funders_last_30_days: a.last30,
-        other_funders_last_90_days: a.last90,
-        merchant_url: merchantUrl(ctx, a.merchantId),
-      },
-    };
-    written += await insertDeliveries(tx, { id: a.key }, ctx, {
-      fein: a.fein,
-      actor: null,
-      payload,
-      only: a.accountId,
-    });
-  }
-  return written;
-}
-
-/** A note's change of a watched merchant's risk signals (signals-changed.ts), to every watcher but its funder. */
-async function sendSignalsChanged(
-  tx: PoolClient,
-  n: SignalsChangedNotice,
-  e: RecordedEvent,
-  ctx: { publicUrl: string; now: Date },
-  merchantId: string,
-): Promise<number> {
-  const { rows } = await tx.query<{ name: string }>(
-    'select name from webhook_merchants where merchant_id = $1',
-    [merchantId],
-  );
-  if (!rows[0]) return 0;
-  const payload: WebhookPayload = {
-    type: 'merchant.signals_changed',
-    timestamp: e.recordedAt.toISOString(),
-    data: { ...n.data, merchant_name: rows[0].name, merchant_url: merchantUrl(ctx, merchantId) },
-  };
-  return insertDeliveries(tx, { id: n.key }, ctx, { fein: n.data.merchant_ein, actor: n.owner, payload });
-}
-
-const merchantUrl = (ctx: { publicUrl: string }, merchantId: string) =>
-  `${ctx.publicUrl.replace(/\/+$/, '')}/merchants/${merchantId}`;
-
-/** The notification for `n`, as of event `e`; null when the merchant is not known. */
-async function notificationOf(
-  tx: PoolClient,
-  e: RecordedEvent,
-  ctx: { publicUrl: string },
-  n: Notice,
-): Promise<WebhookPayload | null> {
-  const { rows } = await tx.query<{ name: string; actor_name: string | null }>(
-    `select m.name, (select a.name from webhook_accounts a where a.account_id = $2) as actor_name
-       from webhook_merchants m where m.merchant_id = $1`,
-    [n.merchantId, n.actor],
-  );
-  const merchant = rows[0];
-  if (!merchant) return null;
-  return {
-    type: TYPE_OF_ACTION[n.action],
-    timestamp: e.recordedAt.toISOString(),
-    data: {
-      merchant_ein: n.fein,
-      merchant_name: merchant.name,
-      action: n.action,
-      note_category: n.category,
-      note: n.note,
-      merchant_url: merchantUrl(ctx, n.merchantId),
-      action_performed_by: merchant.actor_name ?? '',
-    },
-  };
-}
-
-/**
- * A merchant added with its first note (one request) tells each watcher once: the note goes into the
- * Merchant Added rows not yet sent. Returns the rows it went into; a row already on its way (the two
- * events read in different batches) gets its own Note Added instead.
- */
-async function foldIntoMerchantAdded(
-  tx: PoolClient,
-  e: RecordedEvent,
-  ctx: { publicUrl: string },
-  note: Notice,
-  merchantAddedEventId: string,
-): Promise<Folded[]> {
-  const payload = await notificationOf(tx, e, ctx, { ...note, action: 'Merchant Added' });
-  if (!payload) return [];
-  const { rows } = await tx.query<Folded>(
-    `update webhook_deliveries
-        set payload = case kind when 'webhook' then $2::jsonb else $3::jsonb end
-      where event_id = $1 and status = 'pending' and attempts = 0 and claimed_until is null
-      returning account_id, kind`,
-    [
-      merchantAddedEventId,
-      JSON.stringify(payload),
-      JSON.stringify({ ...emailText(payload), notification: payload }),
-    ],
-  );
-  return rows;
-}
-
-interface Folded {
-  account_id: string;
-  kind: 'webhook' | 'email';
-}
-
-async function enqueue(
-  tx: PoolClient,
-  e: RecordedEvent,
-  ctx: { publicUrl: string; now: Date },
-  n: Notice,
-  skip: readonly Folded[] = [],
-): Promise<number> {
-  const payload = await notificationOf(tx, e, ctx, n);
-  if (!payload) return 0;
-  return insertDeliveries(tx, e, ctx, { fein: n.fein, actor: n.actor, payload, skip });
-}
-
-async function insertDeliveries(
-  tx: PoolClient,
-  e: { id: string },
-  ctx: { now: Date },
-  d: { fein: string; actor: string | null; payload: WebhookPayload; skip?: readonly Folded[]; only?: string },
-): Promise<number> {
-  const { payload, skip = [] } = d;
-  const mail = emailText(payload);
-  // One statement: a webhook row and an e-mail row per watching account (the acting funder excluded;
-  // `only`: that account alone), each only where the account has that channel configured (and the
-  // endpoint is not disabled, and takes this event type), the account is on PRO with its membership
-  // running, and the row was not folded into another. A row for an endpoint whose circuit is open waits
-  // for the end of its pause (endpoints/circuit-breaker.ts).
-  const result = await tx.query(
-    `insert into webhook_deliveries
-       (webhook_id, account_id, event_id, kind, target, payload, status, attempts, next_attempt_at, created_at)
-     select 'msg_' || replace(gen_random_uuid()::text, '-', ''), a.account_id, $2, c.kind, c.target,
-            case c.kind when 'webhook' then $4::jsonb else $5::jsonb end, 'pending', 0,
-            greatest($6::timestamptz, circuit.open_until), $6
-       from webhook_watches w
-       join webhook_accounts a on a.account_id = w.account_id
-       cross join lateral (values ('webhook', a.webhook_url), ('email', a.email)) as c(kind, target)
-       left join webhook_endpoint_circuits circuit
-         on c.kind = 'webhook' and circuit.account_id = a.account_id and circuit.url = c.target
-      where w.fein = $1 and a.account_id::text is distinct from $3::text and a.enabled and not a.archived and (w.watch_until is null or w.watch_until > ($4::jsonb ->> 'timestamp')::timestamptz)
-        and a.plan_level = 'PRO' and not a.membership_canceled
-        and c.target is not null
-        and not (c.kind = 'webhook' and exists (
-          select 1 from webhook_endpoints_disabled d where d.account_id = a.account_id and d.url = c.target))
-        and not (c.kind = 'webhook' and a.webhook_event_types is not null
-                 and not ($4::jsonb ->> 'type') = any(a.webhook_event_types))
-        and ($9::uuid is null or a.account_id = $9::uuid)
-        and not exists (
-          select 1 from unnest($7::uuid[], $8::text[]) as f(account_id, kind)
-           where f.account_id = a.account_id and f.kind = c.kind)
-     on conflict do nothing`,
-    [
-      d.fein,
-      e.id,
-      d.actor,
-      JSON.stringify(payload),
-      JSON.stringify({ ...mail, notification: payload }),
-      ctx.now,
-      skip.map((f) => f.account_id),
-      skip.map((f) => f.kind),
-      d.only ?? null,
-    ],
-  );
-  return result.rowCount ?? 0;
 }

@@ -15,8 +15,8 @@ import {
   START,
 } from '@mrn/platform';
 import { CHECKPOINT_NAME, LOOKUPS_CHECKPOINT } from './checkpoint.ts';
-import { sendShoppedAlerts } from './enqueue.ts';
 import { judgeLookup, lockShoppedJudgements, type WatchedLookup } from './shopped-alerts.ts';
+import { sendShoppedAlerts } from './shopped-notifications.ts';
 
 /** The projector that writes the feed: its checkpoint is where the feed is complete (the reader's horizon). */
 export const LOOKUPS_FEED_WRITER = 'search_feeds';
