@@ -126,7 +126,8 @@ env: DATABASE_URL (server to create a scratch database on; default: embedded Pos
        BENCH_SERVER_PORT (the all-in-one server's, then the split gateway's; default 8097, another free one
        if taken), BENCH_EXPLAIN=1 (print full query plans),
        BENCH_KEEP_DATABASE=1 (keep the search database, with DATABASE_URL, to look closer),
-       BENCH_REUSE_DATABASE=<name> (measure the searches again on a kept database, skipping seeding and replay)
+       BENCH_REUSE_DATABASE=<name> (measure the searches again on a kept database, skipping seeding and replay;
+       BENCH_REPLAY=1 replays it again), BENCH_TOPOLOGIES (all-in-one, split, or none: which servers to measure)
        BENCH_LAG_RATE (commands/s of the lag phases, default 1000), BENCH_NEW_READ_MODEL (the projector whose
        checkpoint is deleted for the last phase, a read model added, default broker_notes; none skips it)
      screening (a portfolio screening's time as the query side's runner screens it, on a kept search
