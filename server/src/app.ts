@@ -55,6 +55,8 @@ export interface RunningServer {
   /** The partner API's sandbox (`test_` credentials), started on first use. */
   sandbox: Sandbox;
   admin: { created: boolean; email: string; password?: string };
+  /** The contribution reactor of the command service (a test stops it to hold a lock in place). */
+  contributionReactor: { stop(): Promise<void> };
   close(): Promise<void>;
 }
 
@@ -207,6 +209,7 @@ export async function startServer(
     databaseUrl: db.url,
     sandbox,
     admin,
+    contributionReactor: commands.contributionReactor,
     async close() {
       await app.close();
       await ops.close();

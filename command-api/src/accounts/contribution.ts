@@ -76,7 +76,7 @@ export const REASSESS_WAIT_MS = 30_000;
  * A funder under a contribution warning or lock added merchants or notes (the command appended up to
  * `position`): once the contribution read model has counted them, its 90-day figure is judged again by
  * the account decider, so a figure back at the minimum lifts the warning and lock at once rather than at
- * the next day's assessment. Run in the background: the answer to the add never waits for it. A funder
+ * the next day's assessment. Run by the contribution reactor (contribution-reactor.ts), never by the request. A funder
  * in good standing costs one read of its stream. Returns the events the assessment appended.
  */
 export async function reassessAfterRecords(

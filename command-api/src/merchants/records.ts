@@ -1,8 +1,6 @@
 import type { MerchantFields, NoteFields } from '@mrn/contracts';
 import type { Actor, EventMetadata, Position } from '@mrn/platform';
 import type { FastifyRequest } from 'fastify';
-import { reassessAfterRecords } from '../accounts/contribution.ts';
-import { runInBackground } from '../background.ts';
 import type { CommandDeps } from '../context.ts';
 import { recordIds } from '../idempotency.ts';
 import type { Attribution, MerchantDetails, NoteContent } from './merchant.ts';
@@ -49,22 +47,6 @@ async function attribution(deps: CommandDeps, actor: Actor, proxied: string | nu
   return { accountId: proxied, userId: actor.userId, proxiedCreator: proxied };
 }
 
-/**
- * New records raise the funder's contribution: a funder under a warning or lock is assessed again once
- * they are counted (in the background, after the answer), so a figure back at the minimum lifts it.
- */
-function afterRecordsAdded(
-  deps: CommandDeps,
-  accountId: string,
-  position: Position | undefined,
-  correlationId: string,
-) {
-  if (!position) return;
-  runInBackground(deps.logger, 'contribution re-assessment', () =>
-    reassessAfterRecords(deps, accountId, position, { correlationId }),
-  );
-}
-
 /** Adds a merchant with its first note; `created` is false when the Idempotency-Key had already made them. */
 export async function recordMerchant(
   deps: CommandDeps,
@@ -91,7 +73,6 @@ export async function recordMerchant(
     { now: deps.clock.now(), actor: r.actor },
     r.metadata({ onBehalfOfAccountId: by.proxiedCreator }),
   );
-  if (events.length > 0) afterRecordsAdded(deps, by.accountId, position, r.request.id);
   return { merchantId, noteId, created: events.length > 0, position };
 }
 
@@ -116,6 +97,5 @@ export async function recordNote(
     { now: deps.clock.now(), actor: r.actor },
     r.metadata({ onBehalfOfAccountId: by.proxiedCreator }),
   );
-  if (events.length > 0) afterRecordsAdded(deps, by.accountId, position, r.request.id);
   return { noteId, created: events.length > 0, position };
 }

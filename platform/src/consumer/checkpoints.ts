@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { exec, many, maybeOne, sql } from '../db/typed-sql.ts';
+import { exec, maybeOne, sql } from '../db/typed-sql.ts';
 import type { Queryable } from '../db.ts';
 import { START } from '../event-store/position.ts';
 import type { Position } from '../event-store/types.ts';
@@ -77,6 +77,18 @@ export async function readCheckpointStates(
       // A follower whose group has no row yet has no position either.
       .filter((r) => !r.position.startsWith(FOLLOWS))
       .map((r) => [r.name, { position: r.position, building: r.building }]),
+  );
+}
+
+/**
+ * A consumer's checkpoint at `position` unless it has one: where a new consumer begins when what came
+ * before it is none of its business (a reactor added to a running network starts at the log's head).
+ */
+export async function startCheckpointAt(db: Queryable, name: string, position: Position): Promise<void> {
+  await db.query(
+    `insert into subscription_checkpoints (name, position, updated_at) values ($1, $2, now())
+     on conflict (name) do nothing`,
+    [name, position],
   );
 }
 
