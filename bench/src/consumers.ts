@@ -1,4 +1,4 @@
-import { MAIL_CHECKPOINT, SEARCH_WATCH_CHECKPOINT } from '@mrn/command-api';
+import { CONTRIBUTION_REACTOR_CHECKPOINT, MAIL_CHECKPOINT, SEARCH_WATCH_CHECKPOINT } from '@mrn/command-api';
 import { encodePosition, type Position, PostgresEventStore, readCheckpoints, START } from '@mrn/platform';
 import { allProjectors, liveGroup } from '@mrn/projections';
 import { CHECKPOINT_NAME as DISPATCHER_CHECKPOINT, LOOKUPS_CHECKPOINT } from '@mrn/webhook-dispatcher';
@@ -7,13 +7,15 @@ import type { Pool } from 'pg';
 /**
  * The consumers a server process starts besides the projections (whose checkpoints the rebuild sets):
  * the webhook intake (event log), the dispatcher's reader of projections' being-shopped feed, the
- * search-watch reactor (projections' feed of candidates) and the dispute mailer's outbox.
+ * search-watch reactor (projections' feed of candidates), the contribution reactor and the dispute
+ * mailer's outbox.
  * On a freshly seeded log they begin at its start; a live system has long been following it.
  */
 export const LIVE_CONSUMERS = [
   DISPATCHER_CHECKPOINT,
   LOOKUPS_CHECKPOINT,
   SEARCH_WATCH_CHECKPOINT,
+  CONTRIBUTION_REACTOR_CHECKPOINT,
   MAIL_CHECKPOINT,
 ] as const;
 

@@ -3,6 +3,7 @@ export * from './accounts/account-service.ts';
 export * from './accounts/contribution.ts';
 export * from './accounts/contribution-clock.ts';
 export * from './accounts/contribution-mail-source.ts';
+export * from './accounts/contribution-reactor.ts';
 export { accounts, apiTokens, users } from './aggregates.ts';
 export { verifyApiCredentials } from './auth/api-credentials.ts';
 export * from './auth/passwords.ts';
