@@ -15,8 +15,8 @@ import { reassessAfterRecords } from './contribution.ts';
 
 /** The reactor's row in `subscription_checkpoints`: a position of the event log. */
 export const CONTRIBUTION_REACTOR_CHECKPOINT = 'contribution-reassessment';
-/** The records a funder is credited with (contribution's merchants and notes added). */
-const RECORD_TYPES = new Set(['MerchantAdded', 'NoteAdded']);
+/** The records a funder is credited with (contribution's merchants and notes added): all it reads. */
+const RECORD_TYPES = ['MerchantAdded', 'NoteAdded'];
 /** Under load, the records of the last 50 ms at once: one assessment per funder per batch. */
 const BATCH_INTERVAL_MS = 50;
 
@@ -52,7 +52,7 @@ export class ContributionReactor {
       pool: deps.pool,
       logger: deps.logger,
       ...(deps.leaseUrl ? { leaseUrl: deps.leaseUrl } : {}),
-      relevant: (type) => RECORD_TYPES.has(type),
+      types: RECORD_TYPES,
       batchIntervalMs: BATCH_INTERVAL_MS,
       beforeCommit: (events) => this.reassess(events),
     });
