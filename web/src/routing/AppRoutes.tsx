@@ -32,8 +32,8 @@ const DashboardPage = lazyPage<
   }
 >(() => import('../pages/dashboard/DashboardPage.tsx'), 'DashboardPage');
 const SearchPage = page(() => import('../pages/search/SearchPage.tsx'), 'SearchPage');
-const AddMerchantPage = page(() => import('../pages/merchant/AddMerchantPage.tsx'), 'AddMerchantPage');
-const MerchantPage = page(() => import('../pages/merchant/MerchantPage.tsx'), 'MerchantPage');
+const AddMerchantPage = page(() => import('../merchants/AddMerchantPage.tsx'), 'AddMerchantPage');
+const MerchantPage = page(() => import('../merchants/MerchantPage.tsx'), 'MerchantPage');
 const AdminMerchantsPage = page(
   () => import('../pages/admin-merchants/AdminMerchantsPage.tsx'),
   'AdminMerchantsPage',
@@ -55,27 +55,27 @@ const AgreeToTermsPage = page(() => import('../pages/session/AgreeToTermsPage.ts
 const MembershipPage = page(() => import('../pages/session/MembershipPage.tsx'), 'MembershipPage');
 
 const ProfilePage = page(() => import('../pages/profile/ProfilePage.tsx'), 'ProfilePage');
-const AnalyticsPage = page(() => import('../pages/analytics/AnalyticsPage.tsx'), 'AnalyticsPage');
+const AnalyticsPage = page(() => import('../analytics/AnalyticsPage.tsx'), 'AnalyticsPage');
 const BrokersPage = page(() => import('../pages/brokers/BrokersPage.tsx'), 'BrokersPage');
 const BrokerPage = page(() => import('../pages/brokers/BrokerPage.tsx'), 'BrokerPage');
-const ContributionPage = page(() => import('../pages/contribution/ContributionPage.tsx'), 'ContributionPage');
+const ContributionPage = page(() => import('../contribution/ContributionPage.tsx'), 'ContributionPage');
 const OurMembersPage = page(() => import('../pages/members/OurMembersPage.tsx'), 'OurMembersPage');
-const AccountPage = page(() => import('../pages/account/AccountPage.tsx'), 'AccountPage');
+const AccountPage = page(() => import('../accounts/AccountPage.tsx'), 'AccountPage');
 const MemberPage = lazyPage<
   typeof import('../pages/members/MemberPage.tsx'),
   React.ComponentProps<typeof import('../pages/members/MemberPage.tsx').MemberPage>
 >(() => import('../pages/members/MemberPage.tsx'), 'MemberPage');
 const MerchantSubscriptionsPage = page(
-  () => import('../pages/merchant-subscriptions/MerchantSubscriptionsPage.tsx'),
+  () => import('../merchant-subscriptions/MerchantSubscriptionsPage.tsx'),
   'MerchantSubscriptionsPage',
 );
 const SubscriptionsUnavailable = page(
-  () => import('../pages/merchant-subscriptions/SubscriptionsUnavailable.tsx'),
+  () => import('../merchant-subscriptions/SubscriptionsUnavailable.tsx'),
   'SubscriptionsUnavailable',
 );
-const ScreeningsPage = page(() => import('../pages/screenings/ScreeningsPage.tsx'), 'ScreeningsPage');
+const ScreeningsPage = page(() => import('../screenings/ScreeningsPage.tsx'), 'ScreeningsPage');
 const ScreeningReportPage = page(
-  () => import('../pages/screenings/ScreeningReportPage.tsx'),
+  () => import('../screenings/ScreeningReportPage.tsx'),
   'ScreeningReportPage',
 );
 const FundersPage = page(() => import('../pages/funders/FundersPage.tsx'), 'FundersPage');

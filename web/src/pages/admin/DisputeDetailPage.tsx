@@ -29,11 +29,11 @@ import { DisputeComments } from '../../disputes/DisputeComments.tsx';
 import { ResolveDisputeDialog } from '../../disputes/ResolveDisputeDialog.tsx';
 import { cityState, displayEin, formatDateTime } from '../../merchants/format.ts';
 import { Fact } from '../../merchants/MerchantFacts.tsx';
+import { MerchantHistory } from '../../merchants/MerchantHistory.tsx';
 import { NotesList } from '../../merchants/NotesList.tsx';
 import { merchantPath, PATHS } from '../../routing/paths.ts';
 import { PageSpinner } from '../../ui/PageSpinner.tsx';
 import { useDocumentTitle } from '../../ui/use-document-title.ts';
-import { MerchantHistory } from '../merchant/MerchantHistory.tsx';
 import '../../disputes/disputes.css';
 
 const STATUS_INTENT = { new: Intent.PRIMARY, in_review: Intent.WARNING, resolved: Intent.SUCCESS } as const;

@@ -2,12 +2,12 @@ import { Alert, Button, Intent } from '@blueprintjs/core';
 import { routes, type ScreeningView } from '@mrn/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { ApiError } from '../../api/api-error.ts';
-import { call } from '../../api/client.ts';
-import { invalidateApiPaths } from '../../api/invalidate.ts';
-import { useSignedInUser } from '../../auth/auth-context.ts';
-import { merchantCount, watchBlockedReason, watchedText } from '../../screenings/screening.ts';
-import { LONG_SUCCESS_TOAST_MS, showError, showSuccess } from '../../ui/toaster.ts';
+import { ApiError } from '../api/api-error.ts';
+import { call } from '../api/client.ts';
+import { invalidateApiPaths } from '../api/invalidate.ts';
+import { useSignedInUser } from '../auth/auth-context.ts';
+import { LONG_SUCCESS_TOAST_MS, showError, showSuccess } from '../ui/toaster.ts';
+import { merchantCount, watchBlockedReason, watchedText } from './screening.ts';
 
 /**
  * "Watch all hits" (issue 32): every merchant the screening found added to the account's merchant

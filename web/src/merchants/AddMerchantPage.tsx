@@ -3,12 +3,18 @@ import { routes } from '@mrn/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useMemo, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
-import { apiQuery, useApiMutation } from '../../api/hooks.ts';
-import { idempotencyKeys } from '../../api/idempotency.ts';
-import { useSignedInUser } from '../../auth/auth-context.ts';
-import { draftNoteState } from '../../merchants/draft-note.ts';
-import { type ExistingMerchant, MerchantExistsDialog } from '../../merchants/MerchantExistsDialog.tsx';
-import { MerchantFieldsForm } from '../../merchants/MerchantFieldsForm.tsx';
+import { apiQuery, useApiMutation } from '../api/hooks.ts';
+import { idempotencyKeys } from '../api/idempotency.ts';
+import { useSignedInUser } from '../auth/auth-context.ts';
+import { goBack } from '../routing/go-back.ts';
+import { merchantPath } from '../routing/paths.ts';
+import { showError, showSuccess } from '../ui/toaster.ts';
+import { useDocumentTitle } from '../ui/use-document-title.ts';
+import { useForm } from '../ui/use-form.ts';
+import { useLeaveWarning } from '../ui/use-leave-warning.tsx';
+import { draftNoteState } from './draft-note.ts';
+import { type ExistingMerchant, MerchantExistsDialog } from './MerchantExistsDialog.tsx';
+import { MerchantFieldsForm } from './MerchantFieldsForm.tsx';
 import {
   EIN_INPUT_LENGTH,
   emptyMerchantValues,
@@ -16,8 +22,8 @@ import {
   MERCHANT_MAX,
   merchantBody,
   validateMerchant,
-} from '../../merchants/merchant-form.ts';
-import { NoteFieldsForm } from '../../merchants/NoteFieldsForm.tsx';
+} from './merchant-form.ts';
+import { NoteFieldsForm } from './NoteFieldsForm.tsx';
 import {
   categoryChoices,
   emptyNoteValues,
@@ -25,16 +31,10 @@ import {
   noteBody,
   validateNote,
   validateOnBehalfOf,
-} from '../../merchants/note-form.ts';
-import { OnBehalfOfField } from '../../merchants/OnBehalfOfField.tsx';
-import { invalidateMerchantData } from '../../merchants/queries.ts';
-import { serverFieldErrors } from '../../merchants/server-fields.ts';
-import { goBack } from '../../routing/go-back.ts';
-import { merchantPath } from '../../routing/paths.ts';
-import { showError, showSuccess } from '../../ui/toaster.ts';
-import { useDocumentTitle } from '../../ui/use-document-title.ts';
-import { useForm } from '../../ui/use-form.ts';
-import { useLeaveWarning } from '../../ui/use-leave-warning.tsx';
+} from './note-form.ts';
+import { OnBehalfOfField } from './OnBehalfOfField.tsx';
+import { invalidateMerchantData } from './queries.ts';
+import { serverFieldErrors } from './server-fields.ts';
 
 /** /merchants/new: a merchant with its first note (core spec §2, §4, §5). */
 export function AddMerchantPage() {

@@ -2,12 +2,12 @@ import { Button, Dialog, DialogBody, DialogFooter, Intent } from '@blueprintjs/c
 import { formatEinInput, isEinDigits, normaliseEin, routes, SUBSCRIPTION_TEXTS } from '@mrn/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { useApiMutation } from '../../api/hooks.ts';
-import { invalidateApiPaths } from '../../api/invalidate.ts';
-import { PRODUCT_NAME } from '../../product.ts';
-import { TextField } from '../../ui/fields.tsx';
-import { showError, showSuccess } from '../../ui/toaster.ts';
-import { useReturnFocus } from '../../ui/use-return-focus.ts';
+import { useApiMutation } from '../api/hooks.ts';
+import { invalidateApiPaths } from '../api/invalidate.ts';
+import { PRODUCT_NAME } from '../product.ts';
+import { TextField } from '../ui/fields.tsx';
+import { showError, showSuccess } from '../ui/toaster.ts';
+import { useReturnFocus } from '../ui/use-return-focus.ts';
 
 const EIN_ERROR = 'Enter the 9 digits of the EIN, as 12-3456789.';
 

@@ -1,10 +1,10 @@
 import { Dialog, DialogBody, Intent, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
 import { routes, type WebhookAttemptView } from '@mrn/contracts';
-import { useApiQuery } from '../../api/hooks.ts';
-import { useSignedInUser } from '../../auth/auth-context.ts';
-import { displayEin, formatDateTime } from '../../merchants/format.ts';
-import { DataTable } from '../../ui/DataTable.tsx';
-import { useReturnFocus } from '../../ui/use-return-focus.ts';
+import { useApiQuery } from '../api/hooks.ts';
+import { useSignedInUser } from '../auth/auth-context.ts';
+import { displayEin, formatDateTime } from '../merchants/format.ts';
+import { DataTable } from '../ui/DataTable.tsx';
+import { useReturnFocus } from '../ui/use-return-focus.ts';
 
 /** Every attempt of one delivery: when, the HTTP code, the time taken, the error and the answer's first KB. */
 export function WebhookDeliveryDialog({

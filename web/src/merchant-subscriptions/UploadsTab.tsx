@@ -2,16 +2,16 @@ import { Button, Icon, Intent, Tag } from '@blueprintjs/core';
 import { routes, type SubscriptionImportView } from '@mrn/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
-import { ApiError } from '../../api/api-error.ts';
-import { useApiQuery } from '../../api/hooks.ts';
-import { invalidateApiPaths } from '../../api/invalidate.ts';
-import { useSignedInUser } from '../../auth/auth-context.ts';
-import { formatFileSize } from '../../merchant-subscriptions/file-size.ts';
-import { downloadImportResults } from '../../merchant-subscriptions/results-file.ts';
-import { formatDateTime } from '../../merchants/format.ts';
-import { ListState } from '../../ui/ListState.tsx';
-import { TableCard } from '../../ui/TableCard.tsx';
-import { showError } from '../../ui/toaster.ts';
+import { ApiError } from '../api/api-error.ts';
+import { useApiQuery } from '../api/hooks.ts';
+import { invalidateApiPaths } from '../api/invalidate.ts';
+import { useSignedInUser } from '../auth/auth-context.ts';
+import { formatDateTime } from '../merchants/format.ts';
+import { ListState } from '../ui/ListState.tsx';
+import { TableCard } from '../ui/TableCard.tsx';
+import { showError } from '../ui/toaster.ts';
+import { formatFileSize } from './file-size.ts';
+import { downloadImportResults } from './results-file.ts';
 
 const COLUMNS = ['Date', 'File', 'Size', 'Status', 'Processed?', 'Created', 'Skipped', 'Errors', 'Results'];
 /** How often the list asks again while an import is queued or processing. */

@@ -1,7 +1,7 @@
 import { Callout, H4, HTMLTable, Intent, Spinner, SpinnerSize, Tag } from '@blueprintjs/core';
 import { routes } from '@mrn/contracts';
-import { useApiQuery } from '../../api/hooks.ts';
-import { formatDateTime } from '../../merchants/format.ts';
+import { useApiQuery } from '../api/hooks.ts';
+import { formatDateTime } from './format.ts';
 
 /**
  * Inquiry velocity explained, for platform administrators (issue 24): the figures, which funders each

@@ -3,10 +3,10 @@ import { routes } from '@mrn/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { apiQueryKey, useApiMutation, useApiQuery } from '../../api/hooks.ts';
-import { useSignedInUser } from '../../auth/auth-context.ts';
-import { PATHS } from '../../routing/paths.ts';
-import { showError, showSuccess } from '../../ui/toaster.ts';
+import { apiQueryKey, useApiMutation, useApiQuery } from '../api/hooks.ts';
+import { useSignedInUser } from '../auth/auth-context.ts';
+import { PATHS } from '../routing/paths.ts';
+import { showError, showSuccess } from '../ui/toaster.ts';
 
 const MASK = 'whsec_••••••••••••••••••••••••';
 

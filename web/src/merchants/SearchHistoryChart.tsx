@@ -2,9 +2,9 @@ import { AxisBottom, AxisLeft } from '@visx/axis';
 import { Group } from '@visx/group';
 import { scaleLinear, scalePoint } from '@visx/scale';
 import { LinePath } from '@visx/shape';
-import { yTicks } from '../../merchants/chart-scale.ts';
-import { monthLabel } from '../../merchants/format.ts';
-import { useElementWidth } from '../../ui/use-element-width.ts';
+import { useElementWidth } from '../ui/use-element-width.ts';
+import { yTicks } from './chart-scale.ts';
+import { monthLabel } from './format.ts';
 
 // Blueprint palette: blue3 for the line, gray for axes.
 const LINE = '#2d72d2';

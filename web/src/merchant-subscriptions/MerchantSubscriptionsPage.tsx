@@ -1,10 +1,10 @@
 import { Callout, H2, Intent, Tab, Tabs } from '@blueprintjs/core';
 import { routes } from '@mrn/contracts';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
-import { useApiQuery } from '../../api/hooks.ts';
-import { useSignedInUser } from '../../auth/auth-context.ts';
-import { PATHS } from '../../routing/paths.ts';
-import { useDocumentTitle } from '../../ui/use-document-title.ts';
+import { useApiQuery } from '../api/hooks.ts';
+import { useSignedInUser } from '../auth/auth-context.ts';
+import { PATHS } from '../routing/paths.ts';
+import { useDocumentTitle } from '../ui/use-document-title.ts';
 import { SubscriptionsTab } from './SubscriptionsTab.tsx';
 import { UploadsTab } from './UploadsTab.tsx';
 import { WebhookLogsTab } from './WebhookLogsTab.tsx';

@@ -1,9 +1,9 @@
 import { Card, Classes, H2, H4, Icon, type IconName, Intent, Tag } from '@blueprintjs/core';
 import { SCREENING_MAX_EINS, SCREENING_TEXTS } from '@mrn/contracts';
 import { Link } from 'react-router-dom';
-import { useSignedInUser } from '../../auth/auth-context.ts';
-import { PATHS } from '../../routing/paths.ts';
-import { useDocumentTitle } from '../../ui/use-document-title.ts';
+import { useSignedInUser } from '../auth/auth-context.ts';
+import { PATHS } from '../routing/paths.ts';
+import { useDocumentTitle } from '../ui/use-document-title.ts';
 import '../merchant-subscriptions/subscriptions-unavailable.css';
 
 /** A router link drawn as a Blueprint button (it navigates, so it is a link for assistive technology). */

@@ -1,10 +1,10 @@
 import { Callout, Intent, NonIdealState, Tag } from '@blueprintjs/core';
 import { type RouteResponse, routes } from '@mrn/contracts';
 import { Fragment } from 'react';
-import { useApiQuery } from '../../api/hooks.ts';
-import { formatDateTime } from '../../merchants/format.ts';
-import { DataTable } from '../../ui/DataTable.tsx';
-import { PageSpinner } from '../../ui/PageSpinner.tsx';
+import { useApiQuery } from '../api/hooks.ts';
+import { DataTable } from '../ui/DataTable.tsx';
+import { PageSpinner } from '../ui/PageSpinner.tsx';
+import { formatDateTime } from './format.ts';
 import './merchant-history.css';
 
 // Three columns, so the table fits beside a dispute at 1280 px: who acted is one cell (the person, their

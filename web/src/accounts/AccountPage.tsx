@@ -1,10 +1,10 @@
 import { Callout, Classes, H2, Intent } from '@blueprintjs/core';
 import { routes } from '@mrn/contracts';
-import { AccountTabs } from '../../accounts/AccountTabs.tsx';
-import { useApiQuery } from '../../api/hooks.ts';
-import { useSignedInUser } from '../../auth/auth-context.ts';
-import { PageSpinner } from '../../ui/PageSpinner.tsx';
-import { useDocumentTitle } from '../../ui/use-document-title.ts';
+import { useApiQuery } from '../api/hooks.ts';
+import { useSignedInUser } from '../auth/auth-context.ts';
+import { PageSpinner } from '../ui/PageSpinner.tsx';
+import { useDocumentTitle } from '../ui/use-document-title.ts';
+import { AccountTabs } from './AccountTabs.tsx';
 
 /** /account: the own account for account administrators (accounts §2). */
 export function AccountPage() {

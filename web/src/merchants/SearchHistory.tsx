@@ -1,8 +1,8 @@
 import { Callout, HTMLTable, Intent, Spinner, SpinnerSize } from '@blueprintjs/core';
 import { routes, SEARCH_HISTORY_MONTHS } from '@mrn/contracts';
 import { lazy, Suspense } from 'react';
-import { useApiQuery } from '../../api/hooks.ts';
-import { monthLabel } from '../../merchants/format.ts';
+import { useApiQuery } from '../api/hooks.ts';
+import { monthLabel } from './format.ts';
 
 export const PRO_ONLY_SEARCH_HISTORY = 'Search history is only available to PRO members.';
 

@@ -10,17 +10,24 @@ import {
 import { keepPreviousData, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { ApiError } from '../../api/api-error.ts';
-import { call } from '../../api/client.ts';
-import { useApiQuery } from '../../api/hooks.ts';
-import { invalidateApiPaths } from '../../api/invalidate.ts';
-import { useSignedInUser } from '../../auth/auth-context.ts';
-import { hasProFeatures } from '../../auth/permissions.ts';
-import { useContribution } from '../../contribution/queries.ts';
-import { standingOf } from '../../contribution/standing.ts';
-import { formatFileSize } from '../../merchant-subscriptions/file-size.ts';
-import { formatDateTime } from '../../merchants/format.ts';
-import { PATHS, screeningPath } from '../../routing/paths.ts';
+import { ApiError } from '../api/api-error.ts';
+import { call } from '../api/client.ts';
+import { useApiQuery } from '../api/hooks.ts';
+import { invalidateApiPaths } from '../api/invalidate.ts';
+import { useSignedInUser } from '../auth/auth-context.ts';
+import { hasProFeatures } from '../auth/permissions.ts';
+import { useContribution } from '../contribution/queries.ts';
+import { standingOf } from '../contribution/standing.ts';
+import { formatFileSize } from '../merchant-subscriptions/file-size.ts';
+import { formatDateTime } from '../merchants/format.ts';
+import { PATHS, screeningPath } from '../routing/paths.ts';
+import { LinkedRow } from '../ui/LinkedRow.tsx';
+import { ListState } from '../ui/ListState.tsx';
+import { Pager } from '../ui/Pager.tsx';
+import { TableCard } from '../ui/TableCard.tsx';
+import { useDocumentTitle } from '../ui/use-document-title.ts';
+import { useListParams } from '../ui/use-list-params.ts';
+import { ScreeningUnavailable } from './ScreeningUnavailable.tsx';
 import {
   checkScreeningFile,
   isRunning,
@@ -29,14 +36,7 @@ import {
   type StartedState,
   screeningFileName,
   sourceLabel,
-} from '../../screenings/screening.ts';
-import { LinkedRow } from '../../ui/LinkedRow.tsx';
-import { ListState } from '../../ui/ListState.tsx';
-import { Pager } from '../../ui/Pager.tsx';
-import { TableCard } from '../../ui/TableCard.tsx';
-import { useDocumentTitle } from '../../ui/use-document-title.ts';
-import { useListParams } from '../../ui/use-list-params.ts';
-import { ScreeningUnavailable } from './ScreeningUnavailable.tsx';
+} from './screening.ts';
 import './screenings.css';
 
 /** The list of past screenings is asked again this often while one of them runs. */

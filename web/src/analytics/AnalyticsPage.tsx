@@ -1,7 +1,7 @@
 import { Classes, H2 } from '@blueprintjs/core';
-import { AnalyticsPanel } from '../../analytics/AnalyticsPanel.tsx';
-import { useSignedInUser } from '../../auth/auth-context.ts';
-import { useDocumentTitle } from '../../ui/use-document-title.ts';
+import { useSignedInUser } from '../auth/auth-context.ts';
+import { useDocumentTitle } from '../ui/use-document-title.ts';
+import { AnalyticsPanel } from './AnalyticsPanel.tsx';
 
 /** /analytics: the signed-in member's account figures (a platform admin's: the whole network's). */
 export function AnalyticsPage() {

@@ -11,15 +11,11 @@ import {
 import { routes, SUBSCRIPTION_TEXTS } from '@mrn/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
-import { invalidateApiPaths } from '../../api/invalidate.ts';
-import { formatFileSize } from '../../merchant-subscriptions/file-size.ts';
-import {
-  checkCsvFile,
-  type UploadStage,
-  uploadSubscriptionCsv,
-} from '../../merchant-subscriptions/upload.ts';
-import { showError, showSuccess } from '../../ui/toaster.ts';
-import { useReturnFocus } from '../../ui/use-return-focus.ts';
+import { invalidateApiPaths } from '../api/invalidate.ts';
+import { showError, showSuccess } from '../ui/toaster.ts';
+import { useReturnFocus } from '../ui/use-return-focus.ts';
+import { formatFileSize } from './file-size.ts';
+import { checkCsvFile, type UploadStage, uploadSubscriptionCsv } from './upload.ts';
 
 const STAGE_TEXT: Record<UploadStage, string> = {
   checksum: 'Preparing the file…',

@@ -1,10 +1,10 @@
 import { Card, Classes, H2, H4, Icon, type IconName, Intent, Tag } from '@blueprintjs/core';
-import { askAdminToUpgrade, ProFeatureList, UPGRADE_PATH } from '../../accounts/ProUpgrade.tsx';
-import { useSignedInUser } from '../../auth/auth-context.ts';
-import { PRODUCT_NAME } from '../../product.ts';
-import { PATHS } from '../../routing/paths.ts';
-import { ButtonLink } from '../../ui/ButtonLink.tsx';
-import { useDocumentTitle } from '../../ui/use-document-title.ts';
+import { askAdminToUpgrade, ProFeatureList, UPGRADE_PATH } from '../accounts/ProUpgrade.tsx';
+import { useSignedInUser } from '../auth/auth-context.ts';
+import { PRODUCT_NAME } from '../product.ts';
+import { PATHS } from '../routing/paths.ts';
+import { ButtonLink } from '../ui/ButtonLink.tsx';
+import { useDocumentTitle } from '../ui/use-document-title.ts';
 import './subscriptions-unavailable.css';
 
 const WHAT_IT_DOES: { icon: IconName; text: string }[] = [

@@ -4,10 +4,10 @@ import { AxisBottom } from '@visx/axis';
 import { Group } from '@visx/group';
 import { scaleBand, scaleLinear } from '@visx/scale';
 import type { KeyboardEvent } from 'react';
-import { niceTicks } from '../../analytics/chart-ticks.ts';
-import { categoryIntent } from '../../merchants/category-intent.ts';
-import { type ExposureBar, formatPercent, merchantCount } from '../../screenings/screening.ts';
-import { useElementWidth } from '../../ui/use-element-width.ts';
+import { niceTicks } from '../analytics/chart-ticks.ts';
+import { categoryIntent } from '../merchants/category-intent.ts';
+import { useElementWidth } from '../ui/use-element-width.ts';
+import { type ExposureBar, formatPercent, merchantCount } from './screening.ts';
 
 // Blueprint's palette, as the notes' category tags are coloured: defaults and fraud red, payment
 // trouble orange, the rest gray.

@@ -2,19 +2,14 @@ import { Button, Dialog, DialogBody, DialogFooter, Intent } from '@blueprintjs/c
 import { type MerchantView, routes } from '@mrn/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import type { FormEvent } from 'react';
-import { useApiMutation } from '../../api/hooks.ts';
-import { MerchantFieldsForm } from '../../merchants/MerchantFieldsForm.tsx';
-import {
-  MERCHANT_LABELS,
-  merchantBody,
-  merchantValuesOf,
-  validateMerchant,
-} from '../../merchants/merchant-form.ts';
-import { invalidateMerchantData } from '../../merchants/queries.ts';
-import { serverFieldErrors } from '../../merchants/server-fields.ts';
-import { showError, showSuccess } from '../../ui/toaster.ts';
-import { useForm } from '../../ui/use-form.ts';
-import { useReturnFocus } from '../../ui/use-return-focus.ts';
+import { useApiMutation } from '../api/hooks.ts';
+import { showError, showSuccess } from '../ui/toaster.ts';
+import { useForm } from '../ui/use-form.ts';
+import { useReturnFocus } from '../ui/use-return-focus.ts';
+import { MerchantFieldsForm } from './MerchantFieldsForm.tsx';
+import { MERCHANT_LABELS, merchantBody, merchantValuesOf, validateMerchant } from './merchant-form.ts';
+import { invalidateMerchantData } from './queries.ts';
+import { serverFieldErrors } from './server-fields.ts';
 
 /** Edit merchant (the adding funder and platform administrators): the same fields as add merchant. */
 export function EditMerchantDialog({

@@ -20,13 +20,20 @@ import {
 } from '@mrn/contracts';
 import { useId, useRef, useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router-dom';
-import { ApiError } from '../../api/api-error.ts';
-import { useApiQuery } from '../../api/hooks.ts';
-import { useSignedInUser } from '../../auth/auth-context.ts';
-import { hasProFeatures } from '../../auth/permissions.ts';
-import { formatDateTime } from '../../merchants/format.ts';
-import { PATHS } from '../../routing/paths.ts';
-import { downloadScreeningCsv, downloadScreeningPdf } from '../../screenings/report-files.ts';
+import { ApiError } from '../api/api-error.ts';
+import { useApiQuery } from '../api/hooks.ts';
+import { useSignedInUser } from '../auth/auth-context.ts';
+import { hasProFeatures } from '../auth/permissions.ts';
+import { formatDateTime } from '../merchants/format.ts';
+import { PATHS } from '../routing/paths.ts';
+import { PageSpinner } from '../ui/PageSpinner.tsx';
+import { showError } from '../ui/toaster.ts';
+import { useDocumentTitle } from '../ui/use-document-title.ts';
+import { useListParams } from '../ui/use-list-params.ts';
+import { ExposureChart } from './ExposureChart.tsx';
+import { ReportRows, ROW_PAGE_SIZES } from './ReportRows.tsx';
+import { downloadScreeningCsv, downloadScreeningPdf } from './report-files.ts';
+import { ScreeningUnavailable } from './ScreeningUnavailable.tsx';
 import {
   describeRejectedRow,
   exposureBars,
@@ -40,14 +47,7 @@ import {
   WINDOW_CHOICES,
   watchBlockedReason,
   windowChoice,
-} from '../../screenings/screening.ts';
-import { PageSpinner } from '../../ui/PageSpinner.tsx';
-import { showError } from '../../ui/toaster.ts';
-import { useDocumentTitle } from '../../ui/use-document-title.ts';
-import { useListParams } from '../../ui/use-list-params.ts';
-import { ExposureChart } from './ExposureChart.tsx';
-import { ReportRows, ROW_PAGE_SIZES } from './ReportRows.tsx';
-import { ScreeningUnavailable } from './ScreeningUnavailable.tsx';
+} from './screening.ts';
 import { WatchAllHits } from './WatchAllHits.tsx';
 import './screenings.css';
 

@@ -12,15 +12,11 @@ import {
 import type { SubscriptionImportView } from '@mrn/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useId, useMemo, useState } from 'react';
-import { ApiError } from '../../api/api-error.ts';
-import { DataGrid, type GridColumn } from '../../grid/DataGrid.tsx';
-import {
-  type ImportResultRow,
-  type OutcomeKind,
-  ResultsFormatError,
-} from '../../merchant-subscriptions/import-results.ts';
-import { downloadImportResults, loadImportResults } from '../../merchant-subscriptions/results-file.ts';
-import { showError } from '../../ui/toaster.ts';
+import { ApiError } from '../api/api-error.ts';
+import { DataGrid, type GridColumn } from '../grid/DataGrid.tsx';
+import { showError } from '../ui/toaster.ts';
+import { type ImportResultRow, type OutcomeKind, ResultsFormatError } from './import-results.ts';
+import { downloadImportResults, loadImportResults } from './results-file.ts';
 import './import-results.css';
 
 type Filter = 'all' | OutcomeKind;
