@@ -11,6 +11,7 @@ import type { CommandDeps } from './context.ts';
 import { disputeHandlers } from './disputes/dispute-handlers.ts';
 import { disputeMails } from './disputes/dispute-mail-source.ts';
 import { registerDirectUploads } from './imports/direct-uploads.ts';
+import { importHandlers } from './imports/import-handlers.ts';
 import { startImportResumer } from './imports/resume-imports.ts';
 import { startMailReactor } from './mail/mail-outbox.ts';
 import { merchantSubscriptionHandlers } from './merchant-subscriptions/merchant-subscription-handlers.ts';
@@ -36,6 +37,7 @@ export function commandHandlers(deps: CommandDeps): HandlersFor<RoutesOf<'comman
     ...disputeHandlers(deps),
     ...billingHandlers(deps),
     ...merchantSubscriptionHandlers(deps),
+    ...importHandlers(deps),
     ...partnerCommandHandlers(deps),
     ...sandboxHandlers(deps),
     ...screeningHandlers(deps),

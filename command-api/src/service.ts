@@ -1,9 +1,9 @@
 import type { PartnerApiMount } from '@mrn/platform';
-import { runContributionClock } from './accounts/contribution-clock.ts';
 import { runContributionReactor } from './accounts/contribution-reactor.ts';
 import { startApiTokenBackfill } from './auth/api-token-backfill.ts';
 import { settleBackground } from './background.ts';
 import type { CommandDeps } from './context.ts';
+import { runContributionClock } from './contribution-clock.ts';
 import { runSearchWatchReactor } from './merchant-subscriptions/search-watch-reactor.ts';
 import { registerCommandApi } from './plugin.ts';
 

@@ -14,6 +14,7 @@ import type { DispatcherSource } from './intake/sources.ts';
 import { startLookupsAtIntake, WatchedLookupsReader } from './intake/watched-lookups.ts';
 import { createMissingSecrets } from './signing/signing.ts';
 
+export { CHECKPOINT_NAME, LOOKUPS_CHECKPOINT } from './checkpoint.ts';
 export type { ClaimedDelivery } from './delivery/claim.ts';
 export type { DeliveryOutcome } from './delivery/delivery.ts';
 export { LEASE_MS, MAX_IN_FLIGHT, PER_ENDPOINT_IN_FLIGHT } from './delivery/delivery.ts';
@@ -24,8 +25,8 @@ export {
   REQUEST_TIMEOUT_MS,
   RESPONSE_KEEP_BYTES,
 } from './delivery/http-post.ts';
-export { DISABLE_AFTER_MS, JITTER, MAX_ATTEMPTS, RETRY_DELAYS_MS } from './delivery/retry-policy.ts';
-export { CHECKPOINT_NAME, LOOKUPS_CHECKPOINT } from './intake/checkpoint.ts';
+export { JITTER, MAX_ATTEMPTS, RETRY_DELAYS_MS } from './delivery/retry-policy.ts';
+export { DISABLE_AFTER_MS } from './endpoints/endpoint-health.ts';
 
 export interface DispatcherOptions extends DeliveryOptions {
   store: EventStore;

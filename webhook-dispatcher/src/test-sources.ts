@@ -60,7 +60,7 @@ export function kafkaUnderTest(kafka: ServerForTests<{ brokers: string[] }>): So
   const dispatchers: WebhookDispatcher[] = [];
   let from: Position;
 
-  // Consumed means applied: the dispatcher records each event it handles (kafka/kafka-dedupe.ts).
+  // Consumed means applied: the dispatcher records each event it handles (intake/kafka-dedupe.ts).
   const caughtUp = async () => {
     const appended = await ctx.store.readAll({
       fromPosition: from,

@@ -12,12 +12,12 @@ import type {
   updateAccount,
 } from '@mrn/contracts';
 import { type Actor, type Handler, newId } from '@mrn/platform';
-import { accounts } from '../aggregates.ts';
-import { closeAccountSessions, closeApiSessions } from '../auth/sessions.ts';
 import { transact } from '../command-handler.ts';
 import { type CommandDeps, metadataFor } from '../context.ts';
+import { closeAccountSessions, closeApiSessions } from '../credentials/sessions.ts';
 import { assertSafeWebhookUrl } from '../webhooks/webhook-url.ts';
 import type { AccountCommand, AccountDetailsInput } from './account.ts';
+import { accounts } from './aggregate.ts';
 import { ninetyDayContribution } from './contribution.ts';
 
 const toDetails = (a: AccountFields): AccountDetailsInput => ({

@@ -1,7 +1,7 @@
 import type { EventMetadata, EventStore } from '@mrn/platform';
-import { accounts } from '../aggregates.ts';
 import type { CommandContext } from '../decider.ts';
 import type { AccountCommand } from './account.ts';
+import { accounts } from './aggregate.ts';
 
 export const openAccount = (
   deps: { store: EventStore },

@@ -11,6 +11,7 @@ import {
   watchSettingsOf,
 } from '@mrn/contracts';
 import { type Actor, conflict, forbidden, gone, invalid, notFound } from '@mrn/platform';
+import { assertNever, type Decider } from '../decider.ts';
 import {
   type BillingCommand,
   type BillingEvent,
@@ -18,8 +19,7 @@ import {
   decideBilling,
   evolveBilling,
   initialBilling,
-} from '../billing/account-billing.ts';
-import { assertNever, type Decider } from '../decider.ts';
+} from './account-billing.ts';
 
 export type AccountEvent =
   | EventOf<'AccountOpened'>

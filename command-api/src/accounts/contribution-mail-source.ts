@@ -1,9 +1,9 @@
 import { type EventData, parseEvent, recordsNeeded, streams } from '@mrn/contracts';
 import type { Clock, EventStore, Pool, RecordedEvent } from '@mrn/platform';
-import { accounts } from '../aggregates.ts';
 import type { MailSource, OutboxMail } from '../mail/mail-outbox.ts';
 import { mailRecipientsOf } from '../mail/mail-recipients.ts';
 import { type AccountEvent, type AccountState, accountDecider } from './account.ts';
+import { accounts } from './aggregate.ts';
 import { contributionNow } from './contribution.ts';
 import { contributionLockMail, contributionMail, contributionUnlockMail } from './contribution-mail.ts';
 

@@ -7,7 +7,7 @@ import type {
   Position,
   ReadModelProgress,
 } from '@mrn/platform';
-import { accounts } from '../aggregates.ts';
+import { accounts } from './aggregate.ts';
 
 /**
  * The account's 90-day contribution as of `now`, computed by the contribution read model's own

@@ -1,7 +1,7 @@
 import { isEmail } from '@mrn/contracts';
 import { type Actor, invalid, notFound, unauthorized } from '@mrn/platform';
 import type { CommandDeps } from '../context.ts';
-import { normaliseEmail } from '../users/user-service.ts';
+import { normaliseEmail } from '../credentials/email.ts';
 import { loadAccount } from './account-service.ts';
 
 export const domainRuleMessage = (domain: string) => `Only email addresses ending in @${domain} are valid.`;

@@ -1,7 +1,7 @@
 import type { Routes } from '@mrn/contracts';
 import type { Handler } from '@mrn/platform';
-import { appSettings } from '../aggregates.ts';
 import { type CommandDeps, metadataFor } from '../context.ts';
+import { appSettings } from './aggregate.ts';
 
 export function appSettingsHandlers(deps: CommandDeps) {
   const updateAppSettings: Handler<Routes['updateAppSettings']> = async (req) => {

@@ -1,11 +1,11 @@
 import { API_TEXTS } from '@mrn/contracts';
 import { type EventStore, forbidden, unauthorized } from '@mrn/platform';
 import { loadAccount } from '../accounts/account-service.ts';
-import { apiTokens } from '../aggregates.ts';
+import { hashSecret, secretMatches } from '../credentials/tokens.ts';
+import { apiTokens } from '../users/aggregates.ts';
 import type { ActiveUser } from '../users/user.ts';
 import { loadUser } from '../users/user-service.ts';
 import { apiTokenBackfillRunning } from './api-token-backfill.ts';
-import { hashSecret, secretMatches } from './tokens.ts';
 
 /**
  * The user whose API credentials these are, decided from the event store alone: the token's reservation

@@ -3,8 +3,8 @@ import { createLogger, PostgresEventStore } from '@mrn/platform';
 import { createTestDatabase, type TestDatabase } from '@mrn/platform/testing';
 import { allMigrations, type RunningServer, startServer, testConfig } from '@mrn/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashSecret } from '../credentials/tokens.ts';
 import { type LegacyGrants, seedLegacyGrants } from './test-legacy-api-grants.ts';
-import { hashSecret } from './tokens.ts';
 
 // Issue 22 item 4: a database from before API tokens were reserved. The product starts on it, reserves
 // the tokens still current from the log in the background, and POST /api/v2/token accepts them with

@@ -10,10 +10,10 @@ import {
 } from '@mrn/platform';
 import { createTestDatabase, type TestDatabase } from '@mrn/platform/testing';
 import { afterAll, describe, expect, it, vi } from 'vitest';
+import { hashSecret } from '../credentials/tokens.ts';
 import { verifyApiCredentials } from './api-credentials.ts';
 import { backfillApiTokens, startApiTokenBackfill } from './api-token-backfill.ts';
 import { type LegacyGrants, seedLegacyGrants } from './test-legacy-api-grants.ts';
-import { hashSecret } from './tokens.ts';
 
 // Issue 22 item 4: the token check decides from the token's reservation and the user's stream, with no
 // read model to fall back on; tokens granted before reservations get theirs from the log, once.

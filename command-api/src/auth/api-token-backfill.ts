@@ -1,11 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type EventData, parseEvent, streams } from '@mrn/contracts';
 import { type Clock, type EventStore, type Logger, START } from '@mrn/platform';
-import { apiTokens, users } from '../aggregates.ts';
 import { defineAggregate } from '../command-handler.ts';
 import { systemMetadata } from '../context.ts';
+import { hashSecret } from '../credentials/tokens.ts';
+import { apiTokens, users } from '../users/aggregates.ts';
 import { apiTokenBackfillDecider } from '../users/api-token-reservation.ts';
-import { hashSecret } from './tokens.ts';
 
 const backfills = defineAggregate({
   decider: apiTokenBackfillDecider,

@@ -15,13 +15,14 @@ import { generateSecret, generateURI, verify } from 'otplib';
 import { loadAccount } from '../accounts/account-service.ts';
 import { executeCommand } from '../command-handler.ts';
 import { type CommandDeps, metadataFor } from '../context.ts';
+import { normaliseEmail } from '../credentials/email.ts';
+import { DUMMY_HASH, verifyPassword } from '../credentials/passwords.ts';
+import { closeSession, openSession } from '../credentials/sessions.ts';
+import { hashSecret, newSecret, secretMatches } from '../credentials/tokens.ts';
 import { type ActiveUser, userDecider } from '../users/user.ts';
-import { findUserIdByEmail, loadUser, normaliseEmail } from '../users/user-service.ts';
-import { DUMMY_HASH, verifyPassword } from './passwords.ts';
+import { findUserIdByEmail, loadUser } from '../users/user-service.ts';
 import { mfaRequiredFor, toSessionUser } from './session-user.ts';
-import { closeSession, openSession } from './sessions.ts';
 import { Throttle } from './throttle.ts';
-import { hashSecret, newSecret, secretMatches } from './tokens.ts';
 
 export const MFA_TEXTS = {
   failed: 'Failed',

@@ -2,7 +2,6 @@ import {
   type adminChangePassword,
   type changePassword,
   type forgotPassword,
-  INVITATION_LINK_PARAM,
   PASSWORD_HISTORY,
   type passwordReset,
   streams,
@@ -18,12 +17,14 @@ import {
 import { runInBackground } from '../background.ts';
 import { executeCommand } from '../command-handler.ts';
 import { type CommandDeps, metadataFor } from '../context.ts';
+import { normaliseEmail } from '../credentials/email.ts';
+import { hashPassword, verifyPassword } from '../credentials/passwords.ts';
+import { closeUserSessions } from '../credentials/sessions.ts';
+import { hashSecret } from '../credentials/tokens.ts';
+import { issueResetLink, RESET_TTL_MS } from '../users/reset-links.ts';
 import { type ActiveUser, USER_TEXTS, userDecider } from '../users/user.ts';
-import { findUserIdByEmail, loadUser, normaliseEmail } from '../users/user-service.ts';
-import { hashPassword, verifyPassword } from './passwords.ts';
-import { closeUserSessions } from './sessions.ts';
+import { findUserIdByEmail, loadUser } from '../users/user-service.ts';
 import { Throttle } from './throttle.ts';
-import { hashSecret, newSecret } from './tokens.ts';
 
 export const PASSWORD_TEXTS = {
   wrongOldPassword: 'The current password is not correct.',
@@ -31,9 +32,6 @@ export const PASSWORD_TEXTS = {
   tooMany: 'Too many attempts. Please wait and try again.',
 } as const;
 
-const RESET_TTL_MS = 60 * 60 * 1000;
-const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
-export const RESET_TTL = { resetMs: RESET_TTL_MS, invitationMs: INVITATION_TTL_MS } as const;
 const RESET_THROTTLE = { failures: 10, windowSeconds: 15 * 60 };
 
 /** Does the new password equal one of the last five (DESIGN §5)? Each check is an argon2 verify. */
@@ -42,58 +40,6 @@ async function reusesPassword(user: ActiveUser, password: string): Promise<boole
     if (await verifyPassword(hash, password)) return true;
   }
   return false;
-}
-
-async function issueResetLink(
-  deps: CommandDeps,
-  userId: string,
-  email: string,
-  ttlMs: number,
-  metadata: EventMetadata,
-  purpose: 'reset' | 'invitation' = 'reset',
-) {
-  const token = newSecret();
-  const result = await executeCommand(
-    deps,
-    userDecider,
-    streams.user(userId),
-    {
-      type: 'RequestPasswordReset',
-      tokenHash: hashSecret(token),
-      expiresAt: new Date(deps.clock.now().getTime() + ttlMs).toISOString(),
-    },
-    { now: deps.clock.now() },
-    metadata,
-  );
-  // E-mailed, and often asked for by someone who is not signed in: PUBLIC_URL or the server's own
-  // address, never the request's Host (a forged one would carry the token to its server;
-  // platform/src/http/link-origin.ts).
-  const link = `${deps.publicUrl}/password_reset?reset_token=${encodeURIComponent(token)}&email=${encodeURIComponent(email)}${purpose === 'invitation' ? `&${INVITATION_LINK_PARAM}=1` : ''}`;
-  return { link, position: result.position };
-}
-
-/** A new member sets their password through a link valid for 7 days. */
-export async function sendInvitation(
-  deps: CommandDeps,
-  userId: string,
-  email: string,
-  accountName: string,
-  metadata: EventMetadata,
-) {
-  const { link, position } = await issueResetLink(
-    deps,
-    userId,
-    email,
-    INVITATION_TTL_MS,
-    metadata,
-    'invitation',
-  );
-  await deps.mailer.send({
-    to: email,
-    subject: `You have been added to ${deps.config.PRODUCT_NAME}`,
-    text: `You have been added as a member of ${accountName} on ${deps.config.PRODUCT_NAME}.\n\nSet your password here (valid for 7 days):\n${link}\n`,
-  });
-  return position;
 }
 
 export function passwordHandlers(deps: CommandDeps) {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type DomainEvent, streams } from '@mrn/contracts';
 import type { EventStore } from '@mrn/platform';
-import { hashSecret, newSecret } from './tokens.ts';
+import { hashSecret, newSecret } from '../credentials/tokens.ts';
 
 export interface Credentials {
   userId: string;

@@ -22,16 +22,16 @@ import {
 } from '@mrn/platform';
 import Stripe from 'stripe';
 import type { OpenAccountState } from '../accounts/account.ts';
-import { loadAccount } from '../accounts/account-service.ts';
-import { accounts } from '../aggregates.ts';
-import { closeSession } from '../auth/sessions.ts';
-import { type CommandDeps, metadataFor } from '../context.ts';
 import {
   assertMayChangePlan,
   assertMayManageBilling,
   assertMayStartMembership,
   BILLING_TEXTS,
-} from './account-billing.ts';
+} from '../accounts/account-billing.ts';
+import { loadAccount } from '../accounts/account-service.ts';
+import { accounts } from '../accounts/aggregate.ts';
+import { type CommandDeps, metadataFor } from '../context.ts';
+import { closeSession } from '../credentials/sessions.ts';
 import { withBillingLock } from './billing-lock.ts';
 
 /** Stripe's refusals in the product's terms: a declined card is the card's message (402), nothing written. */

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { AccountCommand } from '../accounts/account.ts';
-import { accounts, stripeEvents } from '../aggregates.ts';
+import type { StripeSubscriptionState } from '../accounts/account-billing.ts';
+import { accounts } from '../accounts/aggregate.ts';
 import { runInBackground } from '../background.ts';
 import { transact } from '../command-handler.ts';
 import type { CommandDeps } from '../context.ts';
 import { mailRecipientsOf } from '../mail/mail-recipients.ts';
-import type { StripeSubscriptionState } from './account-billing.ts';
+import { stripeEvents } from './aggregate.ts';
 import { withBillingLock } from './billing-lock.ts';
 import { planVersionOf, WEBHOOK_TEXTS, WebhookRefused } from './gateway.ts';
 

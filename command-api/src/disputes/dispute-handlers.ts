@@ -6,9 +6,10 @@ import type {
   startDisputeReview,
 } from '@mrn/contracts';
 import { type Actor, type Handler, invalid } from '@mrn/platform';
-import { disputes, users } from '../aggregates.ts';
 import { type CommandDeps, metadataFor } from '../context.ts';
 import { recordIds } from '../idempotency.ts';
+import { users } from '../users/aggregates.ts';
+import { disputes } from './aggregate.ts';
 import { resolveDisputeWithRecord } from './dispute-resolution.ts';
 
 const fieldError = (field: string, message: string) =>

@@ -1,7 +1,7 @@
 import type { EventData } from '@mrn/contracts';
 import type { EventStore } from '@mrn/platform';
-import { disputes } from '../aggregates.ts';
 import type { MailSource, OutboxMail } from '../mail/mail-outbox.ts';
+import { disputes } from './aggregate.ts';
 import { receivedMail, resolvedMail } from './dispute-mail.ts';
 
 /**

@@ -1,9 +1,10 @@
 import { PLATFORM_ONLY_CATEGORY, type ResolveDisputeFields } from '@mrn/contracts';
 import { type EventMetadata, type EventStore, invalid, newId } from '@mrn/platform';
-import { disputes, merchants } from '../aggregates.ts';
 import { transact, type UnitOfWork } from '../command-handler.ts';
 import type { CommandContext } from '../decider.ts';
+import { merchants } from '../merchants/aggregates.ts';
 import { registerNote, releaseEin } from '../merchants/merchant-service.ts';
+import { disputes } from './aggregate.ts';
 
 const fieldError = (field: string, message: string) =>
   invalid(`${field}: ${message}`, { fields: [{ field, message }] });

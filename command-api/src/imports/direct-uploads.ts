@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { DIRECT_UPLOAD_PATH, SUBSCRIPTION_UPLOAD_MAX_BYTES } from '@mrn/contracts';
 import { conflict, invalid, notFound, ruleBroken } from '@mrn/platform';
 import type { CommandDeps } from '../context.ts';
-import { hashToken } from '../merchant-subscriptions/merchant-subscription-handlers.ts';
+import { hashSecret } from '../credentials/tokens.ts';
 
 export const DIRECT_UPLOAD_TEXTS = {
   notCsv: 'The file must be a CSV (text/csv).',
@@ -46,7 +46,7 @@ export function registerDirectUploads(deps: CommandDeps): void {
           uploaded_at: Date | null;
         }>(
           'select id, byte_size, checksum, expires_at, uploaded_at from direct_uploads where token_hash = $1',
-          [hashToken(request.params.token)],
+          [hashSecret(request.params.token)],
         );
         const upload = rows[0];
         if (!upload || upload.expires_at.getTime() < deps.clock.now().getTime())

@@ -1,7 +1,7 @@
 import type { EventMetadata } from '@mrn/platform';
-import { subscriptions } from '../aggregates.ts';
 import { transact } from '../command-handler.ts';
 import type { CommandDeps } from '../context.ts';
+import { subscriptions } from '../merchant-subscriptions/aggregate.ts';
 import type { ImportCounts } from '../merchant-subscriptions/subscriptions.ts';
 import { readEinRows } from './ein-csv.ts';
 

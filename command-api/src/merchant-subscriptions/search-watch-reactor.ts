@@ -11,7 +11,7 @@ import {
   type RecordedEvent,
 } from '@mrn/platform';
 import { type AccountEvent, type AccountState, accountDecider } from '../accounts/account.ts';
-import { subscriptions } from '../aggregates.ts';
+import { subscriptions } from './aggregate.ts';
 
 /** The reactor's row in `subscription_checkpoints`: a position of the search log (issue 31). */
 export const SEARCH_WATCH_CHECKPOINT = 'search-watch';

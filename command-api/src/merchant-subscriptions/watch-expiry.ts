@@ -1,5 +1,5 @@
 import type { EventStore, Logger, Pool } from '@mrn/platform';
-import { subscriptions } from '../aggregates.ts';
+import { subscriptions } from './aggregate.ts';
 
 /**
  * The daily pass of "watch merchants we search": every account with a search watch that ended by `now`

@@ -8,9 +8,9 @@ import type {
   updateNote,
 } from '@mrn/contracts';
 import { type Actor, type Handler, type HandlerRequest, notFound } from '@mrn/platform';
-import { merchants } from '../aggregates.ts';
 import { transact } from '../command-handler.ts';
 import { type CommandDeps, metadataFor } from '../context.ts';
+import { merchants } from './aggregates.ts';
 import { MERCHANT_TEXTS } from './merchant.ts';
 import { merchantOfNote, releaseEin, reserveEin } from './merchant-service.ts';
 import { type RecordRequest, recordMerchant, recordNote, toDetails, toNote } from './records.ts';

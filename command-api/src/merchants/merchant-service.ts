@@ -1,7 +1,8 @@
 import { type EventMetadata, type EventStore, invalid, notFound } from '@mrn/platform';
-import { accounts, einReservations, merchants, noteRegistry } from '../aggregates.ts';
+import { accounts } from '../accounts/aggregate.ts';
 import { transact, type UnitOfWork } from '../command-handler.ts';
 import type { CommandContext } from '../decider.ts';
+import { einReservations, merchants, noteRegistry } from './aggregates.ts';
 import { MERCHANT_TEXTS, type MerchantCommand } from './merchant.ts';
 
 export const loadMerchant = (store: EventStore, merchantId: string) => merchants.load(store, merchantId);

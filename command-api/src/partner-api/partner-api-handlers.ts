@@ -20,10 +20,11 @@ import {
   type TokenClaims,
 } from '@mrn/platform';
 import { loadAccount } from '../accounts/account-service.ts';
-import { einReservations, merchants, subscriptions } from '../aggregates.ts';
 import { verifyApiCredentials } from '../auth/api-credentials.ts';
-import { closeSession, openSession } from '../auth/sessions.ts';
 import { type CommandDeps, metadataFor } from '../context.ts';
+import { closeSession, openSession } from '../credentials/sessions.ts';
+import { subscriptions } from '../merchant-subscriptions/aggregate.ts';
+import { einReservations, merchants } from '../merchants/aggregates.ts';
 import { type RecordRequest, recordMerchant, recordNote } from '../merchants/records.ts';
 import { partnerScreeningHandler } from '../screenings/screening-handlers.ts';
 

@@ -13,11 +13,11 @@ import {
 } from '@mrn/contracts';
 import { type Actor, forbidden, type Handler, newId } from '@mrn/platform';
 import { loadAccount } from '../accounts/account-service.ts';
-import { subscriptions } from '../aggregates.ts';
 import { defineAggregate, transact } from '../command-handler.ts';
 import { type CommandDeps, metadataFor } from '../context.ts';
 import { recordIds } from '../idempotency.ts';
 import { readEinRows } from '../imports/ein-csv.ts';
+import { subscriptions } from '../merchant-subscriptions/aggregate.ts';
 import { subscriptionAccount } from '../merchant-subscriptions/merchant-subscription-handlers.ts';
 import {
   allowanceDay,

@@ -16,14 +16,15 @@ import { type Actor, type Handler, newId, notFound } from '@mrn/platform';
 import { ACCOUNT_TEXTS } from '../accounts/account.ts';
 import { loadAccount } from '../accounts/account-service.ts';
 import { checkEmailDomain } from '../accounts/members.ts';
-import { apiTokens, users } from '../aggregates.ts';
-import { sendInvitation } from '../auth/password-handlers.ts';
-import { closeApiSessions, closeUserSessions } from '../auth/sessions.ts';
-import { hashSecret, newSecret } from '../auth/tokens.ts';
 import { transact } from '../command-handler.ts';
 import { type CommandDeps, metadataFor } from '../context.ts';
+import { normaliseEmail } from '../credentials/email.ts';
+import { closeApiSessions, closeUserSessions } from '../credentials/sessions.ts';
+import { hashSecret, newSecret } from '../credentials/tokens.ts';
+import { apiTokens, users } from './aggregates.ts';
+import { sendInvitation } from './reset-links.ts';
 import type { UserCommand, UserState } from './user.ts';
-import { loadUser, moveEmail, normaliseEmail, registerUser } from './user-service.ts';
+import { loadUser, moveEmail, registerUser } from './user-service.ts';
 
 type Simple =
   | typeof archiveUser

@@ -1,11 +1,10 @@
 import type { EventMetadata, EventStore } from '@mrn/platform';
-import { emailReservations, users } from '../aggregates.ts';
-import { hashPassword } from '../auth/passwords.ts';
 import { transact, type UnitOfWork } from '../command-handler.ts';
+import { normaliseEmail } from '../credentials/email.ts';
+import { hashPassword } from '../credentials/passwords.ts';
 import type { CommandContext } from '../decider.ts';
+import { emailReservations, users } from './aggregates.ts';
 import type { UserCommand } from './user.ts';
-
-export const normaliseEmail = (email: string) => email.trim().toLowerCase();
 
 /** A user to register: the RegisterUser command with the password as typed instead of its hash. */
 export type NewUser = Omit<Extract<UserCommand, { type: 'RegisterUser' }>, 'type' | 'passwordHash'> & {

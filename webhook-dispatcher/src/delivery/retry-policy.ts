@@ -8,8 +8,6 @@ export const RETRY_DELAYS_MS = [
 export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
 /** Each wait is lengthened by up to this fraction, at random, so retries of many rows spread out. */
 export const JITTER = 0.1;
-/** An endpoint failing this long with no success in between is disabled and its admins told. */
-export const DISABLE_AFTER_MS = 5 * 86_400_000;
 
 /** Where a failed attempt leaves its row: retried after the schedule's next wait, or dead. */
 export function afterFailure(

@@ -1,7 +1,9 @@
 import { type Logger, type PoolClient, type Queryable, readCheckpoint, START } from '@mrn/platform';
-import { DISABLE_AFTER_MS } from '../delivery/retry-policy.ts';
-import { CHECKPOINT_NAME } from '../intake/checkpoint.ts';
+import { CHECKPOINT_NAME } from '../checkpoint.ts';
 import { closeCircuits, type Endpoint, type EndpointFailures } from './circuit-breaker.ts';
+
+/** An endpoint failing this long with no success in between is disabled and its admins told. */
+export const DISABLE_AFTER_MS = 5 * 86_400_000;
 
 // An endpoint's health over days (webhook_endpoint_health and
 // webhook_endpoints_disabled), beside its circuit breaker over seconds (circuit-breaker.ts): failing

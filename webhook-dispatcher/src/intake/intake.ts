@@ -11,9 +11,9 @@ import {
   sleepUnlessAborted,
   withTransaction,
 } from '@mrn/platform';
-import { claimUnseen } from '../kafka/kafka-dedupe.ts';
-import { CHECKPOINT_NAME } from './checkpoint.ts';
+import { CHECKPOINT_NAME } from '../checkpoint.ts';
 import { type ApplyContext, applyEvent, HANDLED_TYPES, SHOPPED_TYPES } from './enqueue.ts';
+import { claimUnseen } from './kafka-dedupe.ts';
 import { isUnreadable, quarantineEvent } from './quarantine.ts';
 import { setQuietMerchantsApart, storeQuietCopies } from './quiet-merchants.ts';
 import { judgedLookups } from './shopped-alerts.ts';
@@ -92,7 +92,7 @@ export class DispatcherIntake implements SourceTarget {
 
   /**
    * Events from Kafka (sources.ts): at least once, in the order of their partition, not the log's. Each
-   * is applied only if its id was not applied before (kafka/kafka-dedupe.ts), in the same transaction as
+   * is applied only if its id was not applied before (kafka-dedupe.ts), in the same transaction as
    * what it writes, so a redelivered message enqueues nothing twice. Events at or before the position
    * checkpoint were applied by the event-store source before KAFKA_BROKERS was set: switching sources sends
    * nothing twice and nothing from history.

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { SHOPPED_WINDOW_DAYS } from '@mrn/contracts';
 import { type PoolClient, type Position, type RecordedEvent, readCheckpoint } from '@mrn/platform';
-import { LOOKUPS_CHECKPOINT } from './checkpoint.ts';
+import { LOOKUPS_CHECKPOINT } from '../checkpoint.ts';
 
 // "Being shopped" (issue 24; issue 30, item 7): a watcher is alerted when the distinct other funders that
 // looked a watched merchant up within 7 days reach its threshold, judged against its threshold as it is

@@ -14,7 +14,7 @@ import {
   readCheckpointStates,
   START,
 } from '@mrn/platform';
-import { CHECKPOINT_NAME, LOOKUPS_CHECKPOINT } from './checkpoint.ts';
+import { CHECKPOINT_NAME, LOOKUPS_CHECKPOINT } from '../checkpoint.ts';
 import { judgeLookup, lockShoppedJudgements, type WatchedLookup } from './shopped-alerts.ts';
 import { sendShoppedAlerts } from './shopped-notifications.ts';
 

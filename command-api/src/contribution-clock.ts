@@ -7,8 +7,8 @@ import {
   type Pool,
   WrongExpectedRevisionError,
 } from '@mrn/platform';
-import { expireSearchWatches } from '../merchant-subscriptions/watch-expiry.ts';
-import { assessAllContributions } from './contribution.ts';
+import { assessAllContributions } from './accounts/contribution.ts';
+import { expireSearchWatches } from './merchant-subscriptions/watch-expiry.ts';
 
 const DAY_MS = 86_400_000;
 

@@ -1,7 +1,7 @@
 import { type Actor, DomainError } from '@mrn/platform';
 import { describe, expect, it } from 'vitest';
-import { type AccountEvent, accountDecider, type OpenAccountState } from '../accounts/account.ts';
 import { ACTORS, specFor } from '../testing.ts';
+import { type AccountEvent, accountDecider, type OpenAccountState } from './account.ts';
 import { assertMayChangePlan } from './account-billing.ts';
 
 // The membership state machine of accounts spec §4 with billing (DESIGN §4): none → trialing →
