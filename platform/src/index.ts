@@ -1,6 +1,7 @@
 export * from './clock.ts';
 export * from './config.ts';
 export * from './consumer/index.ts';
+export * from './db/page-of.ts';
 export * from './db/unreachable.ts';
 export * from './db.ts';
 export * from './dev-mailbox.ts';

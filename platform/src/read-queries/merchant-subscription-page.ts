@@ -1,5 +1,6 @@
 import type { MerchantSubscriptionView } from '@mrn/contracts';
-import type { Pool } from '../db.ts';
+import { pageOf } from '../db/page-of.ts';
+import type { Queryable } from '../db.ts';
 import { merchantSubscriptionId } from '../ids.ts';
 
 interface SubscriptionRow {
@@ -20,28 +21,24 @@ interface SubscriptionRow {
  * with the list's first page after them). Only an answer: nothing is decided from it.
  */
 export async function merchantSubscriptionPage(
-  pool: Pick<Pool, 'query'>,
+  pool: Queryable,
   accountId: string,
   page: { page: number; perPage: number; search?: string | undefined },
 ): Promise<{ data: MerchantSubscriptionView[]; total: number }> {
   const prefix = `${page.search ?? ''}%`;
-  const [rows, count] = await Promise.all([
-    pool.query<SubscriptionRow>(
-      `select s.fein, s.created_at, s.watch_until, m.id as merchant_id, m.legal_name, m.dba, m.city, m.state
-         from read.merchant_subscriptions s
-         left join read.merchants m on m.fein = s.fein and m.archived_at is null
-        where s.account_id = $1 and s.fein like $2
-        order by s.created_at desc, s.fein
-        limit $3 offset $4`,
-      [accountId, prefix, page.perPage, (page.page - 1) * page.perPage],
-    ),
-    pool.query<{ n: number }>(
-      'select count(*)::int as n from read.merchant_subscriptions where account_id = $1 and fein like $2',
-      [accountId, prefix],
-    ),
-  ]);
+  const { rows, total } = await pageOf<SubscriptionRow>(pool, {
+    select: 's.fein, s.created_at, s.watch_until, m.id as merchant_id, m.legal_name, m.dba, m.city, m.state',
+    from: `from read.merchant_subscriptions s
+         left join read.merchants m on m.fein = s.fein and m.archived_at is null`,
+    countFrom: 'from read.merchant_subscriptions s',
+    where: 's.account_id = $1 and s.fein like $2',
+    params: [accountId, prefix],
+    orderBy: 's.created_at desc, s.fein',
+    page: page.page,
+    perPage: page.perPage,
+  });
   return {
-    data: rows.rows.map((r) => {
+    data: rows.map((r) => {
       const id = merchantSubscriptionId(accountId, r.fein);
       return {
         id,
@@ -61,6 +58,6 @@ export async function merchantSubscriptionPage(
               },
       };
     }),
-    total: count.rows[0]!.n,
+    total,
   };
 }

@@ -14,7 +14,15 @@ import type {
   WebhookEventType,
 } from '@mrn/contracts';
 import { FUNDER_SORT, recordsNeeded } from '@mrn/contracts';
-import { type Actor, devMailPage, forbidden, type Handler, notFound, requestOrigin } from '@mrn/platform';
+import {
+  type Actor,
+  devMailPage,
+  forbidden,
+  type Handler,
+  notFound,
+  pageOf,
+  requestOrigin,
+} from '@mrn/platform';
 import type { QueryDeps } from '../context.ts';
 import { toCsv } from '../csv.ts';
 import { LOCKED_OUT_SQL } from '../search/search-handlers.ts';
@@ -255,17 +263,20 @@ export function accountQueryHandlers(deps: QueryDeps) {
     }
     const where = conditions.join(' and ');
     const order = orderBy(FUNDER_SORT, req.query, FUNDER_ORDERS);
-    const [rows, count] = await Promise.all([
-      deps.pool.query<AccountRow>(
-        `select ${ACCOUNT_COLUMNS} from ${ACCOUNT_FROM} where ${where} order by ${order} limit $${params.length + 1} offset $${params.length + 2}`,
-        [...params, per_page, (page - 1) * per_page],
-      ),
-      deps.pool.query<{ n: number }>(`select count(*)::int as n from read.accounts a where ${where}`, params),
-    ]);
+    const { rows, total } = await pageOf<AccountRow>(deps.pool, {
+      select: ACCOUNT_COLUMNS,
+      from: `from ${ACCOUNT_FROM}`,
+      countFrom: 'from read.accounts a',
+      where,
+      params,
+      orderBy: order,
+      page,
+      perPage: per_page,
+    });
     const origin = requestOrigin(req.request, deps.config.PUBLIC_URL);
     return {
-      data: rows.rows.map((r) => toAccountView(r, paymentMethodUpdateUrl(req.actor, r.id, origin))),
-      pagination: pagination(page, per_page, count.rows[0]?.n ?? 0),
+      data: rows.map((r) => toAccountView(r, paymentMethodUpdateUrl(req.actor, r.id, origin))),
+      pagination: pagination(page, per_page, total),
     };
   };
 
@@ -335,21 +346,27 @@ export function accountQueryHandlers(deps: QueryDeps) {
   const listMemberFundersHandler: Handler<typeof listMemberFunders> = async (req) => {
     const { page, per_page } = req.query;
     const where = `archived_at is null and not is_platform and membership_status in ('active', 'trialing')`;
-    const [rows, count] = await Promise.all([
-      deps.pool.query<{ id: string; name: string; website: string | null; plan_level: 'BASIC' | 'PRO' }>(
-        `select id, name, website, plan_level from read.accounts where ${where} order by lower(name), id limit $1 offset $2`,
-        [per_page, (page - 1) * per_page],
-      ),
-      deps.pool.query<{ n: number }>(`select count(*)::int as n from read.accounts where ${where}`),
-    ]);
+    const { rows, total } = await pageOf<{
+      id: string;
+      name: string;
+      website: string | null;
+      plan_level: 'BASIC' | 'PRO';
+    }>(deps.pool, {
+      select: 'id, name, website, plan_level',
+      from: 'from read.accounts',
+      where,
+      orderBy: 'lower(name), id',
+      page,
+      perPage: per_page,
+    });
     return {
-      data: rows.rows.map((r) => ({
+      data: rows.map((r) => ({
         resource_id: r.id,
         name: r.name,
         website: r.website,
         plan_level: r.plan_level,
       })),
-      pagination: pagination(page, per_page, count.rows[0]?.n ?? 0),
+      pagination: pagination(page, per_page, total),
     };
   };
 

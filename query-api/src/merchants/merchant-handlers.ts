@@ -13,7 +13,7 @@ import {
   REPORTED_NOTE_SORT,
   type recentNotes,
 } from '@mrn/contracts';
-import { type Actor, type Handler, notFound } from '@mrn/platform';
+import { type Actor, type Handler, notFound, pageOf } from '@mrn/platform';
 import type { QueryDeps } from '../context.ts';
 import { orderBy, type SortOrders } from '../sorting.ts';
 import {
@@ -101,25 +101,24 @@ export function merchantQueryHandlers(deps: QueryDeps) {
   ) {
     const filter = listFilter(q.search, archived, 1);
     const where = `${archived ? 'm.archived_at is not null' : 'm.archived_at is null'} and ${filter.sql}`;
-    const [rows, count] = await Promise.all([
-      deps.pool.query<MerchantRow>(
-        `select ${MERCHANT_COLUMNS} from read.merchants m ${MERCHANT_JOINS} where ${where} order by ${order}
-          limit $${filter.params.length + 1} offset $${filter.params.length + 2}`,
-        [...filter.params, q.per_page, (q.page - 1) * q.per_page],
-      ),
-      deps.pool.query<{ n: number }>(
-        `select count(*)::int as n from read.merchants m where ${where}`,
-        filter.params,
-      ),
-    ]);
+    const { rows, total } = await pageOf<MerchantRow>(deps.pool, {
+      select: MERCHANT_COLUMNS,
+      from: `from read.merchants m ${MERCHANT_JOINS}`,
+      countFrom: 'from read.merchants m',
+      where,
+      params: filter.params,
+      orderBy: order,
+      page: q.page,
+      perPage: q.per_page,
+    });
     const watched = await watchedFeins(
       deps.pool,
       actor,
-      rows.rows.map((r) => r.fein),
+      rows.map((r) => r.fein),
     );
     return {
-      data: rows.rows.map((r) => toMerchantView(r, actor, watched)),
-      pagination: pagination(q.page, q.per_page, count.rows[0]?.n ?? 0),
+      data: rows.map((r) => toMerchantView(r, actor, watched)),
+      pagination: pagination(q.page, q.per_page, total),
     };
   }
 
@@ -186,56 +185,57 @@ export function merchantQueryHandlers(deps: QueryDeps) {
     const { page, per_page } = req.query;
     const where = 'n.deletion_requested_at is not null and n.archived_at is null';
     const order = orderBy(REPORTED_NOTE_SORT, req.query, REPORTED_NOTE_ORDERS);
-    const [rows, count] = await Promise.all([
-      deps.pool.query<NoteRow & { legal_name: string; fein: string; reporter: string | null }>(
-        `select ${NOTE_COLUMNS}, m.legal_name, m.fein, ru.first_name || ' ' || ru.last_name || ' (' || ra.name || ')' as reporter
-           from read.notes n ${NOTE_JOINS}
+    const { rows, total } = await pageOf<
+      NoteRow & { legal_name: string; fein: string; reporter: string | null }
+    >(deps.pool, {
+      select: `${NOTE_COLUMNS}, m.legal_name, m.fein, ru.first_name || ' ' || ru.last_name || ' (' || ra.name || ')' as reporter`,
+      from: `from read.notes n ${NOTE_JOINS}
            join read.merchants m on m.id = n.merchant_id
            left join read.users ru on ru.id = n.deletion_requested_by
-           left join read.accounts ra on ra.id = n.deletion_requested_account
-          where ${where} order by ${order} limit $1 offset $2`,
-        [per_page, (page - 1) * per_page],
-      ),
-      deps.pool.query<{ n: number }>(`select count(*)::int as n from read.notes n where ${where}`),
-    ]);
+           left join read.accounts ra on ra.id = n.deletion_requested_account`,
+      countFrom: 'from read.notes n',
+      where,
+      orderBy: order,
+      page,
+      perPage: per_page,
+    });
     return {
-      data: rows.rows.map((r) => ({
+      data: rows.map((r) => ({
         ...toNoteView(r, req.actor),
         reason: r.deletion_reason ?? '',
         reported_at: iso(r.deletion_requested_at)!,
         reported_by: r.reporter ?? '',
         merchant: { resource_id: r.merchant_id, legal_name: r.legal_name, fein: r.fein },
       })),
-      pagination: pagination(page, per_page, count.rows[0]?.n ?? 0),
+      pagination: pagination(page, per_page, total),
     };
   };
 
   const recentNotesHandler: Handler<typeof recentNotes> = async (req) => {
     const { page, per_page, category } = req.query;
-    const params: unknown[] = [per_page, (page - 1) * per_page];
+    const params: unknown[] = [];
     let where = `n.archived_at is null and ${visibleNotes(req.actor)}`;
     if (category) {
       params.push(category);
       where += ` and n.category = $${params.length}`;
     }
-    const [rows, count] = await Promise.all([
-      deps.pool.query<NoteRow & { legal_name: string; fein: string }>(
-        `select ${NOTE_COLUMNS}, m.legal_name, m.fein from read.notes n ${NOTE_JOINS}
-           join read.merchants m on m.id = n.merchant_id
-          where ${where} order by n.created_at desc, n.id limit $1 offset $2`,
-        params,
-      ),
-      deps.pool.query<{ n: number }>(
-        `select count(*)::int as n from read.notes n where ${where.replace(/\$3/g, '$1')}`,
-        category ? [category] : [],
-      ),
-    ]);
+    const { rows, total } = await pageOf<NoteRow & { legal_name: string; fein: string }>(deps.pool, {
+      select: `${NOTE_COLUMNS}, m.legal_name, m.fein`,
+      from: `from read.notes n ${NOTE_JOINS}
+           join read.merchants m on m.id = n.merchant_id`,
+      countFrom: 'from read.notes n',
+      where,
+      params,
+      orderBy: 'n.created_at desc, n.id',
+      page,
+      perPage: per_page,
+    });
     return {
-      data: rows.rows.map((r) => ({
+      data: rows.map((r) => ({
         ...toNoteView(r, req.actor),
         merchant: { resource_id: r.merchant_id, legal_name: r.legal_name, fein: r.fein },
       })),
-      pagination: pagination(page, per_page, count.rows[0]?.n ?? 0),
+      pagination: pagination(page, per_page, total),
     };
   };
 

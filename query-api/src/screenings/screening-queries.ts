@@ -10,7 +10,7 @@ import {
   type SignalGroup,
   streams,
 } from '@mrn/contracts';
-import { type Actor, type EventStore, notFound, type Pool, type RecordedEvent } from '@mrn/platform';
+import { type Actor, type EventStore, notFound, type Pool, pageOf, type RecordedEvent } from '@mrn/platform';
 import { iso } from '../views.ts';
 
 // The report of a screening as its account reads it (query-api/src/screenings/screening-worker.ts keeps
@@ -122,18 +122,18 @@ export async function screeningsOf(
   page: number,
   perPage: number,
 ): Promise<{ views: ScreeningView[]; total: number }> {
-  const [list, count] = await Promise.all([
-    pool.query<ScreeningRow>(
-      `select ${SCREENING_COLUMNS} from screenings s left join read.users u on u.id = s.user_id
-        where s.account_id = $1 order by s.created_at desc, s.id limit $2 offset $3`,
-      [actor.accountId, perPage, (page - 1) * perPage],
-    ),
-    pool.query<{ n: number }>('select count(*)::int as n from screenings where account_id = $1', [
-      actor.accountId,
-    ]),
-  ]);
-  const views = await Promise.all(list.rows.map(async (r) => toView(r, await exposureOf(pool, r.id))));
-  return { views, total: count.rows[0]?.n ?? 0 };
+  const { rows, total } = await pageOf<ScreeningRow>(pool, {
+    select: SCREENING_COLUMNS,
+    from: 'from screenings s left join read.users u on u.id = s.user_id',
+    countFrom: 'from screenings s',
+    where: 's.account_id = $1',
+    params: [actor.accountId],
+    orderBy: 's.created_at desc, s.id',
+    page,
+    perPage,
+  });
+  const views = await Promise.all(rows.map(async (r) => toView(r, await exposureOf(pool, r.id))));
+  return { views, total };
 }
 
 /** The window a filter counts in, as the field of a category's signal (allow-listed: never user text in SQL). */
