@@ -13,8 +13,8 @@ import type { SubscriptionImportView } from '@mrn/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useId, useMemo, useState } from 'react';
 import { ApiError } from '../api/api-error.ts';
+import { useDownload } from '../api/use-download.ts';
 import { DataGrid, type GridColumn } from '../grid/DataGrid.tsx';
-import { showError } from '../ui/toaster.ts';
 import { type ImportResultRow, type OutcomeKind, ResultsFormatError } from './import-results.ts';
 import { downloadImportResults, loadImportResults } from './results-file.ts';
 import './import-results.css';
@@ -67,7 +67,7 @@ export function ImportResultsDialog({
 }) {
   const filterId = useId();
   const [filter, setFilter] = useState<Filter>('all');
-  const [downloading, setDownloading] = useState(false);
+  const resultsFile = useDownload();
   const path = upload.results_file_url ?? '';
   const results = useQuery({
     queryKey: ['subscription-import-results', path],
@@ -84,17 +84,7 @@ export function ImportResultsDialog({
     [data, filter],
   );
 
-  const download = async () => {
-    setDownloading(true);
-    try {
-      await downloadImportResults(upload);
-    } catch (error) {
-      if (!(error instanceof ApiError && error.status === 401))
-        showError(error instanceof Error ? error.message : String(error));
-    } finally {
-      setDownloading(false);
-    }
-  };
+  const download = () => resultsFile.download('file', () => downloadImportResults(upload));
 
   return (
     <Dialog
@@ -158,7 +148,7 @@ export function ImportResultsDialog({
               intent={Intent.PRIMARY}
               icon="download"
               text="Download CSV"
-              loading={downloading}
+              loading={resultsFile.downloading !== null}
               onClick={() => void download()}
             />
           </>

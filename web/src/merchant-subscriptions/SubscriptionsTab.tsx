@@ -9,9 +9,9 @@ import {
 import { keepPreviousData, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { ApiError } from '../api/api-error.ts';
 import { apiQueryKey, useApiMutation, useApiQuery } from '../api/hooks.ts';
 import { invalidateApiPaths } from '../api/invalidate.ts';
+import { useDownload } from '../api/use-download.ts';
 import { useSignedInUser } from '../auth/auth-context.ts';
 import { displayEin, formatDate } from '../merchants/format.ts';
 import { merchantPath } from '../routing/paths.ts';
@@ -48,7 +48,7 @@ export function SubscriptionsTab({ onUploaded }: { onUploaded: () => void }) {
   const [adding, setAdding] = useState(false);
   const [uploading, setUploading] = useState(false);
   const [deleting, setDeleting] = useState<Deleting | null>(null);
-  const [exporting, setExporting] = useState(false);
+  const exports = useDownload();
 
   const query = { page: list.page, per_page: list.perPage, search: list.search || undefined };
   const subscriptions = useApiQuery(
@@ -124,17 +124,6 @@ export function SubscriptionsTab({ onUploaded }: { onUploaded: () => void }) {
       return next;
     });
   const busy = deleteSelected.isPending || deleteAll.isPending;
-  const exportCsv = async () => {
-    setExporting(true);
-    try {
-      await downloadWatchedMerchants(accountId, list.search);
-    } catch (error) {
-      if (!(error instanceof ApiError && error.status === 401))
-        showError(error instanceof Error ? error.message : String(error));
-    } finally {
-      setExporting(false);
-    }
-  };
 
   return (
     <div className="mrn-subs-panel">
@@ -151,9 +140,11 @@ export function SubscriptionsTab({ onUploaded }: { onUploaded: () => void }) {
           <Button
             icon="download"
             text="Export CSV"
-            loading={exporting}
+            loading={exports.downloading !== null}
             disabled={total === 0}
-            onClick={() => void exportCsv()}
+            onClick={() =>
+              void exports.download('file', () => downloadWatchedMerchants(accountId, list.search))
+            }
           />
         </Tooltip>
         <Button

@@ -10,18 +10,17 @@ import {
   type SignalWindow,
 } from '@mrn/contracts';
 import { keepPreviousData, useQueryClient } from '@tanstack/react-query';
-import { type RefObject, useEffect, useId, useRef, useState } from 'react';
+import { type RefObject, useEffect, useId, useRef } from 'react';
 import { Link } from 'react-router-dom';
-import { ApiError } from '../api/api-error.ts';
 import { useApiQuery } from '../api/hooks.ts';
 import { invalidateApiPaths } from '../api/invalidate.ts';
+import { useDownload } from '../api/use-download.ts';
 import { cityState, displayEin } from '../merchants/format.ts';
 import { SignalsLine } from '../merchants/RiskSignals.tsx';
 import { merchantPath } from '../routing/paths.ts';
 import { DataTable } from '../ui/DataTable.tsx';
 import { ListState } from '../ui/ListState.tsx';
 import { Pager } from '../ui/Pager.tsx';
-import { showError } from '../ui/toaster.ts';
 import type { ListParams } from '../ui/use-list-params.ts';
 import { downloadScreeningCsv } from './report-files.ts';
 import { OUTCOME_LABELS, type ReportFilters, WINDOW_CHOICES } from './screening.ts';
@@ -121,19 +120,9 @@ export function ReportRows({
     wasRunning.current = running;
   }, [running, queryClient]);
 
-  const [downloading, setDownloading] = useState(false);
+  const rowsFile = useDownload();
   const filtered = filters.outcome !== undefined || filters.category !== undefined;
-  const downloadRows = async () => {
-    setDownloading(true);
-    try {
-      await downloadScreeningCsv(screeningId, filters);
-    } catch (error) {
-      if (!(error instanceof ApiError && error.status === 401))
-        showError(error instanceof Error ? error.message : String(error));
-    } finally {
-      setDownloading(false);
-    }
-  };
+  const downloadRows = () => rowsFile.download('file', () => downloadScreeningCsv(screeningId, filters));
 
   const data = rows.data?.data ?? [];
   return (
@@ -145,7 +134,7 @@ export function ReportRows({
             variant="minimal"
             icon="download"
             text="CSV of these rows"
-            loading={downloading}
+            loading={rowsFile.downloading !== null}
             onClick={() => void downloadRows()}
           />
         )}

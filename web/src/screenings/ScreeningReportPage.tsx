@@ -22,12 +22,12 @@ import { useId, useRef, useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router-dom';
 import { ApiError } from '../api/api-error.ts';
 import { useApiQuery } from '../api/hooks.ts';
+import { useDownload } from '../api/use-download.ts';
 import { useSignedInUser } from '../auth/auth-context.ts';
 import { hasProFeatures } from '../auth/permissions.ts';
 import { formatDateTime } from '../merchants/format.ts';
 import { PATHS } from '../routing/paths.ts';
 import { PageSpinner } from '../ui/PageSpinner.tsx';
-import { showError } from '../ui/toaster.ts';
 import { useDocumentTitle } from '../ui/use-document-title.ts';
 import { useListParams } from '../ui/use-list-params.ts';
 import { ExposureChart } from './ExposureChart.tsx';
@@ -135,19 +135,13 @@ function Report({ view, rejected }: { view: ScreeningView; rejected: ScreeningRe
     rowsRef.current?.scrollIntoView({ block: 'start', behavior: 'smooth' });
   };
 
-  const [downloading, setDownloading] = useState<'csv' | 'pdf' | null>(null);
-  const download = async (kind: 'csv' | 'pdf') => {
-    setDownloading(kind);
-    try {
-      if (kind === 'csv') await downloadScreeningCsv(view.resource_id, { window: 'ever' });
-      else await downloadScreeningPdf(view.resource_id);
-    } catch (error) {
-      if (!(error instanceof ApiError && error.status === 401))
-        showError(error instanceof Error ? error.message : String(error));
-    } finally {
-      setDownloading(null);
-    }
-  };
+  const { downloading, download: fetchReport } = useDownload<'csv' | 'pdf'>();
+  const download = (kind: 'csv' | 'pdf') =>
+    fetchReport(kind, () =>
+      kind === 'csv'
+        ? downloadScreeningCsv(view.resource_id, { window: 'ever' })
+        : downloadScreeningPdf(view.resource_id),
+    );
   const watchBlocked = watchBlockedReason(user, view);
 
   return (

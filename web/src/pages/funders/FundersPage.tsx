@@ -11,9 +11,9 @@ import {
   type PlanFilter,
 } from '../../accounts/membership.ts';
 import { useFunderActions } from '../../accounts/use-funder-actions.ts';
-import { ApiError } from '../../api/api-error.ts';
 import { downloadRoute } from '../../api/download.ts';
 import { useApiQuery } from '../../api/hooks.ts';
+import { useDownload } from '../../api/use-download.ts';
 import { DataGrid, type GridColumn } from '../../grid/DataGrid.tsx';
 import { contributionIntent, formatContribution } from '../../layout/contribution.ts';
 import { formatDate } from '../../merchants/format.ts';
@@ -21,7 +21,6 @@ import { funderPath, PATHS } from '../../routing/paths.ts';
 import { ListSearchBox } from '../../ui/ListSearchBox.tsx';
 import { ListState } from '../../ui/ListState.tsx';
 import { PagedListToolbar } from '../../ui/PagedListToolbar.tsx';
-import { showError } from '../../ui/toaster.ts';
 import { useDocumentTitle } from '../../ui/use-document-title.ts';
 import { FUNDER_PAGE_SIZES, useFunderListParams } from './use-funder-list-params.ts';
 
@@ -60,7 +59,7 @@ export function FundersPage() {
   const membershipId = useId();
   const planId = useId();
   const [archiving, setArchiving] = useState<AccountView | null>(null);
-  const [exporting, setExporting] = useState(false);
+  const exports = useDownload();
   const actions = useFunderActions({ onArchived: () => setArchiving(null) });
   const funders = useApiQuery(
     routes.listAccounts,
@@ -194,18 +193,6 @@ export function FundersPage() {
     },
   ];
 
-  const exportContacts = async () => {
-    setExporting(true);
-    try {
-      await downloadRoute(routes.exportContacts, 'contacts.csv');
-    } catch (error) {
-      if (!(error instanceof ApiError && error.status === 401))
-        showError(error instanceof Error ? error.message : String(error));
-    } finally {
-      setExporting(false);
-    }
-  };
-
   return (
     <div className="mrn-page">
       <header className="mrn-page-header mrn-header-row">
@@ -214,8 +201,10 @@ export function FundersPage() {
           <Button
             icon="download"
             text="Export Contacts"
-            loading={exporting}
-            onClick={() => void exportContacts()}
+            loading={exports.downloading !== null}
+            onClick={() =>
+              void exports.download('file', () => downloadRoute(routes.exportContacts, 'contacts.csv'))
+            }
           />
           <Button
             intent={Intent.PRIMARY}
