@@ -24,6 +24,7 @@ export * from './http/link-origin.ts';
 export * from './http/partner-api.ts';
 export * from './http/partner-rate-limits.ts';
 export * from './http/register-routes.ts';
+export * from './http/token-verifier.ts';
 export * from './http/response-headers.ts';
 export * from './http/ssrf.ts';
 export * from './ids.ts';

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import fastifyHelmet from '@fastify/helmet';
 import replyFrom from '@fastify/reply-from';
 import { STRIPE_WEBHOOK_PATH } from '@mrn/command-api';
 import {
@@ -18,6 +17,7 @@ import {
   frameworkErrors,
   installErrorHandler,
   installResponseHeaders,
+  installSecurityHeaders,
   invalid,
   isPartnerApi,
   JSON_BODY_LIMIT_BYTES,
@@ -175,7 +175,7 @@ export async function createGatewayApp(opts: {
   // What the gateway itself refuses (an oversized body, a body it cannot read) answers as the service
   // behind it would: the partner API's envelope under /api/v2, the dashboard's elsewhere.
   installErrorHandler(app, (request) => (isPartnerApi(request.url) ? 'partner' : 'dashboard'));
-  await app.register(fastifyHelmet, securityHeaders(opts.billingTokenUrl));
+  installSecurityHeaders(app, securityHeaders(opts.billingTokenUrl));
   await registerGateway(app, opts.upstreams);
   registerGatewayHealth(app, () => ({
     command: opts.upstreams.command,

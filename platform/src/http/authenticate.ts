@@ -1,10 +1,10 @@
-import '@fastify/jwt';
 import type { Access, PlanLevel } from '@mrn/contracts';
 import { API_TEXTS, MESSAGES } from '@mrn/contracts';
 import type { FastifyRequest } from 'fastify';
 import type { Pool } from '../db.ts';
 import { forbidden, unauthorized } from '../errors.ts';
 import type { Actor, TokenClaims } from './actor.ts';
+import { verifiedClaims } from './token-verifier.ts';
 
 interface SessionRow {
   revoked_at: Date | null;
@@ -67,7 +67,7 @@ export async function verifyToken(request: FastifyRequest, forApi = false): Prom
   if (!request.headers.authorization)
     throw unauthorized(forApi ? API_TEXTS.tokenMissing : MESSAGES.sessionEnded);
   try {
-    return await request.jwtVerify<TokenClaims>();
+    return verifiedClaims(request);
   } catch {
     throw unauthorized(forApi ? API_TEXTS.tokenExpired : MESSAGES.sessionEnded);
   }

@@ -8,6 +8,7 @@ import { createTestDatabase, type TestDatabase } from '../testing.ts';
 import { installErrorHandler } from './error-handler.ts';
 import { registerPartnerApi } from './partner-api.ts';
 import { registerRoutes } from './register-routes.ts';
+import { installTokenVerifier } from './token-verifier.ts';
 
 const dashboardRefuses = route({
   method: 'GET',
@@ -41,6 +42,7 @@ beforeAll(async () => {
   app = Fastify({ logger: false });
   installErrorHandler(app);
   await app.register(fastifyJwt, { secret: 'x'.repeat(32) });
+  installTokenVerifier(app, { secret: 'x'.repeat(32) });
   const refuse = async () => {
     throw conflict('Merchant already exists.');
   };

@@ -8,6 +8,7 @@ import { conflict } from '../errors.ts';
 import { installErrorHandler } from './error-handler.ts';
 import { installStrictJsonBody } from './json-body.ts';
 import { type RegisterOptions, registerRoutes } from './register-routes.ts';
+import { installTokenVerifier } from './token-verifier.ts';
 
 const echo = route({
   method: 'POST',
@@ -58,6 +59,7 @@ async function app(options: Partial<RegisterOptions> = {}) {
   installErrorHandler(app);
   installStrictJsonBody(app);
   await app.register(fastifyJwt, { secret: 'x'.repeat(32) });
+  installTokenVerifier(app, { secret: 'x'.repeat(32) });
   registerRoutes(
     app,
     { echo, fails, refuses, misanswers, guarded },

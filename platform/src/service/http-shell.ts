@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { maxHeaderSize } from 'node:http';
-import fastifyHelmet from '@fastify/helmet';
 import fastifyJwt from '@fastify/jwt';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Pool } from '../db.ts';
 import { frameworkErrors, installErrorHandler } from '../http/error-handler.ts';
 import { installStrictJsonBody } from '../http/json-body.ts';
 import { installResponseHeaders } from '../http/response-headers.ts';
+import { installTokenVerifier } from '../http/token-verifier.ts';
 import type { Logger } from '../logger.ts';
 import { timeRequests } from '../metrics/fastify.ts';
 import type { Metrics } from '../metrics/registry.ts';
-import { securityHeaders } from './security-headers.ts';
+import { installSecurityHeaders, securityHeaders } from './security-headers.ts';
 
 export interface HttpShellOptions {
   logger: Logger;
@@ -73,13 +73,15 @@ export async function createHttpShell(opts: HttpShellOptions): Promise<FastifyIn
   installErrorHandler(app);
   installStrictJsonBody(app);
   installResponseHeaders(app);
-  await app.register(
-    fastifyHelmet,
-    opts.jsonOnly ? JSON_ONLY_HEADERS : securityHeaders(opts.billingTokenUrl),
-  );
+  installSecurityHeaders(app, opts.jsonOnly ? JSON_ONLY_HEADERS : securityHeaders(opts.billingTokenUrl));
+  // Signing (app.jwt.sign); verification is installTokenVerifier's, with the same secret and issuer.
   await app.register(fastifyJwt, {
     secret: opts.jwtSecret,
     ...(opts.jwtIssuer ? { sign: { iss: opts.jwtIssuer }, verify: { allowedIss: opts.jwtIssuer } } : {}),
+  });
+  installTokenVerifier(app, {
+    secret: opts.jwtSecret,
+    ...(opts.jwtIssuer ? { issuer: opts.jwtIssuer } : {}),
   });
   return app;
 }
