@@ -6,6 +6,7 @@ import { appSettingsHandlers } from './app-settings/app-settings-handlers.ts';
 import { authHandlers } from './auth/auth-handlers.ts';
 import { passwordHandlers } from './auth/password-handlers.ts';
 import { billingHandlers } from './billing/billing-handlers.ts';
+import { renewalFailedMails } from './billing/renewal-failed-mail-source.ts';
 import { registerStripeWebhooks } from './billing/webhooks.ts';
 import type { CommandDeps } from './context.ts';
 import { disputeHandlers } from './disputes/dispute-handlers.ts';
@@ -84,11 +85,12 @@ export function registerCommandApi(deps: CommandDeps): PartnerApiMount {
   registerDirectUploads(deps);
   startImportResumer(deps);
   // E-mails from the log (one outbox with its checkpoint): to business owners about their disputes, to
-  // funders' admins about their contribution warnings.
+  // funders' admins about their contribution warnings and failed renewals.
   const productName = deps.config.PRODUCT_NAME;
   startMailReactor(deps, [
     disputeMails({ store: deps.store, productName }),
     contributionMails({ ...deps, productName, publicUrl: () => deps.publicUrl }),
+    renewalFailedMails({ ...deps, productName, publicUrl: () => deps.publicUrl }),
   ]);
   return (v2) => registerRoutes(v2, partnerCommandRoutes, handlers, options);
 }

@@ -3,10 +3,8 @@ import { z } from 'zod';
 import type { AccountCommand } from '../accounts/account.ts';
 import type { StripeSubscriptionState } from '../accounts/account-billing.ts';
 import { accounts } from '../accounts/aggregate.ts';
-import { runInBackground } from '../background.ts';
 import { transact } from '../command-handler.ts';
 import type { CommandDeps } from '../context.ts';
-import { mailRecipientsOf } from '../mail/mail-recipients.ts';
 import { stripeEvents } from './aggregate.ts';
 import { withBillingLock } from './billing-lock.ts';
 import { planVersionOf, WEBHOOK_TEXTS, WebhookRefused } from './gateway.ts';
@@ -248,26 +246,5 @@ export async function applyStripeEvent(deps: CommandDeps, read: StripeEvent): Pr
       'Stripe event for a customer or funder this installation does not know (or an archived one): acknowledged and ignored',
     );
   }
-  const accountId = target?.accountId;
-  if (accountId && value.events.some((e) => e.type === 'AccountRenewalFailed')) {
-    runInBackground(deps.logger, 'failed renewal e-mail', () => mailRenewalFailed(deps, accountId));
-  }
-}
-
-/**
- * The account's admins hear of a failed renewal at once (accounts spec §4: a bar and an e-mail); a
- * funder without admins yet hears through its primary contact.
- */
-async function mailRenewalFailed(deps: CommandDeps, accountId: string): Promise<void> {
-  const recipients = await mailRecipientsOf(deps.pool, accountId);
-  for (const admin of recipients) {
-    await deps.mailer.send({
-      to: admin.email,
-      subject: `${deps.config.PRODUCT_NAME}: your membership payment failed`,
-      text:
-        `Hello${admin.firstName ? ` ${admin.firstName}` : ''},\n\nThe renewal payment for ${admin.accountName}'s ` +
-        `${deps.config.PRODUCT_NAME} membership was declined. We will try again; to keep your access, update ` +
-        `the card on file:\n\n${deps.publicUrl}/account?tab=billing\n\nIf every retry fails, the membership lapses until the open invoice is paid.\n`,
-    });
-  }
+  // A failed renewal's e-mail comes from the log (renewal-failed-mail-source.ts).
 }
