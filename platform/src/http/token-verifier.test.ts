@@ -58,7 +58,9 @@ describe('the bearer token verifier', () => {
     expect(await claimsOf(app, `Bearer ${header}.${forged}.${signature}`)).toEqual({ refused: true });
     const sandbox = await appWith({ issuer: 'sandbox' });
     expect(await claimsOf(sandbox, `Bearer ${app.jwt.sign({ sub: 'user-3' })}`)).toEqual({ refused: true });
-    expect(await claimsOf(sandbox, `Bearer ${sandbox.jwt.sign({ sub: 'user-3' })}`)).toEqual({ sub: 'user-3' });
+    expect(await claimsOf(sandbox, `Bearer ${sandbox.jwt.sign({ sub: 'user-3' })}`)).toEqual({
+      sub: 'user-3',
+    });
     await Promise.all([other.close(), sandbox.close()]);
   });
 
