@@ -41,7 +41,7 @@ async function contributionOf(deps: CommandDeps, accountId: string): Promise<num
 
 /** The signed-in user's current view, from the event store (never stale after a change of their own). */
 async function sessionUserFor(deps: CommandDeps, userId: string, mfaVerified: boolean) {
-  const { state: user } = await loadUser(deps.store, userId);
+  const { state: user, revision } = await loadUser(deps.store, userId);
   if (user.status !== 'active') throw unauthorized(MESSAGES.sessionEnded);
   const { state: account } = await loadAccount(deps, user.accountId);
   if (account.status !== 'open') throw unauthorized(MESSAGES.sessionEnded);
@@ -49,10 +49,20 @@ async function sessionUserFor(deps: CommandDeps, userId: string, mfaVerified: bo
     contributionPercent: await contributionOf(deps, account.accountId),
     mfaVerified,
   });
-  return { user, account, view };
+  return { user: { ...user, revision }, account, view };
 }
 
-function signToken(deps: CommandDeps, user: ActiveUser, sessionId: string, mfa: TokenClaims['mfa']): string {
+/**
+ * A session token with the user's roles as her stream has them, and that stream's revision (`urv`): the
+ * session check takes the roles from the read model unless it has not yet applied that revision (a role
+ * given just before signing in works at once).
+ */
+function signToken(
+  deps: CommandDeps,
+  user: ActiveUser & { revision: bigint | 'no_stream' },
+  sessionId: string,
+  mfa: TokenClaims['mfa'],
+): string {
   const claims: TokenClaims = {
     sub: user.userId,
     acc: user.accountId,
@@ -61,6 +71,7 @@ function signToken(deps: CommandDeps, user: ActiveUser, sessionId: string, mfa: 
     adm: user.isAdmin,
     dm: user.isDmAdmin,
     mfa,
+    ...(typeof user.revision === 'bigint' ? { urv: Number(user.revision) } : {}),
   };
   return deps.app.jwt.sign(claims, { expiresIn: deps.config.SESSION_TTL_SECONDS });
 }
@@ -116,9 +127,9 @@ export function authHandlers(deps: CommandDeps) {
       { now: deps.clock.now() },
       metadataFor(req, { actorUserId: user.userId, actorAccountId: user.accountId }),
     );
-    const { view } = await sessionUserFor(deps, user.userId, mfa === 'ok');
+    const { user: current, view } = await sessionUserFor(deps, user.userId, mfa === 'ok');
     return {
-      data: { jwt: signToken(deps, user, sessionId, mfa), user: view, bypass_mfa: bypass },
+      data: { jwt: signToken(deps, current, sessionId, mfa), user: view, bypass_mfa: bypass },
       position: signedIn.position,
     };
   };

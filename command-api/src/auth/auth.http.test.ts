@@ -1,5 +1,6 @@
 import { executeCommand, loadUser, userDecider } from '@mrn/command-api';
-import { MESSAGES, routes, streams } from '@mrn/contracts';
+import { buildPath, CONSISTENT_AFTER_HEADER, MESSAGES, routes, streams } from '@mrn/contracts';
+import { START } from '@mrn/platform';
 import { DEMO_PASSWORD, startTestServer, TEST_ADMIN, type TestServer } from '@mrn/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -238,5 +239,56 @@ describe('the server around the APIs', () => {
     const missing = await server.call({ method: 'GET', url: '/api/nothing-here' });
     expect(missing.status).toBe(404);
     expect(missing.body.errors).toContain('/api/nothing-here');
+  });
+});
+
+describe('roles at once after signing in (a read model behind the token)', () => {
+  it('a member made an admin just before signing in is an admin on her first request, while read.users still says member', async () => {
+    const dana = await server.login('dana.whitfield@summitcapital.example', DEMO_PASSWORD);
+    const marcoLogin = await login({ email: 'marco.reyes@summitcapital.example', password: DEMO_PASSWORD });
+    const marcoId = marcoLogin.body.data.user.resource_id as string;
+    const summit = marcoLogin.body.data.user.account_resource_id as string;
+    const accountAsMarco = (token: string) =>
+      server.call({
+        method: 'GET',
+        url: buildPath(routes.getAccount.path, { id: summit }),
+        token,
+        // Not waiting for the projections: the users projector is held below.
+        headers: { [CONSISTENT_AFTER_HEADER]: START },
+      });
+    expect((await accountAsMarco(marcoLogin.body.data.jwt)).status).toBe(403);
+    // The users projector cannot apply anything to Marco's row until this transaction ends.
+    const hold = await server.db.pool.connect();
+    let newer = '';
+    try {
+      await hold.query('begin');
+      await hold.query('select 1 from read.users where id = $1 for update', [marcoId]);
+      const made = await server.call({
+        method: 'PUT',
+        url: buildPath(routes.toggleUserAdmin.path, { id: marcoId }),
+        token: dana,
+      });
+      expect(made.status).toBe(200);
+      const signedIn = await login({ email: 'marco.reyes@summitcapital.example', password: DEMO_PASSWORD });
+      expect(signedIn.body.data.user.is_admin).toBe(true);
+      const seen = await server.db.pool.query('select is_admin from read.users where id = $1', [marcoId]);
+      expect(seen.rows[0].is_admin).toBe(false);
+      newer = signedIn.body.data.jwt;
+      expect((await accountAsMarco(newer)).status).toBe(200);
+      // A token signed before the change knows nothing newer than the read model: still a member.
+      expect((await accountAsMarco(marcoLogin.body.data.jwt)).status).toBe(403);
+    } finally {
+      await hold.query('rollback');
+      hold.release();
+    }
+    // Made a member again: once the read model has it, the newer token's admin role ends at once.
+    const unmade = await server.call({
+      method: 'PUT',
+      url: buildPath(routes.toggleUserAdmin.path, { id: marcoId }),
+      token: dana,
+    });
+    expect(unmade.status).toBe(200);
+    expect(await server.projectedAll(['users'])).toBe(true);
+    await expect.poll(async () => (await accountAsMarco(newer)).status).toBe(403);
   });
 });

@@ -26,4 +26,9 @@ export interface TokenClaims {
   mfa: 'pending' | 'ok';
   /** `api`: an API token of POST /api/v2/token, good for the partner API only. Absent: a dashboard sign-in. */
   knd?: 'api';
+  /**
+   * The revision of the user's stream `adm` and `dm` were read at (a sign-in): the session check trusts
+   * them over a read model that has not applied that revision yet. Absent: the read model decides.
+   */
+  urv?: number;
 }

@@ -17,11 +17,13 @@ interface SessionRow {
   plan_level: PlanLevel | null;
   account_archived_at: Date | null;
   kind: 'web' | 'api';
+  /** The user's stream revision read.users has applied through (null: not known). */
+  user_revision: string | null;
 }
 
 /** The session check of every authenticated request (exported for the bench). */
 export const SESSION_QUERY = `select s.revoked_at, s.revoked_reason, s.expires_at, u.session_version, u.archived_at, u.is_admin, u.is_dm_admin,
-            a.plan_level, a.archived_at as account_archived_at, s.kind
+            a.plan_level, a.archived_at as account_archived_at, s.kind, u.revision::text as user_revision
        from auth_sessions s
        left join read.users u on u.id = s.user_id
        left join read.accounts a on a.id = s.account_id
@@ -98,13 +100,18 @@ export async function actorFor(pool: Pool, claims: TokenClaims): Promise<Actor> 
   // regenerating the key, revokes its session in the same request (command-api), so the session row says
   // it all; the read models' copy of the grant lags the grant itself and would refuse a fresh token.
   if (viaApi && row.kind !== 'api') throw unauthorized(API_TEXTS.accessRevoked);
+  // Roles come from the read model, so a change applies to live tokens at once; but a token signed from
+  // the user's stream at a revision the read model has not applied yet (a role given just before signing
+  // in) knows better.
+  const rolesFromToken =
+    claims.urv !== undefined && (row.user_revision === null || Number(row.user_revision) < claims.urv);
   return {
     userId: claims.sub,
     accountId: claims.acc,
     sessionId: claims.sid,
     sessionVersion: claims.sv,
-    isAdmin: row.is_admin ?? claims.adm,
-    isDmAdmin: row.is_dm_admin ?? claims.dm,
+    isAdmin: rolesFromToken ? claims.adm : (row.is_admin ?? claims.adm),
+    isDmAdmin: rolesFromToken ? claims.dm : (row.is_dm_admin ?? claims.dm),
     planLevel: row.plan_level ?? 'BASIC',
     mfaPending: claims.mfa === 'pending',
     viaApi,
