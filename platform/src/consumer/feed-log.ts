@@ -82,6 +82,8 @@ export class FeedLog<Row extends { position: string }> implements ConsumerLog {
         await opts.onCaughtUp?.(cursor);
         if (wakes > 0) continue;
         await new Promise<void>((resolve) => {
+          // Aborted while it read: an abort listener added now never fires (see PostgresLog.waitForWake).
+          if (opts.signal.aborted) return resolve();
           const done = () => {
             clearTimeout(timer);
             wake.off('wake', done);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { describe, expect, it, vi } from 'vitest';
+import { FeedLog } from '../consumer/feed-log.ts';
 import { createTestDatabase } from '../testing.ts';
 import { eventStoreContract } from './contract.ts';
 import { START } from './position.ts';
@@ -116,4 +117,65 @@ describe('a subscriber that says which types it handles (wakeFor)', () => {
       await db.drop();
     }
   }, 60_000);
+});
+
+describe('stopping a subscriber', () => {
+  it('ends at once when stopped while it reads, not at the end of its poll interval', async () => {
+    const db = await createTestDatabase();
+    const store = new PostgresEventStore(db.pool, { listenUrl: db.url, pollIntervalMs: 60_000 });
+    const stop = new AbortController();
+    try {
+      // The stop comes while the subscriber is busy (here, in its caught-up hook), before it waits.
+      const subscribed = store.subscribeToAll({
+        fromPosition: START,
+        signal: stop.signal,
+        onCaughtUp: async () => {
+          stop.abort();
+          await new Promise((r) => setTimeout(r, 20));
+        },
+        onBatch: async () => undefined,
+      });
+      const started = performance.now();
+      await subscribed;
+      expect(performance.now() - started).toBeLessThan(5000);
+    } finally {
+      stop.abort();
+      await store.close();
+      await db.drop();
+    }
+  }, 20_000);
+
+  it('a feed read as a log (FeedLog) too', async () => {
+    const db = await createTestDatabase();
+    const feed = new FeedLog<{ position: string }>({
+      pool: db.pool,
+      read: {
+        name: 'test_empty_feed',
+        text: 'select $1::text as position where false and $2::int > 0',
+      },
+      toEvent: () => {
+        throw new Error('the feed is empty');
+      },
+      writer: 'test-feed-writer',
+      pollIntervalMs: 60_000,
+    });
+    const stop = new AbortController();
+    try {
+      const subscribed = feed.subscribeToAll({
+        fromPosition: START,
+        signal: stop.signal,
+        onCaughtUp: async () => {
+          stop.abort();
+          await new Promise((r) => setTimeout(r, 20));
+        },
+        onBatch: async () => undefined,
+      });
+      const started = performance.now();
+      await subscribed;
+      expect(performance.now() - started).toBeLessThan(5000);
+    } finally {
+      stop.abort();
+      await db.drop();
+    }
+  }, 20_000);
 });
