@@ -67,7 +67,7 @@ describe('a subscriber that says which types it handles (wakeFor)', () => {
     }
   });
 
-  it('waits while only rows of other types are held back by an open transaction', async () => {
+  it('waits while only rows of other types are held back by an open transaction, and reads one it handles once it is released', async () => {
     const db = await createTestDatabase();
     // Each read of the log that left nothing visible unread ends in onCaughtUp: reads are counted there.
     let reads = 0;
@@ -106,6 +106,28 @@ describe('a subscriber that says which types it handles (wakeFor)', () => {
       await new Promise((r) => setTimeout(r, 500));
       expect(reads - before).toBe(1);
       expect(delivered).toEqual([]);
+
+      // A held row it handles: it looks again until the row is released and then reads it, though the end
+      // of the older transaction wakes no one and the poll is a minute away. (How soon depends on the
+      // test cluster's other transactions too: the horizon is the whole server's.)
+      await store.appendToStream('held-2', [{ id: randomUUID(), type: 'Wanted', data: {} }], {
+        expectedRevision: 'any',
+      });
+      await new Promise((r) => setTimeout(r, 300));
+      expect(delivered).toEqual([]);
+      await older.query('commit');
+      await vi.waitFor(() => expect(delivered).toEqual(['Other', 'Wanted']), {
+        timeout: 20_000,
+        interval: 5,
+      });
+      // Stopped, it ends at once (it hung here in CI, a minute-long poll away, before a stop that came
+      // while it read was seen by its wait).
+      stop.abort();
+      const ended = await Promise.race([
+        subscribed.then(() => 'ended'),
+        new Promise((r) => setTimeout(() => r('still reading'), 5000)),
+      ]);
+      expect(ended).toBe('ended');
     } finally {
       stop.abort();
       // The subscription ends before the database is dropped (a failed step must not leave it reading);
