@@ -137,3 +137,57 @@ describe('the partner API plugin under /api/v2', () => {
     ).rejects.toThrow('Route dashboardRefuses (/api/refuses) is outside /api/v2');
   });
 });
+
+describe('the partner rate limit under a burst', () => {
+  it("counts one key's calls that come together in fewer statements, each call with a count of its own", async () => {
+    // The store's statements over the real pool, counted.
+    let takes = 0;
+    const counted = new Proxy(db.pool, {
+      get(pool, property, receiver) {
+        if (property !== 'query') return Reflect.get(pool, property, receiver);
+        return (config: unknown, ...rest: unknown[]) => {
+          if ((config as { name?: string }).name === 'mrn_rate_limit_take') takes++;
+          return (pool.query as (...args: unknown[]) => unknown).call(pool, config, ...rest);
+        };
+      },
+    });
+    const burst = Fastify({ logger: false });
+    installErrorHandler(burst);
+    await burst.register(fastifyJwt, { secret: 'x'.repeat(32) });
+    installTokenVerifier(burst, { secret: 'x'.repeat(32) });
+    await registerPartnerApi(
+      burst,
+      {
+        pool: counted,
+        rateLimits: { perKeyPerMinute: 25, tokenPerMinute: 3 },
+        rateLimitScope: `b${Date.now()}`,
+      },
+      (v2) =>
+        registerRoutes(
+          v2,
+          { partnerEcho },
+          { partnerEcho: async () => ({ data: { authorization: null } }) },
+          { pool: db.pool },
+        ),
+    );
+    await burst.ready();
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 30 }, () =>
+          burst.inject({ method: 'GET', url: '/api/v2/echo', remoteAddress: '203.0.113.77' }),
+        ),
+      );
+      expect(answers.filter((a) => a.statusCode === 200)).toHaveLength(25);
+      expect(answers.filter((a) => a.statusCode === 429)).toHaveLength(5);
+      // Each call answered was given its own count: 24 left, 23 left, … 0 left.
+      const remaining = answers
+        .filter((a) => a.statusCode === 200)
+        .map((a) => Number(a.headers['ratelimit-remaining']))
+        .sort((a, b) => b - a);
+      expect(remaining).toEqual(Array.from({ length: 25 }, (_, i) => 24 - i));
+      expect(takes).toBeLessThan(30);
+    } finally {
+      await burst.close();
+    }
+  });
+});

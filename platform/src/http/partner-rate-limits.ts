@@ -89,39 +89,99 @@ async function verifiedUser(request: FastifyRequest): Promise<string | undefined
 }
 
 /**
- * One statement counts a request and says where its window stands. A row whose window has ended
- * starts a new one; otherwise the count goes up under the row's lock, so concurrent requests (from
- * any process) each see a distinct count. Exported for the bench.
+ * One statement counts $3 requests of a key and says where its window stands. A row whose window has
+ * ended starts a new one; otherwise the count goes up under the row's lock, so concurrent statements
+ * (from any process) each see a distinct range of counts. Exported for the bench.
  */
 export const RATE_LIMIT_TAKE = `insert into partner_rate_limits as r (key, hits, resets_at)
-     values ($1, 1, now() + $2::integer * interval '1 millisecond')
+     values ($1, $3::integer, now() + $2::integer * interval '1 millisecond')
      on conflict (key) do update set
-       hits = case when r.resets_at > now() then r.hits + 1 else 1 end,
+       hits = case when r.resets_at > now() then r.hits + excluded.hits else excluded.hits end,
        resets_at = case when r.resets_at > now() then r.resets_at else excluded.resets_at end
      returning hits, greatest(1, ceil(extract(epoch from resets_at - now()) * 1000))::integer as ttl`;
 
 /** Rows of ended windows are worth nothing; each process clears them about once a window. */
 const PRUNE = 'delete from partner_rate_limits where resets_at < now()';
 
+type TakeCallback = (error: Error | null, result?: { current: number; ttl: number }) => void;
+
+/**
+ * The takes of one key in this process: while its statement is out, the requests that come meanwhile
+ * wait and go together in the next one, which counts them all at once (`hits + n`) and gives each its
+ * own count of the range. A partner's burst was one row update per request, each waiting on the last
+ * one's row lock; now it is about one per round trip, and the counts, hence the limit, are as exact.
+ */
+class KeyTakes {
+  private waiting: TakeCallback[] = [];
+  private busy = false;
+
+  constructor(
+    private readonly pool: Pool,
+    private readonly key: string,
+    private readonly timeWindow: number,
+    private readonly done: () => void,
+  ) {}
+
+  take(callback: TakeCallback): void {
+    this.waiting.push(callback);
+    if (!this.busy) this.send();
+  }
+
+  private send(): void {
+    const batch = this.waiting;
+    this.waiting = [];
+    this.busy = true;
+    this.pool
+      .query<{ hits: number; ttl: number }>({
+        name: 'mrn_rate_limit_take',
+        text: RATE_LIMIT_TAKE,
+        values: [this.key, this.timeWindow, batch.length],
+      })
+      .then(
+        ({ rows }) => {
+          const { hits, ttl } = rows[0]!;
+          // The range counted is (hits - n, hits]: the first waiting request gets the lowest.
+          batch.forEach((callback, i) =>
+            answer(callback, null, { current: hits - batch.length + 1 + i, ttl }),
+          );
+        },
+        (error: Error) => {
+          for (const callback of batch) answer(callback, error);
+        },
+      )
+      .finally(() => {
+        this.busy = false;
+        if (this.waiting.length > 0) this.send();
+        else this.done();
+      });
+  }
+}
+
+/** Each waiting request is answered, whatever another's callback does. */
+function answer(
+  callback: TakeCallback,
+  error: Error | null,
+  result?: { current: number; ttl: number },
+): void {
+  try {
+    callback(error, result);
+  } catch {
+    // @fastify/rate-limit's callback answers the request itself; nothing is left to do here.
+  }
+}
+
 function postgresStore(pool: Pool, app: FastifyInstance) {
   let lastPrune = performance.now();
+  const takes = new Map<string, KeyTakes>();
   // @fastify/rate-limit builds the store itself (`new store(options)`), so the pool comes by closure.
   return class PostgresRateLimitStore implements FastifyRateLimitStore {
-    incr(
-      key: string,
-      callback: (error: Error | null, result?: { current: number; ttl: number }) => void,
-      timeWindow: number,
-    ): void {
-      pool
-        .query<{ hits: number; ttl: number }>({
-          name: 'mrn_rate_limit_take',
-          text: RATE_LIMIT_TAKE,
-          values: [key, timeWindow],
-        })
-        .then(
-          ({ rows }) => callback(null, { current: rows[0]!.hits, ttl: rows[0]!.ttl }),
-          (error: Error) => callback(error),
-        );
+    incr(key: string, callback: TakeCallback, timeWindow: number): void {
+      let keyTakes = takes.get(key);
+      if (!keyTakes) {
+        keyTakes = new KeyTakes(pool, key, timeWindow, () => takes.delete(key));
+        takes.set(key, keyTakes);
+      }
+      keyTakes.take(callback);
       const now = performance.now();
       if (now - lastPrune > timeWindow) {
         lastPrune = now;
