@@ -9,7 +9,6 @@ import {
   resetCheckpoints,
   START,
   withTransaction,
-  writeCheckpoint,
 } from '@mrn/platform';
 import { exec, sql } from '@mrn/platform/typed-sql';
 import { restoreDeferredIndexes } from './deferred-indexes.ts';

@@ -141,9 +141,8 @@ class KeyTakes {
         ({ rows }) => {
           const { hits, ttl } = rows[0]!;
           // The range counted is (hits - n, hits]: the first waiting request gets the lowest.
-          batch.forEach((callback, i) =>
-            answer(callback, null, { current: hits - batch.length + 1 + i, ttl }),
-          );
+          for (const [i, callback] of batch.entries())
+            answer(callback, null, { current: hits - batch.length + 1 + i, ttl });
         },
         (error: Error) => {
           for (const callback of batch) answer(callback, error);
