@@ -32,6 +32,7 @@ import { PageSpinner } from '../ui/PageSpinner.tsx';
 import { showError, showSuccess } from '../ui/toaster.ts';
 import { invalidateAccountData } from './queries.ts';
 import '../contribution/contribution.css';
+import './contribution-panel.css';
 
 const WINDOWS = [
   ['Last 90 days', 'total_ninety_days_contribution_percentage'],

@@ -5,6 +5,7 @@ import { useApiQuery } from '../api/hooks.ts';
 import { shortDay } from './chart-ticks.ts';
 import { DailyBarChart } from './DailyBarChart.tsx';
 import { ShareBars } from './ShareBars.tsx';
+import './analytics.css';
 
 // Blueprint palette: blue3, cerulean3, green3, orange3.
 const BLUE = '#2d72d2';
