@@ -4,8 +4,8 @@ import { createPool, type Pool, type PoolClient, runMigrations } from '@mrn/plat
 import { KEYWORD_CROWDED, keywordKeys, keywordScan, keywordWords, SEARCH_STATEMENTS } from '@mrn/query-api';
 import { allMigrations } from '@mrn/server';
 import type { BenchServer } from './database.ts';
-import { reusedDatabase } from './search-bench.ts';
 import { FIRST_WORDS, Rng, SECOND_WORDS } from './search-data.ts';
+import { reusedDatabase } from './seeding.ts';
 import { type Row, renderTable } from './table.ts';
 
 export interface KeywordBenchOptions {

@@ -6,7 +6,7 @@ import { SCREENING_CHUNK, screenChunk } from '@mrn/query-api';
 import { allMigrations } from '@mrn/server';
 import { CpuMeter } from './cpu.ts';
 import type { BenchServer } from './database.ts';
-import { reusedDatabase } from './search-bench.ts';
+import { reusedDatabase } from './seeding.ts';
 
 export interface ScreeningBenchOptions {
   reuseDatabase: string | undefined;

@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { loadavg } from 'node:os';
-import { openAccount, registerUser } from '@mrn/command-api';
 import { buildPath, type RouteSpec, routes } from '@mrn/contracts';
 import {
-  createLogger,
   createPool,
   type Pool,
   PostgresEventStore,
@@ -15,13 +13,22 @@ import {
 } from '@mrn/platform';
 import { allProjectors, handledTypes, logOf, rebuildProjectors } from '@mrn/projections';
 import { keywordKeys, keywordRange, keywordScan, keywordWords, SEARCH_STATEMENTS } from '@mrn/query-api';
-import { allMigrations, ensurePlatformAdmin } from '@mrn/server';
+import { allMigrations } from '@mrn/server';
 import { ALL_FOLLOWERS, waitForCheckpoints } from './consumers.ts';
 import { CpuMeter } from './cpu.ts';
 import { type BenchDatabase, type BenchServer, createBenchDatabase } from './database.ts';
 import { type LoadRequest, type LoadResult, percentile, postJson, runLoad, signIn } from './http-load.ts';
 import { type LagResult, measureProjectionLag } from './projection-lag.ts';
-import { einOf, keywordTerm, merchantAppends, noteCounts, type Owner, Rng } from './search-data.ts';
+import { einOf, keywordTerm, type Owner, Rng } from './search-data.ts';
+import {
+  ADMIN_EMAIL,
+  createFunder,
+  existingFunder,
+  FUNDER_EMAIL,
+  PASSWORD,
+  reusedDatabase,
+  seedMerchants,
+} from './seeding.ts';
 import {
   BENCH_NODE_ENV,
   freePort,
@@ -61,10 +68,6 @@ export interface SearchBenchOptions {
   /** A database kept by an earlier run: skip seeding and replay, measure the searches again. */
   reuseDatabase: string | undefined;
 }
-
-export const ADMIN_EMAIL = 'bench-admin@merchantrisk.local';
-const FUNDER_EMAIL = 'dana.whitfield@summit-bench.example';
-export const PASSWORD = 'bench-password-2026';
 
 /** Issue 31's targets (issue 23's, with the CPU per search and the read model added), each where the bench measures it. */
 const TARGETS = {
@@ -996,103 +999,6 @@ async function untilSignedIn(baseUrl: string): Promise<string> {
       await new Promise((r) => setTimeout(r, 500));
     }
   }
-}
-
-export function reusedDatabase(server: BenchServer, name: string): BenchDatabase {
-  const url = new URL(server.adminUrl);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), name, drop: async () => undefined };
-}
-
-async function existingFunder(pool: Pool): Promise<Owner> {
-  const { rows } = await pool.query<{ account_id: string; id: string }>(
-    'select account_id, id from read.users where email = $1',
-    [FUNDER_EMAIL],
-  );
-  if (!rows[0]) throw new Error(`No ${FUNDER_EMAIL} in the reused database`);
-  return { accountId: rows[0].account_id, userId: rows[0].id };
-}
-
-export async function createFunder(store: PostgresEventStore): Promise<Owner> {
-  const logger = createLogger('warn', 'bench');
-  // The platform administrator the server would otherwise create on its first start.
-  await ensurePlatformAdmin(
-    { store, logger },
-    { productName: 'Merchant Risk Network', email: ADMIN_EMAIL, password: PASSWORD },
-  );
-  const accountId = randomUUID();
-  const userId = randomUUID();
-  const ctx = { now: new Date() };
-  const metadata = { source: 'system' as const };
-  await openAccount(
-    { store },
-    {
-      accountId,
-      name: 'Summit Capital Funding',
-      website: 'https://summitcapital.example',
-      primaryContactEmail: FUNDER_EMAIL,
-      planLevel: 'PRO',
-      membershipStatus: 'active',
-      isPlatform: false,
-    },
-    ctx,
-    metadata,
-  );
-  await registerUser(
-    { store },
-    {
-      userId,
-      accountId,
-      email: FUNDER_EMAIL,
-      firstName: 'Dana',
-      lastName: 'Whitfield',
-      isAdmin: true,
-      isDmAdmin: false,
-      password: PASSWORD,
-      agreedToTermsAt: ctx.now.toISOString(),
-    },
-    ctx,
-    metadata,
-  );
-  return { accountId, userId };
-}
-
-/** `seedWriters` loops, each taking the next `seedBatch` merchants and appending them in one appendMany. */
-export async function seedMerchants(
-  store: PostgresEventStore,
-  owner: Owner,
-  opts: SearchBenchOptions,
-): Promise<{ events: number; seconds: number }> {
-  const counts = noteCounts(opts.merchants, opts.notes, new Rng(42));
-  let next = 0;
-  let done = 0;
-  let events = 0;
-  let reported = 0;
-  const started = performance.now();
-  const writer = async () => {
-    for (;;) {
-      const from = next;
-      if (from >= opts.merchants) return;
-      const to = Math.min(from + opts.seedBatch, opts.merchants);
-      next = to;
-      const batch = [];
-      for (let i = from; i < to; i++) batch.push(...merchantAppends(i, counts[i]!, owner));
-      await store.appendMany(batch);
-      done += to - from;
-      for (const b of batch) events += b.events.length;
-      const tenth = Math.floor((done * 10) / opts.merchants);
-      if (tenth > reported) {
-        reported = tenth;
-        const seconds = (performance.now() - started) / 1000;
-        process.stderr.write(
-          `  seeding: ${tenth * 10}% — ${formatCount(done)} merchants, ${formatCount(events)} events, ` +
-            `${formatCount(events / seconds)} events/s\n`,
-        );
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: opts.seedWriters }, writer));
-  return { events, seconds: (performance.now() - started) / 1000 };
 }
 
 async function checkReadModels(pool: Pool, opts: SearchBenchOptions): Promise<string> {

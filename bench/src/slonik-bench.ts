@@ -25,8 +25,9 @@ import { z } from 'zod';
 import { type BenchServer, createBenchDatabase } from './database.ts';
 import { notePayload } from './event-store-bench.ts';
 import { percentile } from './http-load.ts';
-import { createFunder, type SearchBenchOptions, seedMerchants } from './search-bench.ts';
+import type { SearchBenchOptions } from './search-bench.ts';
 import { einOf, keywordTerm, type Owner, Rng } from './search-data.ts';
+import { createFunder, seedMerchants } from './seeding.ts';
 import { formatCount, formatMs, type Row, renderTable } from './table.ts';
 
 /**

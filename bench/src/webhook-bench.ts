@@ -5,17 +5,16 @@ import {
   createLogger,
   createPool,
   type Mailer,
-  type NewEvent,
   type Pool,
   PostgresEventStore,
   runMigrations,
-  type StreamAppend,
 } from '@mrn/platform';
 import { allMigrations } from '@mrn/server';
 import { type DispatcherOptions, startDispatcher, WebhookDispatcher } from '@mrn/webhook-dispatcher';
 import { CpuMeter, type CpuSample } from './cpu.ts';
 import { type BenchServer, createBenchDatabase } from './database.ts';
 import { percentile } from './http-load.ts';
+import { accountOpened, noteAdded, seedMerchant, seedWatchers } from './seeding.ts';
 import { formatCount, formatMs, type Row, renderTable } from './table.ts';
 
 export interface WebhookBenchOptions {
@@ -479,122 +478,6 @@ function cpuLine(
 }
 
 // ---- events, shaped as the command API writes them (contracts' schemas parse them) --------------------
-
-function accountOpened(accountId: string, name: string): NewEvent {
-  return {
-    id: randomUUID(),
-    type: 'AccountOpened',
-    data: {
-      accountId,
-      name,
-      website: null,
-      primaryContactEmail: `ops@${accountId.slice(0, 8)}.bench.example`,
-      planLevel: 'PRO',
-      membershipStatus: 'active',
-      isPlatform: false,
-    },
-  };
-}
-
-/** Funders with subscriptions enabled and a webhook URL, each watching every EIN given. */
-async function seedWatchers(
-  store: PostgresEventStore,
-  count: number,
-  feins: string[],
-  urls: string[],
-): Promise<void> {
-  for (let done = 0; done < count; done += 200) {
-    const batch: StreamAppend[] = [];
-    for (let i = done; i < Math.min(count, done + 200); i++) {
-      const accountId = randomUUID();
-      const name = `Watcher Funding ${i}`;
-      const opened = accountOpened(accountId, name);
-      batch.push({
-        streamId: `account-${accountId}`,
-        expectedRevision: 'no_stream',
-        events: [
-          opened,
-          {
-            id: randomUUID(),
-            type: 'AccountUpdated',
-            data: {
-              accountId,
-              name,
-              website: null,
-              primaryContactEmail: (opened.data as { primaryContactEmail: string }).primaryContactEmail,
-              merchantSubscriptionEnabled: true,
-              merchantSubscriptionNotificationEmail: null,
-              merchantSubscriptionNotificationWebhook: `${urls[i % urls.length]}/${accountId}`,
-            },
-          },
-        ],
-      });
-      batch.push({
-        streamId: `subscriptions-${accountId}`,
-        expectedRevision: 'no_stream',
-        events: [
-          { id: randomUUID(), type: 'MerchantSubscriptionsAdded', data: { accountId, feins, source: 'web' } },
-        ],
-      });
-    }
-    await store.appendMany(batch);
-  }
-}
-
-async function seedMerchant(
-  store: PostgresEventStore,
-  accountId: string,
-  fein: string,
-  legalName: string,
-): Promise<string> {
-  const merchantId = randomUUID();
-  await store.appendToStream(
-    `merchant-${merchantId}`,
-    [
-      {
-        id: randomUUID(),
-        type: 'MerchantAdded',
-        data: {
-          merchantId,
-          fein,
-          legalName,
-          dba: null,
-          street1: null,
-          street2: null,
-          city: 'Austin',
-          state: 'TX',
-          businessPhone: null,
-          businessStartdate: null,
-          industry: null,
-          accountId,
-          userId: randomUUID(),
-        },
-        metadata: { actorAccountId: accountId, source: 'web' },
-      },
-    ],
-    { expectedRevision: 'no_stream' },
-  );
-  return merchantId;
-}
-
-function noteAdded(accountId: string, merchantId: string, note: string): NewEvent {
-  return {
-    id: randomUUID(),
-    type: 'NoteAdded',
-    data: {
-      merchantId,
-      noteId: randomUUID(),
-      category: 'Slow Pay',
-      note,
-      submissionSource: 'in-house',
-      brokerName: null,
-      accountId,
-      userId: randomUUID(),
-      proxiedCreator: null,
-    },
-    metadata: { actorAccountId: accountId, source: 'web' },
-  };
-}
 
 // ---- the receiver: its own thread, so the dispatcher's event loop does not also serve the requests ----
 

@@ -7,15 +7,15 @@ import { allMigrations } from '@mrn/server';
 import { ALL_FOLLOWERS, waitForCheckpoints } from './consumers.ts';
 import { type BenchServer, createBenchDatabase } from './database.ts';
 import { type LoadResult, percentile, runLoad, signIn } from './http-load.ts';
+import type { Owner } from './search-data.ts';
 import {
   ADMIN_EMAIL,
   createFunder,
+  existingFunder,
   PASSWORD,
   reusedDatabase,
-  type SearchBenchOptions,
   seedMerchants,
-} from './search-bench.ts';
-import type { Owner } from './search-data.ts';
+} from './seeding.ts';
 import { freePort, type ServerProcess, startServerProcess } from './server-process.ts';
 import { formatCount, formatMs, printLatencyReport, type Row } from './table.ts';
 
@@ -75,11 +75,11 @@ export async function runWidgetBench(server: BenchServer, opts: WidgetBenchOptio
     const store = new PostgresEventStore(pool);
     let owner: Owner;
     if (opts.reuseDatabase) {
-      owner = await seededFunder(pool);
+      owner = await existingFunder(pool);
     } else {
       owner = await createFunder(store);
       process.stderr.write('  seeding…\n');
-      const seed = await seedMerchants(store, owner, searchSeedOptions(opts));
+      const seed = await seedMerchants(store, owner, opts);
       notes.push(`seeded ${formatCount(seed.events)} events in ${seed.seconds.toFixed(1)} s`);
     }
     await openFunders(store, opts.funders);
@@ -222,34 +222,6 @@ function resultRow(label: string, result: LoadResult): Row {
     formatCount(errors),
     `${p99 <= P99_TARGET_MS ? 'ok' : 'MISSED'}: p99 ≤ ${P99_TARGET_MS} ms`,
   ];
-}
-
-/** What the search bench's seeding needs of its options. */
-function searchSeedOptions(opts: WidgetBenchOptions): SearchBenchOptions {
-  return {
-    merchants: opts.merchants,
-    notes: opts.notes,
-    seedWriters: opts.seedWriters,
-    seedBatch: opts.seedBatch,
-    seconds: opts.seconds,
-    warmupSeconds: opts.warmupSeconds,
-    concurrency: opts.concurrency,
-    einShare: 0,
-    port: opts.port,
-    explain: false,
-    keepDatabase: opts.keepDatabase,
-    reuseDatabase: opts.reuseDatabase,
-  };
-}
-
-/** The funder the search bench seeded every merchant for: the one account with merchants. */
-async function seededFunder(pool: Pool): Promise<Owner> {
-  const { rows } = await pool.query<{ account_id: string; user_id: string }>(
-    `select a.id as account_id, u.id as user_id from read.accounts a join read.users u on u.account_id = a.id
-      where not a.is_platform order by a.merchants_added desc limit 1`,
-  );
-  if (!rows[0]) throw new Error('No seeded funder in the reused database');
-  return { accountId: rows[0].account_id, userId: rows[0].user_id };
 }
 
 /** Funders with no records, on BASIC and PRO memberships, opened once each. */
