@@ -1,10 +1,11 @@
 import { INQUIRY_WINDOW_DAYS } from './inquiries.ts';
+import type { MembershipStatus, PlanLevel } from './plan-levels.ts';
 import { SCREENING_MAX_EINS } from './screening.ts';
 import { SHOPPED_THRESHOLD, SHOPPED_WINDOW_DAYS } from './shopped-alerts.ts';
 
+export { MEMBERSHIP_STATUSES, type MembershipStatus, PLAN_LEVELS, type PlanLevel } from './plan-levels.ts';
+
 /** Plans and their limits: the one place prices live (DESIGN §4: PRO is $945 everywhere). */
-export const PLAN_LEVELS = ['BASIC', 'PRO'] as const;
-export type PlanLevel = (typeof PLAN_LEVELS)[number];
 
 export const PLANS = {
   BASIC: { priceCents: 69_500, dailySearchLimit: 3000, keywordMatchLimit: 5 },
@@ -22,8 +23,6 @@ export const PLANS = {
 export const seesProData = (viewer: { planLevel: PlanLevel; isPlatformAdmin: boolean }): boolean =>
   viewer.planLevel === 'PRO' || viewer.isPlatformAdmin;
 
-export const MEMBERSHIP_STATUSES = ['none', 'trialing', 'active', 'inactive', 'canceled'] as const;
-export type MembershipStatus = (typeof MEMBERSHIP_STATUSES)[number];
 export const hasActiveMembership = (status: MembershipStatus) => status === 'active' || status === 'trialing';
 
 /** Minimum 90-day contribution percentage to search, and the display colour bands. */

@@ -1,6 +1,6 @@
 import { DISPUTE_RESOLUTIONS } from '../domain/disputes.ts';
 import { NOTE_CATEGORIES, SUBMISSION_SOURCES } from '../domain/notes.ts';
-import { MEMBERSHIP_STATUSES, PLAN_LEVELS } from '../domain/plans.ts';
+import { MEMBERSHIP_STATUSES, PLAN_LEVELS } from '../domain/plan-levels.ts';
 import { MESSAGE_SEVERITIES } from '../routes/app-settings.ts';
 import { z } from '../zod.ts';
 

@@ -54,6 +54,22 @@ export function folderGraph(src: string): Map<string, Map<string, string>> {
   return graph;
 }
 
+/** Edges between a package's files (production code): `from → to`, each with the import that makes it. */
+export function fileGraph(src: string): Map<string, Map<string, string>> {
+  const graph = new Map<string, Map<string, string>>();
+  for (const file of sources(src)) {
+    const from = relative(ROOT, file);
+    for (const { fileName } of ts.preProcessFile(readFileSync(file, 'utf8'), true, true).importedFiles) {
+      if (!fileName.startsWith('.')) continue;
+      const to = relative(ROOT, resolve(dirname(file), fileName));
+      const edges = graph.get(from) ?? new Map<string, string>();
+      if (!edges.has(to)) edges.set(to, `${from} → ${fileName}`);
+      graph.set(from, edges);
+    }
+  }
+  return graph;
+}
+
 /** A cycle of the graph as the imports that make it, or null when it has none. */
 export function findCycle(graph: Map<string, Map<string, string>>): string[] | null {
   const state = new Map<string, 'open' | 'done'>();
@@ -104,6 +120,16 @@ describe('feature folders', () => {
   for (const pkg of PACKAGES) {
     it(`${pkg}: import one another one way only`, () => {
       expect(findCycle(folderGraph(join(ROOT, pkg, 'src')))).toBeNull();
+    });
+  }
+});
+
+// Every package, contracts and web included: no two files import each other, however indirectly (the
+// event catalogue and the plan rules did, through the plan levels: plan-levels.ts stands apart now).
+describe('files', () => {
+  for (const pkg of [...PACKAGES, 'contracts', 'web', 'server', 'bench']) {
+    it(`${pkg}: no files import one another in a loop`, () => {
+      expect(findCycle(fileGraph(join(ROOT, pkg, 'src')))).toBeNull();
     });
   }
 });
