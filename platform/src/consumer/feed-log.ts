@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { Pool } from '../db.ts';
 import type { Position, RecordedEvent, SubscribeOptions } from '../event-store/types.ts';
+import { sleepUnlessAborted } from '../runtime/sleep.ts';
 import { PROGRESS_CHANNEL, parseProgressNotice, readCheckpoint } from './checkpoints.ts';
 import type { ConsumerLog } from './consumer.ts';
 import type { PgNotifications } from './notifications.ts';
@@ -81,19 +82,7 @@ export class FeedLog<Row extends { position: string }> implements ConsumerLog {
         if (horizon > cursor) cursor = horizon;
         await opts.onCaughtUp?.(cursor);
         if (wakes > 0) continue;
-        await new Promise<void>((resolve) => {
-          // Aborted while it read: an abort listener added now never fires (see PostgresLog.waitForWake).
-          if (opts.signal.aborted) return resolve();
-          const done = () => {
-            clearTimeout(timer);
-            wake.off('wake', done);
-            opts.signal.removeEventListener('abort', done);
-            resolve();
-          };
-          const timer = setTimeout(done, pollMs);
-          wake.on('wake', done);
-          opts.signal.addEventListener('abort', done, { once: true });
-        });
+        await sleepUnlessAborted(pollMs, opts.signal, { emitter: wake, events: ['wake'] });
       }
     } finally {
       stopListening?.();

@@ -240,24 +240,10 @@ export class PostgresLog {
 
   /** Until a wake-up the subscriber acts on (`woken`, counted by its own listener first), or the poll. */
   private waitForWake(timeoutMs: number, signal: AbortSignal, woken: () => boolean): Promise<void> {
-    // Aborted while it read (a stop during the last batch): an abort listener added now never fires,
-    // and the wait would last the whole poll interval.
-    if (signal.aborted) return Promise.resolve();
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.wake.off('wake', check);
-        this.wake.off('nudge', check);
-        signal.removeEventListener('abort', done);
-        resolve();
-      };
-      const check = () => {
-        if (woken()) done();
-      };
-      const timer = setTimeout(done, timeoutMs);
-      this.wake.on('wake', check);
-      this.wake.on('nudge', check);
-      signal.addEventListener('abort', done, { once: true });
+    return sleepUnlessAborted(timeoutMs, signal, {
+      emitter: this.wake,
+      events: ['wake', 'nudge'],
+      accept: woken,
     });
   }
 }
