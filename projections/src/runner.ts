@@ -467,13 +467,15 @@ export class ProjectionRunner implements ReadModelProgress {
     consumer.start();
   }
 
-  /** The projectors following `g` now (read in its batch's transaction, after its checkpoint moved). */
+  /**
+   * The projectors following `g` now (read in its batch's transaction, after its checkpoint moved), in
+   * the order the runner was given them: a batch applies them in that order (see `allProjectors`).
+   */
   private async membersOf(tx: Queryable, g: Group): Promise<Projector[]> {
     const following = await followersOf(tx, g.name);
     const out: Projector[] = [];
-    for (const name of following) {
-      const m = this.members.get(name);
-      if (!m || logOf(m.projector) !== g.log) continue;
+    for (const [name, m] of this.members) {
+      if (!following.has(name) || logOf(m.projector) !== g.log) continue;
       // Another process may have moved it (a join, a halt): this process's view follows the database.
       if (m.group !== g.name) {
         m.group = g.name;

