@@ -115,7 +115,7 @@ export async function runSearchBench(server: BenchServer, opts: SearchBenchOptio
     `bench:      ${formatCount(opts.merchants)} merchants, ${formatCount(opts.notes)} notes seeded through the ` +
       `event store (appendMany of ${opts.seedBatch} merchants = ${opts.seedBatch * 2} streams, ${opts.seedWriters} ` +
       `writers, 'no_stream', seeding pool with synchronous_commit=off); read models rebuilt as ` +
-      '`npm run rebuild -- all` does (one pass over each log: the event log, then the search log); then the ' +
+      '`npm run rebuild -- all` does (one pass over each log, the event log and the search log side by side); then the ' +
       `real server in processes of its own, run as in production (NODE_ENV=${BENCH_NODE_ENV}: answers are not ` +
       'checked against their route schemas per request), both topologies on that database one after the ' +
       'other: all-in-one (`server/src/main.ts`, one process), then, once it has stopped, split ' +

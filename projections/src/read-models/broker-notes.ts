@@ -33,6 +33,8 @@ const INSERT = `insert into read.broker_notes (note_id, broker_key, broker_name,
 export const brokerNotesProjector = projector({
   name: 'broker_notes',
   tables: ['read.broker_notes'],
+  // The replay finds a note's record by note and a merchant's by merchant; by broker only the queries do.
+  deferredIndexes: ['read.broker_notes_key'],
   bulk: {
     order: ['NoteAdded', 'NoteUpdated', 'NoteArchived', 'MerchantArchived'],
     handlers: {

@@ -41,6 +41,8 @@ async function resummarise(tx: PoolClient, merchantIds: Iterable<string>): Promi
 export const merchantSignalsProjector = projector({
   name: 'merchant_signals',
   tables: ['read.signal_notes', 'read.merchant_signals', 'read.signal_disputes'],
+  // The replay finds a signal note by its note only: the summaries by merchant are built at its end.
+  deferredIndexes: ['read.signal_notes_merchant'],
   bulk: {
     order: ['NoteAdded', 'NoteUpdated', 'NoteArchived', 'DisputeSubmitted', 'DisputeResolved'],
     handlers: {
