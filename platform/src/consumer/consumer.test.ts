@@ -366,6 +366,33 @@ describe('Consumer', () => {
     }
   });
 
+  it('batchIntervalMs: a nudge (someone waits for a position) ends the pause, and the next batch is read at once', async () => {
+    const name = newName();
+    await db.pool.query('insert into subscription_checkpoints (name, position) values ($1, $2)', [
+      name,
+      await store.headPosition(),
+    ]);
+    const c = consumer(name, { batchIntervalMs: 20_000 }).start();
+    try {
+      const [first] = await append(`${name}:wanted`);
+      await expect
+        .poll(() => c.handled.flat().map((e) => e.id), { timeout: 2000, interval: 5 })
+        .toEqual([first!.id]);
+      // Paused for 20 s after that batch: without the nudge the next event waits that long.
+      const [next] = await append(`${name}:wanted`);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(c.handled.flat()).toHaveLength(1);
+      const nudged = performance.now();
+      c.nudge();
+      await expect
+        .poll(() => c.handled.flat().map((e) => e.id), { timeout: 3000, interval: 5 })
+        .toEqual([first!.id, next!.id]);
+      expect(performance.now() - nudged).toBeLessThan(3000);
+    } finally {
+      await c.stop();
+    }
+  });
+
   it('stop finishes the batch in hand and frees the lease; a standby takes over within a second or so', async () => {
     const name = newName();
     const held = gate();

@@ -318,6 +318,8 @@ export class Consumer<P = undefined> {
                 intervalMs: this.opts.batchIntervalMs ?? CONSUMER_BATCH_INTERVAL_MS,
                 batchSize: this.batchSize,
                 signal: mode.signal,
+                // Someone waits for a position (read-your-writes): the next batch is read now.
+                wake: { emitter: this.nudges, events: ['nudge'] },
               },
             ),
           });

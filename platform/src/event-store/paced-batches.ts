@@ -1,4 +1,4 @@
-import { sleepUnlessAborted } from '../runtime/sleep.ts';
+import { sleepUnlessAborted, type WakeUp } from '../runtime/sleep.ts';
 import type { RecordedEvent } from './types.ts';
 
 /**
@@ -10,12 +10,13 @@ import type { RecordedEvent } from './types.ts';
  */
 export function pacedBatches(
   onBatch: (events: RecordedEvent[]) => Promise<void>,
-  opts: { intervalMs: number; batchSize: number; signal: AbortSignal },
+  /** `wake`: what ends the pause early (someone waiting for a position nudges the subscriber). */
+  opts: { intervalMs: number; batchSize: number; signal: AbortSignal; wake?: WakeUp },
 ): (events: RecordedEvent[]) => Promise<void> {
   return async (events) => {
     const started = performance.now();
     await onBatch(events);
     const pause = opts.intervalMs - (performance.now() - started);
-    if (pause > 0 && events.length < opts.batchSize) await sleepUnlessAborted(pause, opts.signal);
+    if (pause > 0 && events.length < opts.batchSize) await sleepUnlessAborted(pause, opts.signal, opts.wake);
   };
 }
