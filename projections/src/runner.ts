@@ -443,7 +443,9 @@ export class ProjectionRunner implements ReadModelProgress {
       ...(this.deps.leaseUrl ? { leaseUrl: this.deps.leaseUrl } : {}),
       ...(types ? { types } : {}),
       batchSize: g.live ? BATCH_SIZE : CATCH_UP_BATCH_SIZE,
-      ...(g.live ? { batchIntervalMs: g.log === 'searches' ? SEARCH_BATCH_INTERVAL_MS : BATCH_INTERVAL_MS } : {}),
+      ...(g.live
+        ? { batchIntervalMs: g.log === 'searches' ? SEARCH_BATCH_INTERVAL_MS : BATCH_INTERVAL_MS }
+        : {}),
       handle: (tx, events, batch) => this.applyGroup(g, tx, events, batch),
       afterCommit: (_count, batch) => {
         const halts = this.pendingHalts.get(g.name) ?? [];
