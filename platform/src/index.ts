@@ -33,7 +33,6 @@ export * from './mailer.ts';
 export * from './metrics/index.ts';
 export * from './migrations.ts';
 export type { PublishedTable } from './published-tables.ts';
-export * from './read-queries/merchant-subscription-page.ts';
 export * from './replay-support.ts';
 export * from './runtime/sleep.ts';
 export * from './search-log/index.ts';

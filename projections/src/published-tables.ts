@@ -46,13 +46,13 @@ export const publishedTables: readonly PublishedTable[] = [
   },
   {
     table: 'read.merchant_subscriptions',
-    readers: [QUERY, 'command-api', 'platform'],
-    why: "query-api: watch flags; command-api: the daily expiry pass finds the accounts to look at (each account's stream decides); platform: the watched EINs list's page, which query-api lists and command-api answers a deletion with",
+    readers: [QUERY, 'command-api'],
+    why: "query-api: watch flags; command-api: the daily expiry pass finds the accounts to look at (each account's stream decides). The watched EINs page, which query-api lists and command-api answers a deletion with, is projections' own query (src/published/)",
   },
   {
     table: 'read.merchants',
-    readers: [QUERY, 'platform'],
-    why: 'query-api: search, merchant pages, disputes, widgets; platform: the merchant shown beside each watched EIN in the watched EINs page',
+    readers: [QUERY],
+    why: "query-api: search, merchant pages, disputes, widgets (the merchant beside each watched EIN is in projections' own watched EINs page, src/published/)",
   },
   {
     table: 'read.merchant_subscription_imports',

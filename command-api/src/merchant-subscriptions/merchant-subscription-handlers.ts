@@ -5,15 +5,8 @@ import {
   SUBSCRIPTION_TEXTS,
   type toggleMerchantSubscription,
 } from '@mrn/contracts';
-import {
-  type Actor,
-  forbidden,
-  gone,
-  type Handler,
-  merchantSubscriptionPage,
-  notFound,
-  type Position,
-} from '@mrn/platform';
+import { type Actor, forbidden, gone, type Handler, notFound, type Position } from '@mrn/platform';
+import { merchantSubscriptionPage } from '@mrn/projections/published';
 import { loadAccount } from '../accounts/account-service.ts';
 import { type CommandDeps, metadataFor } from '../context.ts';
 import { merchants } from '../merchants/aggregates.ts';

@@ -7,14 +7,8 @@ import {
   SUBSCRIPTION_TEXTS,
   type SubscriptionImportView,
 } from '@mrn/contracts';
-import {
-  type Actor,
-  forbidden,
-  type Handler,
-  merchantSubscriptionPage,
-  notFound,
-  type Pool,
-} from '@mrn/platform';
+import { type Actor, forbidden, type Handler, notFound, type Pool } from '@mrn/platform';
+import { merchantSubscriptionPage } from '@mrn/projections/published';
 import type { QueryDeps } from '../context.ts';
 import { iso, pagination } from '../views.ts';
 import { watchedMerchantsCsv } from './subscription-export.ts';

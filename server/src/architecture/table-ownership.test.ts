@@ -326,6 +326,11 @@ describe('services are siblings (issue 22)', () => {
     web: ['contracts'],
     ...Object.fromEntries(SERVICES.map((s) => [s, ['contracts', 'platform']])),
   };
+  /**
+   * Entry points of another service a service may import (and so declare): projections' queries over
+   * its read models (DESIGN §2), which load no projector. Its other entry points stay its own.
+   */
+  const PUBLISHED_ENTRIES: Record<string, string> = { projections: '@mrn/projections/published' };
 
   /** Which workspace package an import names: `@mrn/x…`, or a relative path into another package's folder. */
   function importedPackage(fromFile: string, specifier: string): string | null {
@@ -342,10 +347,14 @@ describe('services are siblings (issue 22)', () => {
       const allowed = MAY_IMPORT[pkg];
       if (!allowed) continue;
       const ok = (target: string | null | undefined) => !target || target === pkg || allowed.includes(target);
+      const isService = (SERVICES as readonly string[]).includes(pkg);
+      const published = (target: string | null | undefined, specifier: string) =>
+        isService && !!target && PUBLISHED_ENTRIES[target] === specifier;
       for (const file of productionSources(pkg)) {
         // Static imports, re-exports and import() calls; comments and strings are not imports.
         for (const { fileName } of ts.preProcessFile(readFileSync(file, 'utf8'), true, true).importedFiles) {
-          if (!ok(importedPackage(file, fileName))) {
+          const target = importedPackage(file, fileName);
+          if (!ok(target) && !published(target, fileName)) {
             out.push({ from: relative(ROOT, file).split(sep).join('/'), imports: fileName });
           }
         }
@@ -354,13 +363,16 @@ describe('services are siblings (issue 22)', () => {
         dependencies?: Record<string, string>;
       };
       for (const dep of Object.keys(manifest.dependencies ?? {})) {
-        if (!ok(/^@mrn\/([a-z-]+)$/.exec(dep)?.[1])) out.push({ from: `${pkg}/package.json`, imports: dep });
+        const target = /^@mrn\/([a-z-]+)$/.exec(dep)?.[1];
+        if (!ok(target) && !(isService && target && PUBLISHED_ENTRIES[target])) {
+          out.push({ from: `${pkg}/package.json`, imports: dep });
+        }
       }
     }
     return out;
   }
 
-  it('a service imports only contracts and platform, web only contracts (production code and dependencies)', () => {
+  it('a service imports only contracts, platform and what projections publishes, web only contracts (production code and dependencies)', () => {
     const all = wrongImports();
     const isKnown = (w: { from: string; imports: string }) =>
       ALLOWED_IMPORTS.some((a) => a.from === w.from && a.imports === w.imports);

@@ -1,7 +1,5 @@
 import type { MerchantSubscriptionView } from '@mrn/contracts';
-import { pageOf } from '../db/page-of.ts';
-import type { Queryable } from '../db.ts';
-import { merchantSubscriptionId } from '../ids.ts';
+import { merchantSubscriptionId, pageOf, type Queryable } from '@mrn/platform';
 
 interface SubscriptionRow {
   fein: string;
@@ -15,10 +13,11 @@ interface SubscriptionRow {
 }
 
 /**
- * One page of an account's watched EINs, newest first, each with the live merchant reported under it,
- * over the read models projections publishes for it (projections/src/published-tables.ts). Two services
- * answer with it: query-api's list, and command-api's deletions (delete_selected, delete_all answer
- * with the list's first page after them). Only an answer: nothing is decided from it.
+ * One page of an account's watched EINs, newest first, each with the live merchant reported under it.
+ * Two services answer with it: query-api's list, and command-api's deletions (delete_selected,
+ * delete_all answer with the list's first page after them). Only an answer: nothing is decided from it.
+ * It lives with the read models it reads (DESIGN §2: projections exports their queries), not in
+ * platform, which knows no feature.
  */
 export async function merchantSubscriptionPage(
   pool: Queryable,
