@@ -1,7 +1,8 @@
 import type { MerchantSubscriptionView } from '@mrn/contracts';
 import { merchantSubscriptionId, pageOf, type Queryable } from '@mrn/platform';
 
-interface SubscriptionRow {
+/** A watched EIN with the live merchant reported under it (`WATCHED_EINS`), as its columns come. */
+export interface WatchedEinRow {
   fein: string;
   created_at: Date;
   watch_until: Date | null;
@@ -11,6 +12,16 @@ interface SubscriptionRow {
   city: string | null;
   state: string | null;
 }
+
+/**
+ * An account's watched EINs (`s`), each joined to the live merchant reported under it (`m`): the list's
+ * page and query-api's CSV export select these columns from this join, each adding its own.
+ */
+export const WATCHED_EINS = {
+  columns: 's.fein, s.created_at, s.watch_until, m.id as merchant_id, m.legal_name, m.dba, m.city, m.state',
+  from: `from read.merchant_subscriptions s
+         left join read.merchants m on m.fein = s.fein and m.archived_at is null`,
+} as const;
 
 /**
  * One page of an account's watched EINs, newest first, each with the live merchant reported under it.
@@ -25,10 +36,9 @@ export async function merchantSubscriptionPage(
   page: { page: number; perPage: number; search?: string | undefined },
 ): Promise<{ data: MerchantSubscriptionView[]; total: number }> {
   const prefix = `${page.search ?? ''}%`;
-  const { rows, total } = await pageOf<SubscriptionRow>(pool, {
-    select: 's.fein, s.created_at, s.watch_until, m.id as merchant_id, m.legal_name, m.dba, m.city, m.state',
-    from: `from read.merchant_subscriptions s
-         left join read.merchants m on m.fein = s.fein and m.archived_at is null`,
+  const { rows, total } = await pageOf<WatchedEinRow>(pool, {
+    select: WATCHED_EINS.columns,
+    from: WATCHED_EINS.from,
     countFrom: 'from read.merchant_subscriptions s',
     where: 's.account_id = $1 and s.fein like $2',
     params: [accountId, prefix],

@@ -1,5 +1,6 @@
 import { formatEin } from '@mrn/contracts';
 import type { Pool } from '@mrn/platform';
+import { WATCHED_EINS, type WatchedEinRow } from '@mrn/projections/published';
 import { toCsv } from '../csv.ts';
 import { SIGNAL_CSV_COLUMNS, signalCsvCells } from '../signals-csv.ts';
 import { SIGNAL_COLUMNS, SIGNAL_JOINS, type SignalRow, toSignals } from '../views.ts';
@@ -7,16 +8,7 @@ import { SIGNAL_COLUMNS, SIGNAL_JOINS, type SignalRow, toSignals } from '../view
 /** Rows read at a time: an account may watch hundreds of thousands of EINs (a 10 MB import). */
 const CHUNK = 5000;
 
-interface ExportRow extends SignalRow {
-  fein: string;
-  created_at: Date;
-  watch_until: Date | null;
-  merchant_id: string | null;
-  legal_name: string | null;
-  dba: string | null;
-  city: string | null;
-  state: string | null;
-}
+interface ExportRow extends WatchedEinRow, SignalRow {}
 
 const COLUMNS = [
   'ein',
@@ -44,10 +36,8 @@ export async function watchedMerchantsCsv(
   const rows: ExportRow[] = [];
   for (let after = ''; ; ) {
     const { rows: chunk } = await pool.query<ExportRow>(
-      `select s.fein, s.created_at, s.watch_until, m.id as merchant_id, m.legal_name, m.dba, m.city, m.state,
-              ${SIGNAL_COLUMNS}
-         from read.merchant_subscriptions s
-         left join read.merchants m on m.fein = s.fein and m.archived_at is null
+      `select ${WATCHED_EINS.columns}, ${SIGNAL_COLUMNS}
+         ${WATCHED_EINS.from}
          ${SIGNAL_JOINS}
         where s.account_id = $1 and s.fein like $2 and s.fein > $3
         order by s.fein
