@@ -62,6 +62,13 @@ async function effects(name: string): Promise<Map<string, number>> {
   return new Map(rows.map((r) => [r.event_id, r.n]));
 }
 
+/** Gives `name` a checkpoint at the log's head (and returns it): the log before it is other tests'. */
+async function checkpointAtHead(name: string): Promise<Position> {
+  const head = await store.headPosition();
+  await db.pool.query('insert into subscription_checkpoints (name, position) values ($1, $2)', [name, head]);
+  return head;
+}
+
 /** A consumer of the events of type `${name}:wanted` that writes a row per event in its transaction. */
 function consumer(name: string, opts: Partial<ConsumerOptions<undefined>> = {}) {
   const handled: RecordedEvent[][] = [];
@@ -300,12 +307,7 @@ describe('Consumer', () => {
 
   it('batches with nothing relevant only move the checkpoint: at once, then at most every idleCheckpointMs', async () => {
     const name = newName();
-    // From the head: the log before it is other tests'.
-    const start = await store.headPosition();
-    await db.pool.query('insert into subscription_checkpoints (name, position) values ($1, $2)', [
-      name,
-      start,
-    ]);
+    const start = await checkpointAtHead(name);
     // 6 s between idle writes. When the reader gets past `x` depends on the horizon, which is the whole
     // test cluster's (another test file's open transaction holds it for a while, as seen in CI): the
     // first write is timed from when the consumer has read past `x`.
@@ -347,10 +349,7 @@ describe('Consumer', () => {
 
   it('batchIntervalMs: after a short batch it reads again no sooner, so appends meanwhile come as one batch', async () => {
     const name = newName();
-    await db.pool.query('insert into subscription_checkpoints (name, position) values ($1, $2)', [
-      name,
-      await store.headPosition(),
-    ]);
+    await checkpointAtHead(name);
     const c = consumer(name, { batchIntervalMs: 400 }).start();
     try {
       const [first] = await append(`${name}:wanted`);
@@ -368,10 +367,7 @@ describe('Consumer', () => {
 
   it('batchIntervalMs: a nudge (someone waits for a position) ends the pause, and the next batch is read at once', async () => {
     const name = newName();
-    await db.pool.query('insert into subscription_checkpoints (name, position) values ($1, $2)', [
-      name,
-      await store.headPosition(),
-    ]);
+    await checkpointAtHead(name);
     const c = consumer(name, { batchIntervalMs: 20_000 }).start();
     try {
       const [first] = await append(`${name}:wanted`);
