@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { openAccount, registerUser } from '@mrn/command-api';
+import { merchantAddedData } from '@mrn/contracts/testing';
 import {
   createLogger,
   type NewEvent,
@@ -204,21 +205,7 @@ export async function seedMerchant(
       {
         id: randomUUID(),
         type: 'MerchantAdded',
-        data: {
-          merchantId,
-          fein,
-          legalName,
-          dba: null,
-          street1: null,
-          street2: null,
-          city: 'Austin',
-          state: 'TX',
-          businessPhone: null,
-          businessStartdate: null,
-          industry: null,
-          accountId,
-          userId: randomUUID(),
-        },
+        data: merchantAddedData({ merchantId, fein, legalName, accountId, userId: randomUUID() }),
         metadata: { actorAccountId: accountId, source: 'web' },
       },
     ],

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { type AddressInfo, createServer as createTcpServer, type Socket } from 'node:net';
+import { merchantAddedData } from '@mrn/contracts/testing';
 import {
   createLogger,
   type Mail,
@@ -283,21 +284,7 @@ export async function addMerchant(
     store,
     `merchant-${merchantId}`,
     'MerchantAdded',
-    {
-      merchantId,
-      fein,
-      legalName,
-      dba: null,
-      street1: null,
-      street2: null,
-      city: 'Austin',
-      state: 'TX',
-      businessPhone: null,
-      businessStartdate: null,
-      industry: null,
-      accountId,
-      userId: randomUUID(),
-    },
+    merchantAddedData({ merchantId, fein, legalName, accountId, userId: randomUUID() }),
     { actorAccountId: accountId },
   );
   return merchantId;

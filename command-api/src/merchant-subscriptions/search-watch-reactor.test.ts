@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { DomainEvent, EventData } from '@mrn/contracts';
+import { merchantAddedData } from '@mrn/contracts/testing';
 import {
   createLogger,
   ManualClock,
@@ -104,21 +105,13 @@ async function addMerchant(fein: string) {
   await append(`merchant-${merchantId}`, [
     {
       type: 'MerchantAdded',
-      data: {
+      data: merchantAddedData({
         merchantId,
         fein,
         legalName: 'Acme Coffee LLC',
-        dba: null,
-        street1: null,
-        street2: null,
-        city: 'Austin',
-        state: 'TX',
-        businessPhone: null,
-        businessStartdate: null,
-        industry: null,
         accountId: randomUUID(),
         userId: randomUUID(),
-      },
+      }),
     } as DomainEvent,
   ]);
   return merchantId;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { DomainEvent } from '@mrn/contracts';
+import { merchantAddedData } from '@mrn/contracts/testing';
 import { encodePosition, type RecordedEvent } from '@mrn/platform';
 
 // Events as the log hands them to projectors, with times the test chooses: for projectors whose
@@ -27,21 +28,15 @@ export const merchantAddedAt = (accountId: string, userId: string, at: Date) =>
   recorded(
     {
       type: 'MerchantAdded',
-      data: {
+      data: merchantAddedData({
         merchantId: randomUUID(),
         fein: '123456789',
         legalName: 'Any LLC',
-        dba: null,
-        street1: null,
-        street2: null,
         city: 'Tampa',
         state: 'FL',
-        businessPhone: null,
-        businessStartdate: null,
-        industry: null,
         accountId,
         userId,
-      },
+      }),
     },
     at,
   );
