@@ -218,6 +218,23 @@ describe('subscribing, listing and deleting', () => {
     expect(deny.status).toBe(404);
   });
 
+  it('refuses a deletion whose list search is not an EIN (NUL, a huge string, an object), deleting nothing', async () => {
+    const before = await streamEvents();
+    const page = await list('dana', summit);
+    const ids = page.body.data.slice(0, 1).map((s: { id: string }) => s.id);
+    for (const search of ['31\u0000', '3'.repeat(100_000), { nested: { deeper: [1] } }]) {
+      const res = await server.call({
+        method: 'POST',
+        url: buildPath(routes.deleteSelectedMerchantSubscriptions.path, { account_id: summit }),
+        token: tokens.dana,
+        payload: { merchant_subscription_ids: ids, page: 1, per_page: 25, search },
+      });
+      expect(res.status).toBe(400);
+      expect(res.body.fields.map((f: { field: string }) => f.field)).toContain('search');
+    }
+    expect(await streamEvents()).toEqual(before);
+  });
+
   it('deletes all and answers an empty first page', async () => {
     const res = await server.call({
       method: 'POST',
