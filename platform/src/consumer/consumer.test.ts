@@ -389,6 +389,41 @@ describe('Consumer', () => {
     }
   });
 
+  it('batchIntervalMs: a nudge that comes while a batch is handled skips the pause after it', async () => {
+    const name = newName();
+    await checkpointAtHead(name);
+    const held = gate();
+    const reached = gate();
+    let block = true;
+    const c = consumer(name, {
+      batchIntervalMs: 20_000,
+      async handle(_tx, events) {
+        if (block) {
+          block = false;
+          reached.open();
+          await held.opened;
+        }
+        c.handled.push(events);
+        return events.length;
+      },
+    }).start();
+    try {
+      const [first] = await append(`${name}:wanted`);
+      await reached.opened;
+      // Someone waits for the next event while the first batch is still being handled.
+      c.nudge();
+      const [next] = await append(`${name}:wanted`);
+      const released = performance.now();
+      held.open();
+      await expect
+        .poll(() => c.handled.flat().map((e) => e.id), { timeout: 3000, interval: 5 })
+        .toEqual([first!.id, next!.id]);
+      expect(performance.now() - released).toBeLessThan(3000);
+    } finally {
+      await c.stop();
+    }
+  });
+
   it('stop finishes the batch in hand and frees the lease; a standby takes over within a second or so', async () => {
     const name = newName();
     const held = gate();

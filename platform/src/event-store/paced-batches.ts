@@ -13,10 +13,22 @@ export function pacedBatches(
   /** `wake`: what ends the pause early (someone waiting for a position nudges the subscriber). */
   opts: { intervalMs: number; batchSize: number; signal: AbortSignal; wake?: WakeUp },
 ): (events: RecordedEvent[]) => Promise<void> {
+  const { wake } = opts;
   return async (events) => {
     const started = performance.now();
-    await onBatch(events);
+    // A wake-up while the batch is handled counts too: the pause that follows is skipped.
+    let woken = false;
+    const onWake = () => {
+      if (!wake?.accept || wake.accept()) woken = true;
+    };
+    for (const event of wake?.events ?? []) wake!.emitter.on(event, onWake);
+    try {
+      await onBatch(events);
+    } finally {
+      for (const event of wake?.events ?? []) wake!.emitter.off(event, onWake);
+    }
     const pause = opts.intervalMs - (performance.now() - started);
-    if (pause > 0 && events.length < opts.batchSize) await sleepUnlessAborted(pause, opts.signal, opts.wake);
+    if (!woken && pause > 0 && events.length < opts.batchSize)
+      await sleepUnlessAborted(pause, opts.signal, wake);
   };
 }
