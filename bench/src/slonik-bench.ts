@@ -539,23 +539,29 @@ const merchantShape = {
   account_name: z.string().nullable(),
   user_name: z.string().nullable(),
 };
-// A merchant a search found: whether the searching account watches its EIN, and its inquiry velocity.
+// A merchant a search found: whether the searching account watches its EIN, its inquiry velocity and
+// its risk signals.
 const searchedShape = {
   ...merchantShape,
   watched: z.boolean(),
   last_7_days: z.number().nullable(),
   last_30_days: z.number().nullable(),
   last_90_days: z.number().nullable(),
+  signal_funders: z.number().nullable(),
+  signal_reports: z.unknown(),
+  disputes_open: z.number().nullable(),
+  disputes_resolved: z.number().nullable(),
 };
-const MerchantRow = z.object(searchedShape);
-// The EIN look-up's merchant columns come from a left join: all null when no merchant has the EIN.
-const EinWithStanding = z.object({
+// The merchant columns come from a left join: all null when no merchant was found.
+const nullableSearched = Object.fromEntries(
+  Object.entries(searchedShape).map(([k, v]) => [k, v.nullable()]),
+) as { [K in keyof typeof searchedShape]: z.ZodNullable<(typeof searchedShape)[K]> };
+const EinWithStanding = z.object({ locked_out: z.boolean().nullable(), ...nullableSearched });
+const KeywordWithStanding = z.object({
   locked_out: z.boolean().nullable(),
-  ...(Object.fromEntries(Object.entries(searchedShape).map(([k, v]) => [k, v.nullable()])) as {
-    [K in keyof typeof searchedShape]: z.ZodNullable<(typeof searchedShape)[K]>;
-  }),
+  found: z.number().nullable(),
+  ...nullableSearched,
 });
-const ScannedId = z.object({ merchant_id: z.string() });
 
 const MERCHANT_COLUMNS = sql.fragment`m.id, m.fein, m.legal_name, m.dba, m.street1, m.street2, m.city, m.state, m.business_phone,
   m.business_startdate, m.industry, m.account_id, m.created_at, m.last_note_category, m.archived_at, m.archive_reason,
@@ -568,41 +574,51 @@ const watched = (accountId: string) =>
 const INQUIRY_COLUMNS = sql.fragment`iv.last_7_days, iv.last_30_days, iv.last_90_days`;
 const inquiryJoin = (accountId: string) =>
   sql.fragment`left join lateral read.inquiry_velocity(m.id, ${accountId}::uuid, now()) iv on true`;
+const SIGNAL_COLUMNS = sql.fragment`sg.funders as signal_funders, sg.reports as signal_reports, sd.open as disputes_open, sd.resolved as disputes_resolved`;
+const SIGNAL_JOINS = sql.fragment`left join read.merchant_signals sg on sg.merchant_id = m.id
+  left join lateral (select count(*) filter (where not d.resolved)::int as open, count(*) filter (where d.resolved)::int as resolved
+                       from read.signal_disputes d where d.fein = m.fein) sd on true`;
+const standing = (accountId: string) => sql.fragment`select (not a.contribution_override
+      and coalesce(c.ninety_day, 100) < 0.5
+      and (a.contribution_locked or coalesce(a.contribution_warning_expire_date <= now(), false))) as locked_out
+  from read.accounts a
+  left join read.account_contribution c on c.account_id = a.id
+  where a.id = ${accountId}`;
 
 // The 0.5 is the contracts' MIN_CONTRIBUTION_PERCENT, written into the server's text as here.
 const einWithStanding = (accountId: string, fein: string) =>
   sql.prepared('mrn_search_ein', EinWithStanding)`select s.locked_out, m.*
   from (select 1) as one
-  left join (select (not a.contribution_override
-      and coalesce(c.ninety_day, 100) < 0.5
-      and (a.contribution_locked or coalesce(a.contribution_warning_expire_date <= now(), false))) as locked_out
-  from read.accounts a
-  left join read.account_contribution c on c.account_id = a.id
-  where a.id = ${accountId}) as s on true
-  left join lateral (select ${MERCHANT_COLUMNS}, ${watched(accountId)}, ${INQUIRY_COLUMNS}
-                      from read.merchants m ${MERCHANT_JOINS} ${inquiryJoin(accountId)}
+  left join (${standing(accountId)}) as s on true
+  left join lateral (select ${MERCHANT_COLUMNS}, ${watched(accountId)}, ${INQUIRY_COLUMNS}, ${SIGNAL_COLUMNS}
+                      from read.merchants m ${MERCHANT_JOINS} ${inquiryJoin(accountId)} ${SIGNAL_JOINS}
                       where m.fein = ${fein} and m.archived_at is null) as m on true`;
 
 const KEYWORD_LIMIT = 26;
-const keywordScanQuery = ([from, upto, likes, patterns]: [string, string, string[], string[]]) =>
-  sql.prepared(
-    `mrn_search_keyword_${KEYWORD_LIMIT}`,
-    ScannedId,
-  )`select w.merchant_id from read.merchant_words w
-  where w.word >= ${from} and w.word < ${upto} and w.name like all(${textArray(likes)}) and w.name ~ all(${textArray(patterns)})
+// The scan way of a keyword search (one word, or a pair of words crowded past KEYWORD_CROWDED) in one
+// statement, as query-api's matching() sends it: standing, the scan's first merchants, those merchants.
+// Two words or more go to the intersection first (read.keyword_matches), not restated here: its arrays
+// are bound without a cast, which a slonik token cannot write (sql.array adds one).
+const keywordScanWithStanding = (
+  accountId: string,
+  [from, upto, likes, patterns]: [string, string, string[], string[]],
+) =>
+  sql.prepared(`mrn_search_keyword_${KEYWORD_LIMIT}`, KeywordWithStanding)`select s.locked_out, f.found, m.*
+  from (select 1) as one
+  left join (${standing(accountId)}) as s on true
+  cross join lateral (select array(
+    select s.merchant_id from (select merchant_id, row_number() over () as at from (select w.merchant_id from read.merchant_words w
+  where w.word >= ${from} and w.word < ${upto}
+    and w.name like all(${textArray(likes)}) and w.name ~ all(${textArray(patterns)})
   order by w.word, w.name, w.merchant_id
-  limit ${integerLiteral(KEYWORD_LIMIT * 4)}`;
-
-const merchantsById = (accountId: string, ids: string[]) =>
-  sql.prepared(
-    'mrn_merchants_by_id',
-    MerchantRow,
-  )`select ${MERCHANT_COLUMNS}, ${watched(accountId)}, ${INQUIRY_COLUMNS}
-  from read.merchants m ${MERCHANT_JOINS} ${inquiryJoin(accountId)}
-  where m.id = any(${uuidArray(ids)}) and m.archived_at is null`;
+  limit ${integerLiteral(KEYWORD_LIMIT * 4)}) as w) as s
+    group by s.merchant_id order by min(s.at) limit ${integerLiteral(KEYWORD_LIMIT)}) as ids, null::int as found) as f
+  left join lateral (select ${MERCHANT_COLUMNS}, ${watched(accountId)}, ${INQUIRY_COLUMNS}, ${SIGNAL_COLUMNS}
+                      from read.merchants m ${MERCHANT_JOINS} ${inquiryJoin(accountId)} ${SIGNAL_JOINS}
+                      where m.id = any(f.ids) and m.archived_at is null) as m on true
+  order by array_position(f.ids, m.id)`;
 
 function searchCases(plainPool: Pool, slonikPool: Pool, owner: Owner, merchants: number): Case[] {
-  type Merchant = z.output<typeof MerchantRow>;
   const ein = (way: 'plain' | 'slonik', seed: number): Op => {
     const rng = new Rng(seed);
     return async () => {
@@ -628,34 +644,18 @@ function searchCases(plainPool: Pool, slonikPool: Pool, owner: Owner, merchants:
       do term = keywordTerm(rng).term;
       while (keywordWords(term).length === 0);
       const scan = keywordScan(keywordWords(term));
-      // As query-api's matching() when it scans (one word, or a pair of words crowded past
-      // KEYWORD_CROWDED): the scan, then the merchants it found, in its order. Two words or more go to
-      // the intersection first (read.keyword_matches), not restated here: its arrays are bound without a
-      // cast, which a slonik token cannot write (sql.array adds one).
-      const scanned =
+      // As query-api's matching() when it scans: one statement, rows in the order found.
+      const rows =
         way === 'plain'
           ? (
-              await plainPool.query<{ merchant_id: string }>({
+              await plainPool.query<{ id: string | null }>({
                 name: `mrn_search_keyword_${KEYWORD_LIMIT}`,
-                text: SEARCH_STATEMENTS.keywordScan,
-                values: scan,
+                text: SEARCH_STATEMENTS.keywordScanWithStanding,
+                values: [owner.accountId, ...scan],
               })
             ).rows
-          : await many(slonikPool, keywordScanQuery(scan));
-      const ids = [...new Set(scanned.map((r) => r.merchant_id))].slice(0, KEYWORD_LIMIT);
-      if (ids.length === 0) return;
-      const rows: Merchant[] =
-        way === 'plain'
-          ? (
-              await plainPool.query<Merchant>({
-                name: 'mrn_merchants_by_id',
-                text: SEARCH_STATEMENTS.merchantsById,
-                values: [owner.accountId, ids],
-              })
-            ).rows
-          : await many(slonikPool, merchantsById(owner.accountId, ids));
-      const rank = new Map(ids.map((id, i) => [id, i]));
-      rows.sort((a, b) => rank.get(a.id)! - rank.get(b.id)!);
+          : await many(slonikPool, keywordScanWithStanding(owner.accountId, scan));
+      if (rows.length === 0) throw new Error(`No row for '${term}'`);
     };
   };
   const section = "search (query-api's search handler: its statements, without HTTP)";
@@ -669,7 +669,7 @@ function searchCases(plainPool: Pool, slonikPool: Pool, owner: Owner, merchants:
     },
     {
       section,
-      label: 'name look-up the scan way: keyword scan + merchants by id (2 statements)',
+      label: 'name look-up the scan way, with the account standing (1 statement)',
       plain: () => byName('plain', seed++),
       slonik: () => byName('slonik', seed++),
     },
@@ -873,8 +873,11 @@ function checkSameSql(): void {
     ],
     ['readAll', toPg(readAll(READ_BATCH, '0', '0')).text, EVENT_STORE_STATEMENTS.readAll(READ_BATCH, false)],
     ['einWithStanding', toPg(einWithStanding(randomUUID(), '0')).text, SEARCH_STATEMENTS.einWithStanding],
-    ['keywordScan', toPg(keywordScanQuery(['a', 'b', [], []])).text, SEARCH_STATEMENTS.keywordScan],
-    ['merchantsById', toPg(merchantsById(randomUUID(), [])).text, SEARCH_STATEMENTS.merchantsById],
+    [
+      'keywordScanWithStanding',
+      toPg(keywordScanWithStanding(randomUUID(), ['a', 'b', [], []])).text,
+      SEARCH_STATEMENTS.keywordScanWithStanding,
+    ],
   ];
   for (const [name, ours, theirs] of pairs) {
     if (norm(ours) !== norm(theirs)) {
