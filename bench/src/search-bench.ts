@@ -792,8 +792,13 @@ async function commandLag(
   const commandPool = createPool(db.url, 32);
   try {
     const firstMerchant = Number(
-      (await pool.query<{ n: string }>("select count(*) as n from events where type = 'EinReserved'"))
-        .rows[0]!.n,
+      // The EIN streams (each began with its EinReserved), counted on the stream index: a count by type
+      // read the whole log (1.9 s of a core) just before the measurement.
+      (
+        await pool.query<{ n: string }>(
+          "select count(*) as n from events where stream_id >= 'ein-' and stream_id < 'ein.' and revision = 0",
+        )
+      ).rows[0]!.n,
     );
     return await measureProjectionLag({
       databaseUrl: db.url,
