@@ -5,6 +5,10 @@ import { TEST_WORKERS } from './vitest.workers.ts';
 // Every test file runs in a new process, which compiled the same dependencies again (Stripe, Fastify,
 // Playwright, zod…): Node's on-disk compile cache lets the later ones skip that. Workers inherit it.
 process.env.NODE_COMPILE_CACHE ??= resolve(import.meta.dirname, 'node_modules/.cache/node-compile-cache');
+// The run's folder of statements sent (server/src/architecture/testing/sql-capture.ts), inherited by workers.
+process.env.MRN_SQL_CAPTURE_RUN ??= `${Date.now()}-${process.pid}`;
+/** Runs after every other project: it reads the SQL they sent. */
+const AFTER_ALL = ['server/src/architecture/*.after.test.ts'];
 
 /**
  * command-api's decider tests (given/when/then) and the pure code beside them, named one by one: its
@@ -53,7 +57,8 @@ export default defineConfig({
             'web',
             'billing-test-server',
           ].map((p) => `${p}/src/**/*.test.{ts,tsx}`),
-          exclude: [...configDefaults.exclude, ...UNIT],
+          exclude: [...configDefaults.exclude, ...UNIT, ...AFTER_ALL],
+          setupFiles: ['./vitest.sql-capture.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
@@ -76,6 +81,15 @@ export default defineConfig({
           include: UNIT_TIMED,
           testTimeout: 30_000,
           hookTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'after all',
+          include: AFTER_ALL,
+          sequence: { groupOrder: 1 },
+          testTimeout: 60_000,
         },
       },
       {

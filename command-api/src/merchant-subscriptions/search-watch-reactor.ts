@@ -115,7 +115,14 @@ export class SearchWatchReactor {
       name: SEARCH_WATCH_CHECKPOINT,
       store: new FeedLog<CandidateRow>({
         pool: deps.pool,
-        read: { name: 'mrn_search_watch_candidates', text: READ },
+        read: async (from, max) =>
+          (
+            await deps.pool.query<CandidateRow>({
+              name: 'mrn_search_watch_candidates',
+              text: READ,
+              values: [from, max],
+            })
+          ).rows,
         toEvent,
         writer: SEARCH_WATCH_FEED_WRITER,
         ...(deps.notifications ? { notifications: deps.notifications } : {}),

@@ -12,10 +12,11 @@ export const FEED_POLL_MS = 1000;
 export interface FeedLogOptions<Row> {
   pool: Pool;
   /**
-   * The feed's rows after position $1 (a position token, text), in position order, at most $2. Named: it
-   * runs every batch. The SQL is the reading package's (its table-ownership check sees it).
+   * The feed's rows after `from` (a position token), in position order, at most `max`: the reading
+   * package's statement, sent by its own code (the table-ownership checks, static and at run time, see
+   * it as the reader's; the feed is published to it).
    */
-  read: { name: string; text: string };
+  read(from: Position, max: number): Promise<Row[]>;
   /** A row as the consumer is given it: an event whose `position` is the row's. */
   toEvent(row: Row): RecordedEvent;
   /**
@@ -40,11 +41,7 @@ export class FeedLog<Row extends { position: string }> implements ConsumerLog {
   constructor(private readonly opts: FeedLogOptions<Row>) {}
 
   async readAll(opts: { fromPosition: Position; maxCount: number }): Promise<RecordedEvent[]> {
-    const { rows } = await this.opts.pool.query<Row>({
-      name: this.opts.read.name,
-      text: this.opts.read.text,
-      values: [opts.fromPosition, Math.max(1, Math.floor(opts.maxCount))],
-    });
+    const rows = await this.opts.read(opts.fromPosition, Math.max(1, Math.floor(opts.maxCount)));
     return rows.map((r) => this.opts.toEvent(r));
   }
 

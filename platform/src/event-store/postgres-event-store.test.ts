@@ -184,10 +184,13 @@ describe('stopping a subscriber', () => {
     const db = await createTestDatabase();
     const feed = new FeedLog<{ position: string }>({
       pool: db.pool,
-      read: {
-        name: 'test_empty_feed',
-        text: 'select $1::text as position where false and $2::int > 0',
-      },
+      read: async (from, max) =>
+        (
+          await db.pool.query<{ position: string }>(
+            'select $1::text as position where false and $2::int > 0',
+            [from, max],
+          )
+        ).rows,
       toEvent: () => {
         throw new Error('the feed is empty');
       },

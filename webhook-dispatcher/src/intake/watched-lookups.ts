@@ -82,7 +82,14 @@ export class WatchedLookupsReader {
       name: LOOKUPS_CHECKPOINT,
       store: new FeedLog<LookupRow>({
         pool: opts.pool,
-        read: { name: 'mrn_webhook_watched_lookups', text: READ },
+        read: async (from, max) =>
+          (
+            await opts.pool.query<LookupRow>({
+              name: 'mrn_webhook_watched_lookups',
+              text: READ,
+              values: [from, max],
+            })
+          ).rows,
         toEvent,
         writer: LOOKUPS_FEED_WRITER,
         ...(opts.notifications ? { notifications: opts.notifications } : {}),
