@@ -3,10 +3,10 @@ import { type AccountView, routes } from '@mrn/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useApiMutation } from '../api/hooks.ts';
+import { invalidateAccountData } from '../api/invalidate.ts';
 import { showError, showSuccess } from '../ui/toaster.ts';
 import { AccountInfoForm, accountBody, accountInfoValues } from './AccountInfoForm.tsx';
 import { accountSaveErrors } from './member-errors.ts';
-import { invalidateAccountData } from './queries.ts';
 import type { AccountInfoValues, Errors } from './validation.ts';
 
 /** Funder Settings (platform admin) or Settings (own account): the Funder/Account Info form. */

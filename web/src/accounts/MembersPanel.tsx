@@ -16,6 +16,7 @@ import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import type { ApiError } from '../api/api-error.ts';
 import { useApiMutation, useApiQuery } from '../api/hooks.ts';
+import { invalidateAccountData } from '../api/invalidate.ts';
 import { useSignedInUser } from '../auth/auth-context.ts';
 import { memberPath } from '../routing/paths.ts';
 import { DataTable } from '../ui/DataTable.tsx';
@@ -23,7 +24,6 @@ import { PageSpinner } from '../ui/PageSpinner.tsx';
 import { SwitchCell } from '../ui/SwitchCell.tsx';
 import { showError, showSuccess } from '../ui/toaster.ts';
 import { ApiCredentialsDialog, type CredentialsTarget } from './ApiCredentialsDialog.tsx';
-import { invalidateAccountData } from './queries.ts';
 
 const ARCHIVED_COLUMNS = ['Name', 'Email', 'Restore'];
 

@@ -7,10 +7,10 @@ import { PLAN_CHANGES, type PlanChange, PlanChangeDialog } from '../billing/Plan
 import { useBillingConfig } from '../billing/queries.ts';
 import { useMembershipChanges } from '../billing/use-membership-changes.ts';
 import { formatDate } from '../merchants/format.ts';
-import { ProductWalkthrough } from '../pages/public/ProductWalkthrough.tsx';
 import { PATHS } from '../routing/paths.ts';
 import { trialActions } from './membership.ts';
 import { PlanComparison } from './PlanComparison.tsx';
+import { ProductWalkthrough } from './ProductWalkthrough.tsx';
 import { useFunderActions } from './use-funder-actions.ts';
 import '../billing/billing.css';
 

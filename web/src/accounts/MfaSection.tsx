@@ -3,10 +3,10 @@ import { routes, type UserView } from '@mrn/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useApiMutation } from '../api/hooks.ts';
+import { invalidateAccountData } from '../api/invalidate.ts';
 import { useAuth } from '../auth/auth-context.ts';
 import { storeDeviceToken } from '../auth/remember-device.ts';
 import { showError, showSuccess } from '../ui/toaster.ts';
-import { invalidateAccountData } from './queries.ts';
 import { describeUserAgent } from './user-agent.ts';
 
 /**

@@ -3,8 +3,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useRef } from 'react';
 import type { ApiError } from '../api/api-error.ts';
 import { useApiMutation } from '../api/hooks.ts';
+import { invalidateAccountData } from '../api/invalidate.ts';
 import { showError, showSuccess } from '../ui/toaster.ts';
-import { invalidateAccountData } from './queries.ts';
 
 type Funder = Pick<AccountView, 'resource_id' | 'can_access_api' | 'mfa_required'>;
 

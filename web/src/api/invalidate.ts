@@ -9,3 +9,7 @@ export function invalidateApiPaths(queryClient: QueryClient, paths: readonly str
     },
   });
 }
+
+/** Answers a funder, member or password change can alter: funders, their members and Our Members. */
+export const invalidateAccountData = (queryClient: QueryClient): Promise<void> =>
+  invalidateApiPaths(queryClient, ['/api/accounts', '/api/users', '/api/members']);

@@ -1,9 +1,9 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { createBrowserRouter, RouterProvider } from 'react-router-dom';
-import { createQueryClient } from '../api/query-client.ts';
-import { AuthProvider } from '../auth/AuthProvider.tsx';
-import { IdleLogoutWatcher } from '../auth/IdleLogoutWatcher.tsx';
-import { AppRoutes } from '../routing/AppRoutes.tsx';
+import { AppRoutes } from './AppRoutes.tsx';
+import { AuthProvider } from './AuthProvider.tsx';
+import { IdleLogoutWatcher } from './IdleLogoutWatcher.tsx';
+import { createQueryClient } from './query-client.ts';
 
 const queryClient = createQueryClient();
 

@@ -1,7 +1,7 @@
 import { Classes, H2 } from '@blueprintjs/core';
-import { ContributionPanel } from '../accounts/ContributionPanel.tsx';
 import { useSignedInUser } from '../auth/auth-context.ts';
 import { useDocumentTitle } from '../ui/use-document-title.ts';
+import { ContributionPanel } from './ContributionPanel.tsx';
 
 /**
  * /contribution: the signed-in member's funder's contribution, for every member (accounts spec §6);

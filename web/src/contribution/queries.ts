@@ -1,6 +1,6 @@
 import { routes, type SessionUser } from '@mrn/contracts';
 import { useApiQuery } from '../api/hooks.ts';
-import { hasOwnContribution } from '../layout/contribution.ts';
+import { hasOwnContribution } from './display.ts';
 import { standingOf } from './standing.ts';
 
 /** While a warning or lock stands, the figure is looked at again this often: it lifts by itself. */

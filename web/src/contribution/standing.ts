@@ -6,8 +6,8 @@ import {
   moreRecords,
   overHundredExplained,
 } from '@mrn/contracts';
-import { formatContribution } from '../layout/contribution.ts';
 import { formatDateTime } from '../merchants/format.ts';
+import { formatContribution } from './display.ts';
 
 /**
  * Where a funder stands with the contribution rule, as its members are told on every page:

@@ -1,9 +1,9 @@
 import { Tag, Tooltip } from '@blueprintjs/core';
 import type { ContributionView } from '@mrn/contracts';
 import { Link } from 'react-router-dom';
+import { contributionIntent, formatContribution } from '../contribution/display.ts';
 import { tooltipOf } from '../contribution/standing.ts';
 import { PATHS } from '../routing/paths.ts';
-import { contributionIntent, formatContribution } from './contribution.ts';
 import '../contribution/contribution.css';
 
 /**

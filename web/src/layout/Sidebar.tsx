@@ -2,8 +2,8 @@ import { Button, Menu, MenuItem } from '@blueprintjs/core';
 import type { MouseEvent } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { useSignedInUser } from '../auth/auth-context.ts';
+import { MerchantSearchForm } from '../merchants/MerchantSearchForm.tsx';
 import { PATHS } from '../routing/paths.ts';
-import { MerchantSearchForm } from './MerchantSearchForm.tsx';
 import { isCurrentLink, sidebarLinks } from './sidebar-links.ts';
 
 /** Left navigation; `onNavigate` closes the phone drawer after a choice. */

@@ -2,12 +2,12 @@ import { Alignment, Button, Navbar, NavbarDivider, NavbarGroup, NavbarHeading } 
 import { Link, useNavigate } from 'react-router-dom';
 import { useAuth } from '../auth/auth-context.ts';
 import { PlanTag } from '../billing/PlanTag.tsx';
+import { hasOwnContribution } from '../contribution/display.ts';
 import { useOwnContribution } from '../contribution/queries.ts';
+import { MerchantSearchForm } from '../merchants/MerchantSearchForm.tsx';
 import { PATHS } from '../routing/paths.ts';
 import { Logo } from '../ui/Logo.tsx';
 import { ContributionIndicator } from './ContributionIndicator.tsx';
-import { hasOwnContribution } from './contribution.ts';
-import { MerchantSearchForm } from './MerchantSearchForm.tsx';
 
 interface TopBarProps {
   /** Member navigation (search, add merchant, contribution) once every sign-in step is passed. */

@@ -1,8 +1,8 @@
 import type { IconName } from '@blueprintjs/icons';
 import type { SessionUser } from '@mrn/contracts';
 import { canUseMerchantSubscriptions } from '../auth/permissions.ts';
+import { hasOwnContribution } from '../contribution/display.ts';
 import { PATHS } from '../routing/paths.ts';
-import { hasOwnContribution } from './contribution.ts';
 
 export interface SidebarLink {
   to: string;

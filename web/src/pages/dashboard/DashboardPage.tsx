@@ -1,7 +1,7 @@
 import { Button, Card, Classes, H2, H4, Intent } from '@blueprintjs/core';
 import { useNavigate } from 'react-router-dom';
 import { useSignedInUser } from '../../auth/auth-context.ts';
-import { MerchantSearchForm } from '../../layout/MerchantSearchForm.tsx';
+import { MerchantSearchForm } from '../../merchants/MerchantSearchForm.tsx';
 import { PATHS } from '../../routing/paths.ts';
 import { useDocumentTitle } from '../../ui/use-document-title.ts';
 import { AdminRecentNotesCard } from './AdminRecentNotesCard.tsx';

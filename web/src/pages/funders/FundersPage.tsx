@@ -13,15 +13,15 @@ import {
 import { useFunderActions } from '../../accounts/use-funder-actions.ts';
 import { downloadRoute } from '../../api/download.ts';
 import { useApiQuery } from '../../api/hooks.ts';
-import { useDownload } from '../../api/use-download.ts';
+import { contributionIntent, formatContribution } from '../../contribution/display.ts';
 import { DataGrid, type GridColumn } from '../../grid/DataGrid.tsx';
-import { contributionIntent, formatContribution } from '../../layout/contribution.ts';
 import { formatDate } from '../../merchants/format.ts';
 import { funderPath, PATHS } from '../../routing/paths.ts';
 import { ListSearchBox } from '../../ui/ListSearchBox.tsx';
 import { ListState } from '../../ui/ListState.tsx';
 import { PagedListToolbar } from '../../ui/PagedListToolbar.tsx';
 import { useDocumentTitle } from '../../ui/use-document-title.ts';
+import { useDownload } from '../../ui/use-download.ts';
 import { FUNDER_PAGE_SIZES, useFunderListParams } from './use-funder-list-params.ts';
 
 const numberFormat = new Intl.NumberFormat('en-US');

@@ -2,13 +2,13 @@ import { AnchorButton, Button, Callout, Card, Classes, H2, H3, H4, Intent, Tag }
 import { PRO_FEATURES, type ProFeature } from '@mrn/contracts';
 import { Link, useNavigate } from 'react-router-dom';
 import { PlanComparison } from '../../accounts/PlanComparison.tsx';
+import { ProductWalkthrough } from '../../accounts/ProductWalkthrough.tsx';
 import { monthlyPrice } from '../../accounts/plans.ts';
 import { useAuth } from '../../auth/auth-context.ts';
 import { PRODUCT_NAME } from '../../product.ts';
 import { PATHS } from '../../routing/paths.ts';
 import { useDocumentTitle } from '../../ui/use-document-title.ts';
 import { PrivacyPolicyText, TermsOfUseText } from './legal-text.tsx';
-import { ProductWalkthrough } from './ProductWalkthrough.tsx';
 
 /** /terms_of_use (public). */
 export function TermsOfUsePage() {

@@ -11,6 +11,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { PlanComparison } from '../../accounts/PlanComparison.tsx';
+import { ProductWalkthrough } from '../../accounts/ProductWalkthrough.tsx';
 import { call } from '../../api/client.ts';
 import { useApiQuery } from '../../api/hooks.ts';
 import { forgetAttemptedRoute } from '../../auth/attempted-route.ts';
@@ -23,7 +24,6 @@ import { PRODUCT_NAME } from '../../product.ts';
 import { PATHS } from '../../routing/paths.ts';
 import { LONG_SUCCESS_TOAST_MS, showSuccess } from '../../ui/toaster.ts';
 import { useDocumentTitle } from '../../ui/use-document-title.ts';
-import { ProductWalkthrough } from '../public/ProductWalkthrough.tsx';
 
 export const ASK_ADMIN_TEXT =
   'Only an administrator of your account can start the membership. Please ask your account administrator to choose a plan on this page.';

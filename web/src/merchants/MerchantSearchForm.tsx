@@ -1,6 +1,6 @@
 import { Button, InputGroup, type Size, Spinner, SpinnerSize } from '@blueprintjs/core';
 import { type FormEvent, useCallback, useState } from 'react';
-import { useMerchantSearch } from '../merchants/use-merchant-search.tsx';
+import { useMerchantSearch } from './use-merchant-search.tsx';
 
 interface MerchantSearchFormProps {
   placeholder: string;

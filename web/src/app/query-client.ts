@@ -1,6 +1,6 @@
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
+import { ApiError } from '../api/api-error.ts';
 import { showError } from '../ui/toaster.ts';
-import { ApiError } from './api-error.ts';
 
 const MAX_RETRIES = 2;
 

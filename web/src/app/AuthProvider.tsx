@@ -6,13 +6,18 @@ import { appSettingsQuery } from '../api/app-settings.ts';
 import { call } from '../api/client.ts';
 import { clearToken, readBypassMfa, readToken, storeBypassMfa, storeToken } from '../api/token-store.ts';
 import { setUnauthorizedHandler } from '../api/unauthorized.ts';
+import { forgetAttemptedRoute, readAttemptedRoute, rememberAttemptedRoute } from '../auth/attempted-route.ts';
+import {
+  AuthContext,
+  type AuthContextValue,
+  type AuthState,
+  type SignInAnswer,
+} from '../auth/auth-context.ts';
+import { pendingSessionStep, postLoginRoute } from '../auth/post-login-route.ts';
 import { prefetchDashboard } from '../pages/dashboard/dashboard-data.ts';
 import { PRODUCT_NAME } from '../product.ts';
 import { PATHS } from '../routing/paths.ts';
 import { showError, showSuccess } from '../ui/toaster.ts';
-import { forgetAttemptedRoute, readAttemptedRoute, rememberAttemptedRoute } from './attempted-route.ts';
-import { AuthContext, type AuthContextValue, type AuthState, type SignInAnswer } from './auth-context.ts';
-import { pendingSessionStep, postLoginRoute } from './post-login-route.ts';
 
 const DASHBOARDS: string[] = [PATHS.dashboard, PATHS.dashboardOld];
 

@@ -5,9 +5,9 @@ import { forgetAttemptedRoute, rememberAttemptedRoute } from '../auth/attempted-
 import { useAuth, useSignedInUser } from '../auth/auth-context.ts';
 import { merchantSubscriptionsAccess } from '../auth/permissions.ts';
 import { pendingSessionStep } from '../auth/post-login-route.ts';
+import { PATHS } from '../routing/paths.ts';
 import { PageSpinner } from '../ui/PageSpinner.tsx';
 import { BRIEF_ERROR_TOAST_MS, showError } from '../ui/toaster.ts';
-import { PATHS } from './paths.ts';
 
 /** Sends the visitor elsewhere, remembering this route to come back to after signing in. */
 function RedirectRemembering({ to }: { to: string }) {

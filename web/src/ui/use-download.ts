@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { showError } from '../ui/toaster.ts';
-import { ApiError } from './api-error.ts';
+import { ApiError } from '../api/api-error.ts';
+import { showError } from './toaster.ts';
 
 /**
  * A file the user asked for (an export, a report), fetched with the session token: which one is on its

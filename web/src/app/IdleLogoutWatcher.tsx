@@ -1,9 +1,9 @@
 import { MESSAGES } from '@mrn/contracts';
 import { useCallback } from 'react';
+import { useAuth } from '../auth/auth-context.ts';
+import { useIdleLogout } from '../auth/use-idle-logout.ts';
 import { IdleWarningBanner } from '../layout/IdleWarningBanner.tsx';
 import { showError } from '../ui/toaster.ts';
-import { useAuth } from './auth-context.ts';
-import { useIdleLogout } from './use-idle-logout.ts';
 
 /** Signs an idle session out after 6 hours, warning 30 seconds before (core spec §9). */
 export function IdleLogoutWatcher() {

@@ -4,6 +4,8 @@ import { PublicLayout } from '../layout/PublicLayout.tsx';
 import { LogoutPage } from '../pages/LogoutPage.tsx';
 import { NotFoundPage } from '../pages/NotFoundPage.tsx';
 import { PlaceholderPage } from '../pages/PlaceholderPage.tsx';
+import { PATHS } from '../routing/paths.ts';
+import { registerPreloadedRoutes } from '../routing/preload.ts';
 import {
   isAccountAdmin,
   isPlatformAdmin,
@@ -13,9 +15,7 @@ import {
   RequireSession,
 } from './guards.tsx';
 import { lazyPage } from './lazy-page.tsx';
-import { PATHS } from './paths.ts';
 import { MEMBER_PLACEHOLDERS, type PlaceholderRoute } from './placeholder-routes.ts';
-import { registerPreloadedRoutes } from './preload.ts';
 
 const page = lazyPage;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contributionIntent, formatContribution, hasOwnContribution } from './contribution.ts';
+import { contributionIntent, formatContribution, hasOwnContribution } from './display.ts';
 
 describe('contribution display', () => {
   it('says "Over 100%" above 100, and rounds so that nothing below 0.5 % reads as 0.5 %', () => {

@@ -23,15 +23,15 @@ import {
 } from '@mrn/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useApiMutation } from '../api/hooks.ts';
+import { invalidateAccountData } from '../api/invalidate.ts';
 import { useSignedInUser } from '../auth/auth-context.ts';
-import { useContribution } from '../contribution/queries.ts';
-import { standingOf } from '../contribution/standing.ts';
-import { contributionIntent, formatContribution } from '../layout/contribution.ts';
 import { formatDate, formatDateTime } from '../merchants/format.ts';
 import { PageSpinner } from '../ui/PageSpinner.tsx';
 import { showError, showSuccess } from '../ui/toaster.ts';
-import { invalidateAccountData } from './queries.ts';
-import '../contribution/contribution.css';
+import { contributionIntent, formatContribution } from './display.ts';
+import { useContribution } from './queries.ts';
+import { standingOf } from './standing.ts';
+import './contribution.css';
 import './contribution-panel.css';
 
 const WINDOWS = [
