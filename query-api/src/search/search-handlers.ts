@@ -240,7 +240,8 @@ export function merchantSearch(deps: QueryDeps) {
         text: KEYWORD_WITH_STANDING(KEYWORD_PAIRS(limit, 2)),
         values: [actor.accountId, ...keywordScan(words), keys],
       });
-      if (rows[0]!.found <= KEYWORD_CROWDED) return { rows: rows.filter((r) => r.id !== null), standing: rows[0] };
+      if (rows[0]!.found <= KEYWORD_CROWDED)
+        return { rows: rows.filter((r) => r.id !== null), standing: rows[0] };
       crowded.add(known);
       if (crowded.size > CROWDED_KEPT) crowded.delete(crowded.values().next().value!);
     }
