@@ -32,7 +32,7 @@ export * from './logger.ts';
 export * from './mailer.ts';
 export * from './metrics/index.ts';
 export * from './migrations.ts';
-export type { PublishedTable } from './published-tables.ts';
+export type { KeptCopy, PublishedTable } from './published-tables.ts';
 export * from './replay-support.ts';
 export * from './runtime/sleep.ts';
 export * from './search-log/index.ts';

@@ -13,5 +13,17 @@ export interface PublishedTable {
   why: string;
 }
 
+/**
+ * A table a package keeps as its own copy of state another package also keeps (issue 33): the copy is the
+ * contract, not the other's table, and says why.
+ */
+export interface KeptCopy {
+  /** The copy, owned by the package that declares it. */
+  table: string;
+  /** What it copies (the facts, and the other's table that holds them too). */
+  of: string;
+  why: string;
+}
+
 /** platform's tables read elsewhere. */
 export const publishedTables: readonly PublishedTable[] = [];

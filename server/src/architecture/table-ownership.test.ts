@@ -8,6 +8,7 @@ import {
   APPLIED_MIGRATIONS,
   type Finding,
   findings,
+  keptCopies,
   normalise,
   PACKAGES,
   productionSources,
@@ -76,6 +77,19 @@ describe('table ownership (issue 22)', () => {
       )
       .map((p) => `${p.owner} publishes ${p.table} (owned by ${owners.get(p.table) ?? 'nobody'})`);
     expect(wrong).toEqual([]);
+  });
+
+  it('every copy a package keeps of state another keeps is its own table, and says what it copies and why (issue 33)', async () => {
+    const owners = tableOwners();
+    const copies = await keptCopies();
+    expect(copies.map((c) => c.table)).toEqual(
+      expect.arrayContaining(['webhook_accounts', 'webhook_watches', 'webhook_merchants']),
+    );
+    expect(
+      copies
+        .filter((c) => owners.get(c.table) !== c.keeper || !c.of.trim() || !c.why.trim())
+        .map((c) => `${c.keeper} declares ${c.table} (owned by ${owners.get(c.table) ?? 'nobody'})`),
+    ).toEqual([]);
   });
 
   it('a package runs SQL only over the tables it owns, or reads the ones published to it', async () => {

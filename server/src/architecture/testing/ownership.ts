@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { PublishedTable } from '@mrn/platform';
+import type { KeptCopy, PublishedTable } from '@mrn/platform';
 import ts from 'typescript';
 
 /**
@@ -253,6 +253,18 @@ export function forbiddenOwner(
   if (access === 'read' && READS_ANYTHING.has(pkg)) return undefined;
   if (access === 'read' && published.get(table)?.readers.includes(pkg)) return undefined;
   return owner;
+}
+
+/** Each package's declared copies of another's state (`keptCopies` of its published-tables.ts). */
+export async function keptCopies(): Promise<(KeptCopy & { keeper: string })[]> {
+  const out: (KeptCopy & { keeper: string })[] = [];
+  for (const pkg of PACKAGES) {
+    const file = join(ROOT, pkg, 'src', 'published-tables.ts');
+    if (!existsSync(file)) continue;
+    const mod = (await import(pathToFileURL(file).href)) as { keptCopies?: readonly KeptCopy[] };
+    for (const copy of mod.keptCopies ?? []) out.push({ ...copy, keeper: pkg });
+  }
+  return out;
 }
 
 export async function publications(): Promise<Map<string, PublishedTable & { owner: string }>> {
