@@ -27,6 +27,7 @@ const SUITES: Record<string, (server: BenchServer) => Promise<void>> = {
       seedWriters: Math.round(numberFromEnv('BENCH_SEED_WRITERS', 4)),
       seedBatch: Math.round(numberFromEnv('BENCH_SEED_BATCH', 200)),
       seconds: numberFromEnv('BENCH_SECONDS', 10),
+      lagSeconds: optionalNumberFromEnv('BENCH_LAG_SECONDS'),
       warmupSeconds: numberFromEnv('BENCH_WARMUP_SECONDS', 1.5),
       concurrency: Math.round(numberFromEnv('BENCH_CONCURRENCY', 16)),
       einShare: 0.7,
@@ -128,7 +129,8 @@ env: DATABASE_URL (server to create a scratch database on; default: embedded Pos
        BENCH_KEEP_DATABASE=1 (keep the search database, with DATABASE_URL, to look closer),
        BENCH_REUSE_DATABASE=<name> (measure the searches again on a kept database, skipping seeding and replay;
        BENCH_REPLAY=1 replays it again), BENCH_TOPOLOGIES (all-in-one, split, or none: which servers to measure)
-       BENCH_LAG_RATE (commands/s of the lag phases, default 1000), BENCH_NEW_READ_MODEL (the projector whose
+       BENCH_LAG_RATE (commands/s of the lag phases, default 1000), BENCH_LAG_SECONDS (measured seconds of
+       each lag phase, default BENCH_SECONDS; from 20 s also by 10-s slice), BENCH_NEW_READ_MODEL (the projector whose
        checkpoint is deleted for the last phase, a read model added, default broker_notes; none skips it)
      screening (a portfolio screening's time as the query side's runner screens it, on a kept search
        database: BENCH_REUSE_DATABASE=<name>; the search suite's server builds its signal summaries first):

@@ -55,6 +55,11 @@ export interface SearchBenchOptions {
   seedBatch: number;
   /** Measured seconds per HTTP phase. */
   seconds: number;
+  /**
+   * Measured seconds of each live-lag phase (default `seconds`): from 20 s the lag is also given by 10-s
+   * slice, the seconds after a checkpoint apart from the steady state.
+   */
+  lagSeconds?: number;
   warmupSeconds: number;
   /** Concurrent keep-alive connections of the HTTP phases. */
   concurrency: number;
@@ -726,8 +731,9 @@ async function measureTopology(
     // Searches beside the commands, one connection by default: a closed loop of more takes every core
     // there is, and the projectors would be measured on what the searches leave them.
     const searchConnections = Number(process.env.BENCH_LAG_SEARCH_CONNECTIONS ?? 1);
+    const lagSeconds = opts.lagSeconds ?? opts.seconds;
     const lag = await commandLag(db, pool, owner, {
-      seconds: opts.seconds,
+      seconds: lagSeconds,
       warmupSeconds: opts.warmupSeconds,
       projectors: EVENT_LOG_PROJECTORS,
       during: async () => {
@@ -736,7 +742,7 @@ async function measureTopology(
           baseUrl,
           token,
           concurrency: searchConnections,
-          seconds: opts.seconds,
+          seconds: lagSeconds,
           warmupSeconds: opts.warmupSeconds,
           next: () => (rng.next() < opts.einShare ? einRequest(256) : keywordRequest()),
         });
@@ -744,7 +750,7 @@ async function measureTopology(
     });
     searchesSent += duringSearches?.sent ?? 0;
     note(
-      `projection lag: ${formatCount(lag.commands)} commands appended in ${opts.seconds} s beside ` +
+      `projection lag: ${formatCount(lag.commands)} commands appended in ${lagSeconds} s beside ` +
         `${formatCount(duringSearches?.requests ?? 0)} mixed searches (${searchConnections} connection(s), ` +
         `${formatCount(duringSearches?.perSecond ?? 0)}/s)${lagBySlice(lag)}`,
     );
