@@ -1,8 +1,9 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, join, relative, sep } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join, relative, sep } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { KeptCopy, PublishedTable } from '@mrn/platform';
 import ts from 'typescript';
+import { isTestCode, PACKAGES, ROOT } from './packages.ts';
 
 /**
  * Table ownership (issue 22, DESIGN §2 "Services are siblings"), as the architecture tests check it: who
@@ -12,13 +13,7 @@ import ts from 'typescript';
  * actually sent (sql-capture.ts), which also sees SQL assembled from parts.
  */
 
-export const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
-
-export const SERVICES = ['command-api', 'query-api', 'projections', 'webhook-dispatcher'] as const;
-export const SHARED = ['contracts', 'platform'] as const;
-/** Composition root and tools: may import any package (but web only contracts, DESIGN §2). */
-export const COMPOSITION = ['server', 'e2e', 'bench', 'web', 'billing-test-server'] as const;
-export const PACKAGES = [...SHARED, ...SERVICES, ...COMPOSITION];
+export { COMPOSITION, isTestCode, PACKAGES, ROOT, SERVICES, SHARED } from './packages.ts';
 /** Not checked for SQL at all: tools that set up and measure whole databases. */
 export const TOOLS = new Set(['e2e', 'bench']);
 /** May read any table, but writes only its own. */
@@ -104,17 +99,6 @@ export function sourceFiles(dir: string): string[] {
     }
   }
   return out.sort();
-}
-
-/** Tests and the helpers only tests use: `*.test.ts`, `testing.ts`, `test-*.ts`, `testing/…`. */
-export function isTestCode(path: string): boolean {
-  const name = basename(path);
-  return (
-    /\.test\.tsx?$/.test(name) ||
-    /^testing\.tsx?$/.test(name) ||
-    /^test-[^/]*\.tsx?$/.test(name) ||
-    path.split(sep).includes('testing')
-  );
 }
 
 export const productionSources = (pkg: string): string[] =>

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { isTestCode, PACKAGES, ROOT } from './ownership.ts';
+import { isTestCode, PACKAGES, ROOT } from './packages.ts';
 
 /**
  * The statements the test suite's servers send, and which package's code sent each (issue 33): the
@@ -48,17 +49,19 @@ const PASS_THROUGH = new Set([
   'server/src/architecture/testing/sql-capture.ts',
 ]);
 const MIGRATIONS = 'platform/src/migrations.ts';
-const FRAME_FILE = /\(?(?:file:\/\/)?(\/[^():]+\.tsx?):\d+:\d+\)?$/;
 
 /**
- * The production file that sent a statement, from the stack of the call into pg: its first frame in a
- * package's `src` that is not a pass-through. Undefined when a test (or a test helper, or a migration)
- * sent it: a test may set up any scene.
+ * The production file that sent a statement, from the files of the stack of the call into pg (innermost
+ * first): its first frame in a package's `src` that is not a pass-through. Undefined when a test (or a
+ * test helper, or a migration) sent it: a test may set up any scene.
  */
-export function senderOf(stack: string): { pkg: string; file: string } | undefined {
-  for (const line of stack.split('\n').slice(1)) {
-    const path = FRAME_FILE.exec(line.trim())?.[1];
-    if (!path || path.includes(`${sep}node_modules${sep}`)) continue;
+export function senderOf(
+  files: readonly (string | null | undefined)[],
+): { pkg: string; file: string } | undefined {
+  for (const frame of files) {
+    const path = frame?.startsWith('file://') ? fileURLToPath(frame) : frame;
+    if (!path?.startsWith('/') || !/\.tsx?$/.test(path) || path.includes(`${sep}node_modules${sep}`))
+      continue;
     const file = relative(ROOT, path).split(sep).join('/');
     const [pkg, src] = file.split('/');
     if (src !== 'src' || !(PACKAGES as readonly string[]).includes(pkg!)) continue;
@@ -67,6 +70,25 @@ export function senderOf(stack: string): { pkg: string; file: string } | undefin
     return { pkg: pkg!, file };
   }
   return undefined;
+}
+
+/**
+ * The files of the current stack above `above`, innermost first: V8's call sites as they are, without
+ * formatting the stack as text (which runs every frame through the test runner's source maps).
+ */
+function callerFiles(above: (...args: never[]) => unknown): (string | null)[] {
+  const prepare = Error.prepareStackTrace;
+  const limit = Error.stackTraceLimit;
+  try {
+    Error.prepareStackTrace = (_error, sites) => sites;
+    Error.stackTraceLimit = 40;
+    const holder: { stack?: NodeJS.CallSite[] } = {};
+    Error.captureStackTrace(holder, above);
+    return (holder.stack ?? []).map((site) => site.getFileName() ?? null);
+  } finally {
+    Error.prepareStackTrace = prepare;
+    Error.stackTraceLimit = limit;
+  }
 }
 
 const textOf = (config: unknown): string | undefined =>
@@ -88,11 +110,7 @@ export function installSqlCapture(): { flush(): void } | undefined {
   const record = (config: unknown) => {
     const text = textOf(config);
     if (!text) return;
-    const limit = Error.stackTraceLimit;
-    Error.stackTraceLimit = 40;
-    const stack = new Error().stack ?? '';
-    Error.stackTraceLimit = limit;
-    const sender = senderOf(stack);
+    const sender = senderOf(callerFiles(record));
     if (!sender) return;
     const key = `${sender.file}\n${text}`;
     if (!sent.has(key)) sent.set(key, { ...sender, text });
