@@ -50,6 +50,14 @@ const guarded = route({
   access: 'member',
   response: z.object({}),
 });
+const guardedPost = route({
+  method: 'POST',
+  path: '/api/guarded',
+  service: 'command',
+  access: 'member',
+  body: z.object({ name: z.string() }),
+  response: z.object({}),
+});
 
 // Anonymous routes never touch the database; the guarded one fails before the query without a token.
 const noDatabase = {} as Pool;
@@ -62,7 +70,7 @@ async function app(options: Partial<RegisterOptions> = {}) {
   installTokenVerifier(app, { secret: 'x'.repeat(32) });
   registerRoutes(
     app,
-    { echo, fails, refuses, misanswers, guarded },
+    { echo, fails, refuses, misanswers, guarded, guardedPost },
     {
       echo: async (req) => ({ data: { said: `${req.params.id}:${req.query.mode}:${req.body.thing.name}` } }),
       fails: async () => {
@@ -74,6 +82,7 @@ async function app(options: Partial<RegisterOptions> = {}) {
       // The declared answer has a number; this handler's bug answers text.
       misanswers: async () => ({ data: { count: 'three' } }) as never,
       guarded: async () => ({}),
+      guardedPost: async () => ({}),
     },
     { pool: noDatabase, ...options },
   );
@@ -125,6 +134,32 @@ describe('routes registered from the route table', () => {
   it('refuses a member route without a token with 401', async () => {
     const res = await (await app()).inject({ method: 'GET', url: '/api/guarded' });
     expect(res.statusCode).toBe(401);
+  });
+
+  it('checks access before the body is read: a malformed or oversized body without a token is refused with 401', async () => {
+    const server = await app();
+    const malformed = await server.inject({
+      method: 'POST',
+      url: '/api/guarded',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"name": ',
+    });
+    expect(malformed.statusCode).toBe(401);
+    const huge = await server.inject({
+      method: 'POST',
+      url: '/api/guarded',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ name: 'x'.repeat(2 * 1024 * 1024) }),
+    });
+    expect(huge.statusCode).toBe(401);
+    // The same malformed body from an anonymous route's caller is read, and refused as malformed.
+    const anonymous = await server.inject({
+      method: 'POST',
+      url: '/api/echo/1',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"thing": ',
+    });
+    expect(anonymous.statusCode).toBe(400);
   });
 
   it('refuses NUL and lone surrogates in any string of any part with 400 naming the field', async () => {

@@ -89,9 +89,16 @@ function parseRequest(
   return parsed;
 }
 
+/** Who is calling, as the access hook found them (set before the body is read). */
+const actors = new WeakMap<FastifyRequest, Actor | undefined>();
+
 /**
  * Registers one Fastify route per entry of a route table, each with its handler: the table says the
- * method, path, who may call and the schemas; this is the only place those are enforced.
+ * method, path, who may call and the schemas; this is the only place those are enforced. Access is
+ * checked in the route's `preParsing` hook, before Fastify reads the body: a caller who may not use the
+ * route is refused without its body being parsed (a malformed or oversized body from no one answers 401,
+ * not 400 or 413), and the handler is given the caller the hook found. Route hooks run after the
+ * scope's: the partner API's rate limit (also at preParsing) still counts a refused call first.
  */
 export function registerRoutes<T extends Record<string, RouteSpec>>(
   app: FastifyInstance,
@@ -105,7 +112,7 @@ export function registerRoutes<T extends Record<string, RouteSpec>>(
     app.route({
       method: spec.method,
       url: pathWithin(app.prefix, name, spec.path),
-      handler: async (request, reply) => {
+      preParsing: async (request, reply, payload) => {
         const claims =
           spec.access === 'anonymous'
             ? await optionalClaims(request)
@@ -116,6 +123,11 @@ export function registerRoutes<T extends Record<string, RouteSpec>>(
             ? claims && (await actorFor(options.pool, claims).catch(() => undefined))
             : await actorFor(options.pool, claims as TokenClaims);
         if (actor) authorise(actor, spec.access, spec.plan);
+        actors.set(request, actor);
+        return payload;
+      },
+      handler: async (request, reply) => {
+        const actor = actors.get(request);
         const { params, query, body } = parseRequest(spec, request);
         const answer = await handler({
           params,
