@@ -101,7 +101,7 @@ const textOf = (config: unknown): string | undefined =>
 /**
  * Records every statement sent through node-postgres in this process (`Pool#query` and `Client#query`,
  * where the caller's code is still on the stack), and writes them to the run's folder when `flush` is
- * called. A pool's query reaches `Client#query` again later, from pg-pool alone: no sender, not counted twice.
+ * called. A pool's query reaches `Client#query` again from pg-pool: not counted there.
  */
 export function installSqlCapture(): { flush(): void } | undefined {
   const dir = captureDir();
@@ -110,7 +110,12 @@ export function installSqlCapture(): { flush(): void } | undefined {
   const record = (config: unknown) => {
     const text = textOf(config);
     if (!text) return;
-    const sender = senderOf(callerFiles(record));
+    const files = callerFiles(record);
+    // A pool's query reaches Client#query from pg-pool, at a time of pg-pool's choosing: inside whatever
+    // released the client it runs on (another package's transaction ending). The pool's call was
+    // recorded with its sender.
+    if (files[1]?.includes(`${sep}node_modules${sep}pg-pool${sep}`)) return;
+    const sender = senderOf(files);
     if (!sender) return;
     const key = `${sender.file}\n${text}`;
     if (!sent.has(key)) sent.set(key, { ...sender, text });
