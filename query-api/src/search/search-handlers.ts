@@ -127,6 +127,20 @@ const KEYWORD_WITH_STANDING = (found: string) => `select s.locked_out, f.found, 
                       where m.id = any(f.ids) and m.archived_at is null) as m on true
   order by array_position(f.ids, m.id)`;
 
+/** The two keyword statements per cap, made once: their text is long, and every search sends one. */
+const keywordStatements = new Map<number, { pairs: string; scan: string }>();
+const keywordStatementsFor = (limit: number) => {
+  let made = keywordStatements.get(limit);
+  if (!made) {
+    made = {
+      pairs: KEYWORD_WITH_STANDING(KEYWORD_PAIRS(limit, 2)),
+      scan: KEYWORD_WITH_STANDING(KEYWORD_SCAN_IDS(limit)),
+    };
+    keywordStatements.set(limit, made);
+  }
+  return made;
+};
+
 // Each typed word, or the most similar vocabulary word when no known word begins with it.
 // (Each word's prefix range, $2, comes from keywordRange: a b-tree range, where `like w || '%'` would
 // read the whole vocabulary.)
@@ -237,7 +251,7 @@ export function merchantSearch(deps: QueryDeps) {
     if (keys.length > 0 && !crowded.has(known)) {
       const { rows } = await deps.lookups.query<SearchedRow & Standing & { found: number }>({
         name: `mrn_search_keyword_pairs_${limit}`,
-        text: KEYWORD_WITH_STANDING(KEYWORD_PAIRS(limit, 2)),
+        text: keywordStatementsFor(limit).pairs,
         values: [actor.accountId, ...keywordScan(words), keys],
       });
       if (rows[0]!.found <= KEYWORD_CROWDED)
@@ -247,7 +261,7 @@ export function merchantSearch(deps: QueryDeps) {
     }
     const { rows } = await deps.lookups.query<SearchedRow & Standing>({
       name: `mrn_search_keyword_${limit}`,
-      text: KEYWORD_WITH_STANDING(KEYWORD_SCAN_IDS(limit)),
+      text: keywordStatementsFor(limit).scan,
       values: [actor.accountId, ...keywordScan(words)],
     });
     return { rows: rows.filter((r) => r.id !== null), standing: rows[0] };
